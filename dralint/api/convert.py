@@ -1,0 +1,126 @@
+"""Older ``resource.k8s.io`` shapes → the v1 shape, remembering how paths moved.
+
+The API server validates every version on its internal (v1-shaped) object, so dralint does the
+same: v1alpha3/v1beta1 flat requests gain an ``exactly`` block, v1alpha3/v1beta1 devices lose
+their ``basic`` wrapper, v1alpha3 capacities become ``{value: q}``. The returned
+:class:`PathMap` maps a canonical path back to where the user wrote it, so a finding on
+``spec.devices.requests[0].exactly.count`` points at the user's ``count:`` line.
+
+Defaulting (:mod:`dralint.api.defaults`) runs before this, on the versioned object, as in the
+API server.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from dralint.paths import Key, Path
+
+# Fields of a flat (v1alpha3/v1beta1) request that move into ``exactly``.
+FLAT_REQUEST_FIELDS = (
+    "deviceClassName",
+    "selectors",
+    "allocationMode",
+    "count",
+    "adminAccess",
+    "tolerations",
+    "capacity",
+    "derivedAttributes",
+)
+FLAT_VERSIONS = frozenset({"v1alpha3", "v1beta1"})
+
+
+@dataclass(frozen=True, slots=True)
+class PathMap:
+    """Rewrites canonical path prefixes to source path prefixes (longest prefix wins)."""
+
+    rules: tuple[tuple[Path, Path], ...] = field(default=())
+
+    def to_source(self, path: Path) -> Path:
+        best: tuple[Path, Path] | None = None
+        for canonical, source in self.rules:
+            if path[: len(canonical)] == canonical and (best is None or len(canonical) > len(best[0])):
+                best = (canonical, source)
+        if best is None:
+            return path
+        return best[1] + path[len(best[0]) :]
+
+
+@dataclass(frozen=True, slots=True)
+class Converted:
+    """A DRA object in the v1 shape plus the way back to the user's paths."""
+
+    data: dict[str, Any]
+    paths: PathMap
+
+
+def to_v1(kind: str, version: str, raw: Mapping[str, Any]) -> Converted:
+    """The v1-shaped copy of a ``resource.k8s.io`` object of any served version."""
+    data = copy.deepcopy(dict(raw))
+    rules: list[tuple[Path, Path]] = []
+    if version in FLAT_VERSIONS:
+        if kind == "ResourceClaim":
+            _unflatten_requests(data.get("spec"), ("spec",), rules)
+        elif kind == "ResourceClaimTemplate":
+            spec = data.get("spec")
+            if isinstance(spec, dict):
+                _unflatten_requests(spec.get("spec"), ("spec", "spec"), rules)
+        elif kind == "ResourceSlice":
+            _unwrap_basic(data.get("spec"), version, rules)
+    return Converted(data, PathMap(tuple(rules)))
+
+
+def is_flat_exactly(request: Mapping[str, Any]) -> bool:
+    """Whether the API server turns a flat request into an ``exactly`` block (spec/api.md §2.3 A)."""
+    return (
+        request.get("deviceClassName", "") != ""
+        or "selectors" in request
+        or request.get("allocationMode", "") != ""
+        or request.get("count", 0) not in (0, None)
+        or any(name in request for name in ("adminAccess", "tolerations", "capacity", "derivedAttributes"))
+    )
+
+
+def _unflatten_requests(spec: Any, base: Path, rules: list[tuple[Path, Path]]) -> None:
+    devices = spec.get("devices") if isinstance(spec, dict) else None
+    requests = devices.get("requests") if isinstance(devices, dict) else None
+    if not isinstance(requests, list):
+        return
+    for index, request in enumerate(requests):
+        if not isinstance(request, dict) or not is_flat_exactly(request):
+            continue
+        exactly = {name: request.pop(name) for name in FLAT_REQUEST_FIELDS if name in request}
+        request["exactly"] = exactly
+        at = (*base, "devices", "requests", index)
+        rules.append(((*at, "exactly"), at))
+
+
+def _unwrap_basic(spec: Any, version: str, rules: list[tuple[Path, Path]]) -> None:
+    if not isinstance(spec, dict):
+        return
+    # v1alpha3/v1beta1 nodeName and allNodes are plain values: "" and false mean "not set".
+    if spec.get("nodeName") == "":
+        del spec["nodeName"]
+    if spec.get("allNodes") is False:
+        del spec["allNodes"]
+    devices = spec.get("devices")
+    if not isinstance(devices, list):
+        return
+    for index, device in enumerate(devices):
+        if not isinstance(device, dict):
+            continue
+        basic = device.pop("basic", None)
+        if not isinstance(basic, dict):
+            continue
+        at = ("spec", "devices", index)
+        for name, value in basic.items():
+            device.setdefault(name, value)
+            rules.append(((*at, name), (*at, "basic", name)))
+        capacity = device.get("capacity")
+        if version == "v1alpha3" and isinstance(capacity, dict):
+            for key, value in list(capacity.items()):
+                capacity[key] = {"value": value}
+                rules.append(((*at, "capacity", Key(key), "value"), (*at, "basic", "capacity", Key(key))))

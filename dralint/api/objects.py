@@ -1,0 +1,161 @@
+"""Kubernetes objects found in documents: what they are (group, version, kind) and where they are.
+
+``identify`` turns decoded documents into :class:`KubeObject` values, expanding ``List``
+wrappers (``kubectl get -o yaml``) into their items. A document that is not a Kubernetes
+object is counted, not reported; one that is half an object (``kind`` without ``apiVersion``)
+is reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from dralint.findings import ObjectRef
+from dralint.paths import Path
+from dralint.yamldoc import Document
+
+# Kinds of resource.k8s.io (current and legacy) and whether they are namespaced.
+DRA_KINDS: dict[str, bool] = {
+    "DeviceClass": False,
+    "ResourceClaim": True,
+    "ResourceClaimTemplate": True,
+    "ResourceSlice": False,
+    "DeviceTaintRule": False,
+    "ResourcePoolStatusRequest": False,
+    "PodSchedulingContext": True,
+    # classic DRA (v1alpha1/v1alpha2), removed in 1.31
+    "ResourceClass": False,
+    "ResourceClaimParameters": True,
+    "ResourceClassParameters": True,
+    "PodScheduling": True,
+}
+
+# Cluster-scoped kinds outside resource.k8s.io that dralint reads.
+CLUSTER_SCOPED_KINDS = frozenset({"Node", "Namespace", "ClusterRole", "ClusterRoleBinding", "Inventory"})
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class KubeObject:
+    """One Kubernetes object: its type, its raw content, and where it sits in which document.
+
+    Compared and hashed by identity: two identical documents are still two objects.
+    """
+
+    document: Document
+    prefix: Path  # the object's path inside the document: () or ("items", 3)
+    api_version: str
+    kind: str
+    raw: Mapping[str, Any] = field(repr=False)
+
+    @property
+    def group(self) -> str:
+        return self.api_version.rpartition("/")[0] if "/" in self.api_version else ""
+
+    @property
+    def version(self) -> str:
+        return self.api_version.rpartition("/")[2]
+
+    @property
+    def metadata(self) -> Mapping[str, Any]:
+        meta = self.raw.get("metadata")
+        return meta if isinstance(meta, Mapping) else {}
+
+    @property
+    def name(self) -> str | None:
+        name = self.metadata.get("name")
+        if isinstance(name, str):
+            return name
+        generate = self.metadata.get("generateName")
+        return generate if isinstance(generate, str) else None
+
+    @property
+    def namespaced(self) -> bool:
+        if self.group == "resource.k8s.io":
+            return DRA_KINDS.get(self.kind, True)
+        return self.kind not in CLUSTER_SCOPED_KINDS
+
+    @property
+    def namespace(self) -> str | None:
+        """The namespace as written, ``"default"`` when a namespaced object names none."""
+        if not self.namespaced:
+            return None
+        namespace = self.metadata.get("namespace")
+        return namespace if isinstance(namespace, str) and namespace else "default"
+
+    @property
+    def is_dra(self) -> bool:
+        return self.group == "resource.k8s.io"
+
+    @property
+    def file(self) -> str:
+        return self.document.file
+
+    def ref(self) -> ObjectRef:
+        return ObjectRef(self.api_version, self.kind, self.namespace, self.name)
+
+    def position(self, path: Path) -> tuple[int, int]:
+        """1-based (line, column) of ``path`` (relative to the object) in the source file."""
+        return self.document.position(self.prefix + path)
+
+
+@dataclass(frozen=True, slots=True)
+class Unidentified:
+    """A document (or list item) that looks like a Kubernetes object but lacks apiVersion or kind."""
+
+    document: Document
+    prefix: Path
+    missing: str  # "apiVersion" or "kind"
+
+
+@dataclass(slots=True)
+class Identified:
+    objects: list[KubeObject] = field(default_factory=list)
+    broken: list[Unidentified] = field(default_factory=list)
+    other_documents: int = 0  # documents that are not Kubernetes objects at all
+
+
+def identify(documents: Iterable[Document]) -> Identified:
+    """Every Kubernetes object in ``documents``, in document order, with ``List`` items expanded."""
+    result = Identified()
+    for document in documents:
+        if not _looks_like_object(document.data):
+            result.other_documents += 1
+            continue
+        for item in _expand(document, (), document.data, None):
+            if isinstance(item, KubeObject):
+                result.objects.append(item)
+            else:
+                result.broken.append(item)
+    return result
+
+
+def _looks_like_object(data: Any) -> bool:
+    return isinstance(data, dict) and ("apiVersion" in data or "kind" in data)
+
+
+def _expand(
+    document: Document, prefix: Path, data: dict[str, Any], list_kind: tuple[str, str] | None
+) -> Iterator[KubeObject | Unidentified]:
+    api_version = data.get("apiVersion")
+    kind = data.get("kind")
+    if list_kind is not None:
+        # kubectl prints typed lists with complete items, but hand-made lists may omit them.
+        api_version = api_version if isinstance(api_version, str) and api_version else list_kind[0]
+        kind = kind if isinstance(kind, str) and kind else list_kind[1]
+    if not isinstance(api_version, str) or not api_version:
+        yield Unidentified(document, prefix, "apiVersion")
+        return
+    if not isinstance(kind, str) or not kind:
+        yield Unidentified(document, prefix, "kind")
+        return
+    items = data.get("items")
+    if kind.endswith("List") and isinstance(items, list):
+        item_kind = kind[: -len("List")]
+        inner = (api_version, item_kind) if item_kind else None
+        for index, item in enumerate(items):
+            if isinstance(item, dict):
+                yield from _expand(document, (*prefix, "items", index), item, inner or ("", ""))
+        return
+    yield KubeObject(document, prefix, api_version, kind, data)

@@ -1,0 +1,236 @@
+"""Pod templates inside workloads: where each pod spec sits, its namespace, and how many pods it makes.
+
+Known kinds (Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob,
+ReplicationController, PodTemplate) are read from their documented fields. Any other object
+is searched for embedded pod templates (a mapping whose ``spec`` has ``containers``), so
+JobSets, LeaderWorkerSets, Kubeflow jobs and the like work without being listed; their pod
+count is the product of the ``replicas``/``parallelism`` fields met on the way down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from dralint.api import model
+from dralint.api.objects import KubeObject
+from dralint.paths import Path
+
+
+@dataclass(frozen=True, slots=True)
+class PodClaim:
+    """An entry of ``spec.resourceClaims``."""
+
+    name: str
+    resource_claim_name: str | None = None
+    resource_claim_template_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ContainerClaim:
+    """An entry of a container's ``resources.claims``."""
+
+    name: str
+    request: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Container:
+    name: str
+    kind: str  # "containers", "initContainers" or "ephemeralContainers"
+    index: int
+    claims: tuple[ContainerClaim, ...] = ()
+    requests: Mapping[str, str] = field(default_factory=dict)  # resources.requests, raw strings
+    limits: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Toleration:
+    key: str = ""
+    operator: str = "Equal"
+    value: str = ""
+    effect: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PodSpec:
+    resource_claims: tuple[PodClaim, ...] = ()
+    containers: tuple[Container, ...] = ()
+    node_name: str | None = None
+    node_selector: Mapping[str, str] = field(default_factory=dict)
+    required_affinity: model.NodeSelector | None = None
+    tolerations: tuple[Toleration, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PodTemplate:
+    """A pod spec inside an object, and the pods it stands for."""
+
+    owner: KubeObject
+    path: Path  # path of the pod spec inside the owner, e.g. ("spec", "template", "spec")
+    namespace: str
+    name: str  # base name for the pods
+    replicas: int | None  # pods made from it; None for DaemonSets (one per eligible node)
+    spec: PodSpec
+    labels: Mapping[str, str] = field(default_factory=dict)
+    annotations: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def metadata_path(self) -> Path:
+        """Path of the template's metadata (the pod's own metadata for a Pod)."""
+        return ("metadata",) if self.path == ("spec",) else (*self.path[:-1], "metadata")
+
+    @property
+    def per_node(self) -> bool:
+        return self.replicas is None
+
+
+def _get(data: Any, *keys: str | int) -> Any:
+    for key in keys:
+        if not isinstance(data, Mapping):
+            return None
+        data = data.get(key)
+    return data
+
+
+def _count(value: Any, default: int = 1) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else default
+
+
+def _job_pods(job_spec: Any) -> int:
+    parallelism = _count(_get(job_spec, "parallelism"))
+    completions = _get(job_spec, "completions")
+    if isinstance(completions, int) and not isinstance(completions, bool) and 0 <= completions < parallelism:
+        return completions
+    return parallelism
+
+
+# kind -> (path of the pod template mapping, replica function of the object's raw data)
+_KNOWN: dict[str, tuple[Path, Any]] = {
+    "Deployment": (("spec", "template"), lambda raw: _count(_get(raw, "spec", "replicas"))),
+    "ReplicaSet": (("spec", "template"), lambda raw: _count(_get(raw, "spec", "replicas"))),
+    "StatefulSet": (("spec", "template"), lambda raw: _count(_get(raw, "spec", "replicas"))),
+    "ReplicationController": (("spec", "template"), lambda raw: _count(_get(raw, "spec", "replicas"))),
+    "DaemonSet": (("spec", "template"), lambda raw: None),
+    "Job": (("spec", "template"), lambda raw: _job_pods(_get(raw, "spec"))),
+    "CronJob": (
+        ("spec", "jobTemplate", "spec", "template"),
+        lambda raw: _job_pods(_get(raw, "spec", "jobTemplate", "spec")),
+    ),
+    "PodTemplate": (("template",), lambda raw: 0),
+}
+_CORE_WORKLOAD_GROUPS = {"", "apps", "batch", "extensions"}
+
+
+def pod_templates(obj: KubeObject) -> list[PodTemplate]:
+    """Every pod template of ``obj`` (a Pod is its own template)."""
+    if obj.is_dra:
+        return []
+    raw = obj.raw
+    namespace = obj.namespace or "default"
+    name = obj.name or obj.kind.lower()
+    if obj.kind == "Pod" and obj.group == "":
+        return [_template(obj, ("spec",), raw, namespace, name, 1)]
+    known = _KNOWN.get(obj.kind) if obj.group in _CORE_WORKLOAD_GROUPS else None
+    if known is not None:
+        template_path, replicas = known
+        template = _get(raw, *template_path)
+        if not isinstance(template, Mapping):
+            return []
+        return [_template(obj, (*template_path, "spec"), template, namespace, name, replicas(raw))]
+    return [
+        _template(obj, (*path, "spec"), template, namespace, name, replicas)
+        for path, template, replicas in _find_templates(raw, (), 1)
+    ]
+
+
+def _find_templates(data: Any, path: Path, replicas: int) -> Iterator[tuple[Path, Mapping[str, Any], int]]:
+    if isinstance(data, Mapping):
+        if path and isinstance(_get(data, "spec", "containers"), list):
+            yield path, data, replicas
+            return
+        own = replicas * _count(data.get("replicas")) * _count(data.get("parallelism"))
+        for key, value in data.items():
+            yield from _find_templates(value, (*path, key), own)
+    elif isinstance(data, list):
+        for index, item in enumerate(data):
+            yield from _find_templates(item, (*path, index), replicas)
+
+
+def _template(
+    owner: KubeObject, spec_path: Path, template: Mapping[str, Any], namespace: str, name: str, replicas: int | None
+) -> PodTemplate:
+    meta = model.object_meta(template.get("metadata"))
+    return PodTemplate(
+        owner=owner,
+        path=spec_path,
+        namespace=namespace,
+        name=name,
+        replicas=replicas,
+        spec=pod_spec(template.get("spec")),
+        labels=meta.labels,
+        annotations=meta.annotations,
+    )
+
+
+def pod_spec(data: Any) -> PodSpec:
+    if not isinstance(data, Mapping):
+        return PodSpec()
+    claims = tuple(
+        PodClaim(
+            name=_str(item, "name"),
+            resource_claim_name=_opt_str(item, "resourceClaimName"),
+            resource_claim_template_name=_opt_str(item, "resourceClaimTemplateName"),
+        )
+        for item in _list(data, "resourceClaims")
+    )
+    containers = []
+    for kind in ("initContainers", "containers", "ephemeralContainers"):
+        for index, item in enumerate(_list(data, kind)):
+            resources = _get(item, "resources")
+            containers.append(
+                Container(
+                    name=_str(item, "name"),
+                    kind=kind,
+                    index=index,
+                    claims=tuple(
+                        ContainerClaim(_str(c, "name"), _opt_str(c, "request")) for c in _list(resources, "claims")
+                    ),
+                    requests=_str_map(_get(resources, "requests")),
+                    limits=_str_map(_get(resources, "limits")),
+                )
+            )
+    affinity = _get(data, "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
+    return PodSpec(
+        resource_claims=claims,
+        containers=tuple(containers),
+        node_name=_opt_str(data, "nodeName"),
+        node_selector=_str_map(data.get("nodeSelector")),
+        required_affinity=model.node_selector(affinity),
+        tolerations=tuple(
+            Toleration(_str(t, "key"), _str(t, "operator") or "Equal", _str(t, "value"), _str(t, "effect"))
+            for t in _list(data, "tolerations")
+        ),
+    )
+
+
+def _list(data: Any, key: str) -> list[Any]:
+    value = _get(data, key)
+    return value if isinstance(value, list) else []
+
+
+def _str(data: Any, key: str) -> str:
+    value = _get(data, key)
+    return value if isinstance(value, str) else ""
+
+
+def _opt_str(data: Any, key: str) -> str | None:
+    value = _get(data, key)
+    return value if isinstance(value, str) else None
+
+
+def _str_map(data: Any) -> dict[str, str]:
+    if not isinstance(data, Mapping):
+        return {}
+    return {str(k): str(v) for k, v in data.items() if isinstance(v, (str, int, float)) and not isinstance(v, bool)}

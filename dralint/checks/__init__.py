@@ -1,0 +1,29 @@
+"""The registry of built-in checks: check name → the function that runs it.
+
+Written out by hand (never discovered) and imported lazily, so that ``dralint --version`` and
+a one-file pre-commit run do not pay for checks they do not need. A check takes the
+:class:`~dralint.context.CheckContext` and yields :class:`~dralint.findings.Violation` values
+for the rules (in ``dralint/rules/*.yaml``) that name it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+
+from dralint.context import CheckContext
+from dralint.findings import Violation
+
+CheckFn = Callable[[CheckContext], Iterable[Violation]]
+
+CHECKS: dict[str, str] = {
+    "input": "dralint.checks.input:check",
+    "served-versions": "dralint.checks.served_versions:check",
+}
+
+
+def load(name: str) -> CheckFn:
+    """The check function registered as ``name``."""
+    module_name, _, attribute = CHECKS[name].partition(":")
+    function: CheckFn = getattr(importlib.import_module(module_name), attribute)
+    return function

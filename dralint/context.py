@@ -1,0 +1,73 @@
+"""What every check reads: the loaded input, the target cluster, and indexes built once on demand.
+
+Built by the ``check`` command after loading; checks receive it and never mutate it. Costly
+shared analyses (normalisation, the cluster model, the dry-run) are cached properties so that
+several checks can use them while they are computed at most once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from dralint.api.normalise import Normalised, normalise
+from dralint.api.objects import KubeObject, Unidentified
+from dralint.api.versions import Target
+from dralint.api.workloads import PodTemplate, pod_templates
+from dralint.sources import SourceFile
+from dralint.yamldoc import DecodeIssue, Document
+
+
+@dataclass(slots=True)
+class Workspace:
+    """Everything loaded from the inputs: files, documents, objects, and decoding defects."""
+
+    files: list[SourceFile] = field(default_factory=list)
+    documents: list[Document] = field(default_factory=list)
+    objects: list[KubeObject] = field(default_factory=list)
+    broken: list[Unidentified] = field(default_factory=list)
+    other_documents: int = 0
+    issues: list[tuple[str, DecodeIssue]] = field(default_factory=list)  # (file, issue)
+    checked_files: frozenset[str] = frozenset()  # files findings are reported for (others are context)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Analysis options that change what checks do (not how findings are reported)."""
+
+    simulate: bool = True
+    namespaces: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # extra namespace labels
+    extra: Mapping[str, Any] = field(default_factory=dict)  # options of individual rules
+
+
+class CheckContext:
+    """Read-only view of the input for checks, with lazily built indexes."""
+
+    def __init__(self, workspace: Workspace, target: Target, options: Options | None = None) -> None:
+        self.workspace = workspace
+        self.target = target
+        self.options = options or Options()
+
+    @property
+    def objects(self) -> list[KubeObject]:
+        return self.workspace.objects
+
+    @cached_property
+    def normalised(self) -> dict[KubeObject, Normalised]:
+        """Every current DRA object, defaulted and converted to v1, in input order."""
+        out: dict[KubeObject, Normalised] = {}
+        for obj in self.workspace.objects:
+            result = normalise(obj)
+            if result is not None:
+                out[obj] = result
+        return out
+
+    @cached_property
+    def pod_templates(self) -> list[PodTemplate]:
+        """Every pod template of every workload, in input order."""
+        return [template for obj in self.workspace.objects for template in pod_templates(obj)]
+
+    def of_kind(self, kind: str) -> list[Normalised]:
+        return [n for n in self.normalised.values() if n.obj.kind == kind]

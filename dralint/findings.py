@@ -1,0 +1,99 @@
+"""The finding model: what a check reports (a :class:`Violation`) and what the user sees (a :class:`Finding`).
+
+Checks yield violations: a rule id, the object, the field path and a message. The engine turns
+them into findings by stamping the rule's name and configured severity, resolving the path to a
+file position, and applying suppressions. Checks never decide severities or positions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from dralint.paths import Path, render
+
+if TYPE_CHECKING:
+    from dralint.api.objects import KubeObject
+
+Severity = Literal["error", "warning", "info"]
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
+SEVERITY_RANK: dict[str, int] = {"info": 1, "warning": 2, "error": 3}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Location:
+    """A 1-based position in an input file (``file`` as the user named it, or ``-`` for stdin)."""
+
+    file: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class ObjectRef:
+    """The Kubernetes object a finding is about."""
+
+    api_version: str
+    kind: str
+    namespace: str | None
+    name: str | None
+
+    def display(self) -> str:
+        """``Kind/namespace/name`` or ``Kind/name`` for cluster-scoped objects."""
+        parts = [self.kind or "?"]
+        if self.namespace:
+            parts.append(self.namespace)
+        parts.append(self.name or "?")
+        return "/".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """What a check yields: a rule broken at a path of an object (or at an explicit location).
+
+    ``path`` is relative to ``obj`` in its canonical (v1) shape, and the engine maps it back to
+    the user's source shape; checks that read the user's shape directly (schema validation)
+    set ``source_path``. ``location`` is used instead for defects found before there is an
+    object (YAML syntax errors, unreadable files).
+    """
+
+    rule: str
+    message: str
+    obj: KubeObject | None = None
+    path: Path = ()
+    hint: str | None = None
+    location: Location | None = None
+    source_path: bool = False
+    # For positions inside a string value (a CEL expression): character offset into that value.
+    offset: int | None = None
+    # Extra data for machine-readable output (e.g. the explanation of an unsatisfiable claim).
+    details: tuple[tuple[str, object], ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A reported finding, fully resolved: rule, severity, position, object and field path."""
+
+    rule: str
+    name: str
+    severity: Severity
+    message: str
+    location: Location
+    object: ObjectRef | None = None
+    path: Path = ()
+    hint: str | None = None
+    suppressed: str | None = None  # the reason, when a suppression matched
+
+    @property
+    def path_text(self) -> str:
+        return render(self.path)
+
+    def sort_key(self) -> tuple[str, int, int, str, str, str]:
+        return (
+            self.location.file,
+            self.location.line,
+            self.location.column,
+            self.rule,
+            self.message,
+            render(self.path),
+        )

@@ -1,0 +1,203 @@
+"""Kubernetes ``resource.Quantity``: exact parsing, comparison, arithmetic and canonical text.
+
+Values are exact fractions, as the Go type keeps them (inf.Dec); the grammar, the suffixes and
+the rounding to nano precision follow apimachinery's ``ParseQuantity``. The allocator, the
+validator and the CEL quantity library all share this one implementation.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Literal
+
+__all__ = ["Quantity", "QuantityError", "parse_quantity"]
+
+Format = Literal["DecimalSI", "BinarySI", "DecimalExponent"]
+
+_DECIMAL_SUFFIXES: dict[str, int] = {
+    "n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18,
+}  # fmt: skip
+_BINARY_SUFFIXES: dict[str, int] = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
+_SUFFIX_CHARS = frozenset("eEinumkKMGTP")
+_NANO = Fraction(1, 10**9)
+_MAX_BINARY = Fraction(2**63 - 1)
+
+
+class QuantityError(ValueError):
+    """The text is not a Kubernetes quantity; the message matches apimachinery's."""
+
+
+class Quantity:
+    """An exact quantity with the format (suffix family) it was written in."""
+
+    __slots__ = ("_text", "format", "value")
+
+    def __init__(self, value: Fraction | int, format: Format = "DecimalSI", text: str | None = None) -> None:
+        self.value = Fraction(value)
+        self.format: Format = format
+        self._text = text
+
+    # --- comparison (by value, never by text) ---
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Quantity):
+            return self.value == other.value
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+    def __lt__(self, other: Quantity) -> bool:
+        return self.value < other.value
+
+    def __le__(self, other: Quantity) -> bool:
+        return self.value <= other.value
+
+    def __gt__(self, other: Quantity) -> bool:
+        return self.value > other.value
+
+    def __ge__(self, other: Quantity) -> bool:
+        return self.value >= other.value
+
+    def cmp(self, other: Quantity) -> int:
+        """-1, 0 or 1, like ``Quantity.Cmp``."""
+        return (self.value > other.value) - (self.value < other.value)
+
+    def sign(self) -> int:
+        return (self.value > 0) - (self.value < 0)
+
+    # --- arithmetic: results keep the left operand's format ---
+    def add(self, other: Quantity) -> Quantity:
+        return Quantity(self.value + other.value, self.format)
+
+    def sub(self, other: Quantity) -> Quantity:
+        return Quantity(self.value - other.value, self.format)
+
+    def is_zero(self) -> bool:
+        return self.value == 0
+
+    def ceil_int(self) -> int:
+        """``Quantity.Value()``: the value rounded up (towards +infinity) to an integer."""
+        return math.ceil(self.value)
+
+    def milli_value(self) -> int:
+        """``Quantity.MilliValue()``: the value in thousandths, rounded up."""
+        return math.ceil(self.value * 1000)
+
+    def is_integer(self) -> bool:
+        return self.value.denominator == 1
+
+    def as_float(self) -> float:
+        return float(self.value)
+
+    # --- text ---
+    @property
+    def text(self) -> str:
+        """The text as written when parsed, else the canonical form."""
+        return self._text if self._text is not None else self.canonical()
+
+    def canonical(self) -> str:
+        """The canonical string Kubernetes prints for this value and format."""
+        return _format(self.value, self.format)
+
+    def __str__(self) -> str:
+        return self.canonical()
+
+    def __repr__(self) -> str:
+        return f"Quantity({self.text!r})"
+
+
+def parse_quantity(text: str) -> Quantity:
+    """Parse ``text`` exactly as ``resource.ParseQuantity`` does (raising :class:`QuantityError`)."""
+    if not isinstance(text, str) or not text:
+        raise QuantityError(
+            "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+        )
+    positive, num, denom, suffix = _split(text)
+    if suffix in _DECIMAL_SUFFIXES:
+        exponent, base, fmt = _DECIMAL_SUFFIXES[suffix], 10, "DecimalSI"
+    elif suffix in _BINARY_SUFFIXES:
+        exponent, base, fmt = _BINARY_SUFFIXES[suffix], 2, "BinarySI"
+    elif len(suffix) > 1 and suffix[0] in "eE" and _is_int(suffix[1:]):
+        exponent, base, fmt = int(suffix[1:]), 10, "DecimalExponent"
+    else:
+        raise QuantityError("unable to parse quantity's suffix")
+    mantissa = Fraction(int(num or "0")) + (Fraction(int(denom), 10 ** len(denom)) if denom else 0)
+    value = mantissa * Fraction(base) ** exponent
+    if not positive:
+        value = -value
+    # Quantities keep at most nano precision; finer values round away from zero (inf.RoundUp).
+    if value.denominator != 1 and (value / _NANO).denominator != 1:
+        scaled = value / _NANO
+        rounded = math.ceil(scaled) if scaled > 0 else math.floor(scaled)
+        value = rounded * _NANO
+    if fmt == "BinarySI":
+        if abs(value) > _MAX_BINARY:  # apimachinery caps binary quantities at MaxInt64
+            value = _MAX_BINARY if value > 0 else -_MAX_BINARY
+        if 0 < abs(value) < 1:
+            fmt = "DecimalSI"
+    if text == "0":
+        fmt = "DecimalSI"
+    return Quantity(value, fmt, text)  # type: ignore[arg-type]
+
+
+def _is_int(text: str) -> bool:
+    body = text[1:] if text[:1] in "+-" else text
+    return body.isdigit() and body.isascii()
+
+
+def _split(text: str) -> tuple[bool, str, str, str]:
+    """(positive, integer digits, fraction digits, suffix) following parseQuantityString."""
+    pos, end, positive = 0, len(text), True
+    if text[0] in "+-":
+        positive = text[0] == "+"
+        pos = 1
+    while pos < end and text[pos] == "0":
+        pos += 1
+    start = pos
+    while pos < end and text[pos].isdigit() and text[pos].isascii():
+        pos += 1
+    num = text[start:pos]
+    denom = ""
+    if pos < end and text[pos] == ".":
+        pos += 1
+        start = pos
+        while pos < end and text[pos].isdigit() and text[pos].isascii():
+            pos += 1
+        denom = text[start:pos]
+    suffix_start = pos
+    while pos < end and text[pos] in _SUFFIX_CHARS:
+        pos += 1
+    if pos < end and text[pos] in "+-":
+        pos += 1
+    while pos < end and text[pos].isdigit() and text[pos].isascii():
+        pos += 1
+    if pos != end:
+        raise QuantityError(
+            "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+        )
+    return positive, num, denom, text[suffix_start:]
+
+
+def _format(value: Fraction, fmt: Format) -> str:
+    sign = "-" if value < 0 else ""
+    magnitude = abs(value)
+    if magnitude == 0:
+        return "0"
+    if fmt == "BinarySI" and magnitude.denominator == 1:
+        integer = magnitude.numerator
+        for suffix, power in sorted(_BINARY_SUFFIXES.items(), key=lambda item: -item[1]):
+            unit = 1 << power
+            if integer >= unit and integer % unit == 0:
+                return f"{sign}{integer // unit}{suffix}"
+        return f"{sign}{integer}"
+    # Decimal: the largest exponent (a multiple of 3, down to nano) with an integer mantissa.
+    for exponent in range(18, -10, -3):
+        mantissa = magnitude / Fraction(10) ** exponent
+        if mantissa.denominator == 1:
+            if fmt == "DecimalExponent":
+                return f"{sign}{mantissa.numerator}" + (f"e{exponent}" if exponent else "")
+            suffix = next(s for s, e in _DECIMAL_SUFFIXES.items() if e == exponent)
+            return f"{sign}{mantissa.numerator}{suffix}"
+    # Below nano precision cannot happen for parsed values; round up to nano for computed ones.
+    return f"{sign}{math.ceil(magnitude / _NANO)}n"

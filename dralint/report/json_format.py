@@ -1,0 +1,59 @@
+"""JSON: the stable machine-readable contract of DESIGN.md (``version`` 1)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any, TextIO
+
+from dralint.findings import Finding
+from dralint.report import Report
+
+
+def finding_dict(finding: Finding) -> dict[str, Any]:
+    obj = finding.object
+    out: dict[str, Any] = {
+        "rule": finding.rule,
+        "name": finding.name,
+        "severity": finding.severity,
+        "message": finding.message,
+        "file": finding.location.file,
+        "line": finding.location.line,
+        "column": finding.location.column,
+        "object": {
+            "apiVersion": obj.api_version,
+            "kind": obj.kind,
+            "namespace": obj.namespace,
+            "name": obj.name,
+        }
+        if obj is not None
+        else None,
+        "path": finding.path_text,
+    }
+    if finding.hint:
+        out["hint"] = finding.hint
+    if finding.suppressed is not None:
+        out["suppressed"] = finding.suppressed
+    return out
+
+
+def render(report: Report, stream: TextIO) -> None:
+    active = [f for f in report.findings if f.suppressed is None]
+    counts = Counter(f.severity for f in active)
+    document = {
+        "version": 1,
+        "findings": [finding_dict(f) for f in report.findings],
+        "summary": {
+            "files": report.summary.files,
+            "documents": report.summary.documents,
+            "objects": report.summary.objects,
+            "skippedDocuments": report.summary.other_documents,
+            "errors": counts["error"],
+            "warnings": counts["warning"],
+            "info": counts["info"],
+            "suppressed": len(report.findings) - len(active),
+        },
+        "target": report.target,
+    }
+    json.dump(document, stream, indent=2, sort_keys=False, ensure_ascii=False)
+    stream.write("\n")

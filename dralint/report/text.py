@@ -1,0 +1,48 @@
+"""Plain text: one finding per line, ``path:line:col: severity RULE-ID message``, then a summary."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TextIO
+
+from dralint.report import Report
+
+_COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
+_BOLD, _RESET = "\033[1m", "\033[0m"
+
+
+def render(report: Report, stream: TextIO) -> None:
+    for finding in report.findings:
+        if finding.suppressed is not None:
+            continue
+        where = f"{finding.location.file}:{finding.location.line}:{finding.location.column}"
+        severity: str = finding.severity
+        if report.color:
+            where = f"{_BOLD}{where}{_RESET}"
+            severity = f"{_COLORS[severity]}{severity}{_RESET}"
+        line = f"{where}: {severity} {finding.rule} {finding.message}"
+        if finding.object is not None:
+            line += f" ({finding.object.display()})"
+        if finding.hint:
+            line += f"; {finding.hint}"
+        stream.write(line + "\n")
+    stream.write(summary_line(report) + "\n")
+
+
+def summary_line(report: Report) -> str:
+    counts: Counter[str] = Counter(f.severity for f in report.findings if f.suppressed is None)
+    suppressed = sum(1 for f in report.findings if f.suppressed is not None)
+    s = report.summary
+    parts = [
+        f"{s.files} file{'s' * (s.files != 1)}",
+        f"{s.objects} object{'s' * (s.objects != 1)}",
+    ]
+    tally = ", ".join(
+        f"{counts[level]} {name}" for level, name in (("error", "errors"), ("warning", "warnings"), ("info", "info"))
+    )
+    line = f"{', '.join(parts)}: {tally}"
+    if suppressed:
+        line += f" ({suppressed} suppressed)"
+    if s.other_documents:
+        line += f"; {s.other_documents} non-Kubernetes document{'s' * (s.other_documents != 1)} skipped"
+    return line

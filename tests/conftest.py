@@ -1,0 +1,23 @@
+"""Shared test configuration: where the shared reference data lives."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+CORPUS = SHARED / "corpus"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def require_shared(path: Path) -> Path:
+    """``path`` under ../shared, or a skip with the reason (a failure when CI requires the corpus)."""
+    if path.exists():
+        return path
+    message = f"{path} is not available (the shared reference data sits beside the repository)"
+    if os.environ.get("DRALINT_REQUIRE_CORPUS") == "1":
+        pytest.fail(message)
+    pytest.skip(message)
