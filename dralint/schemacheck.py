@@ -40,14 +40,19 @@ def schema(package: str, name: str) -> Mapping[str, Any]:
     return loaded
 
 
+def closest(word: str, candidates: Sequence[str]) -> str | None:
+    """The candidate ``word`` is most likely a typo of, if any is close enough."""
+    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    if close:
+        return close[0]
+    lowered = {c.lower(): c for c in candidates}
+    return lowered.get(word.lower())
+
+
 def did_you_mean(word: str, candidates: Sequence[str]) -> str:
     """``"; did you mean 'x'?"`` for the closest candidate, or ``""`` when nothing is close."""
-    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
-    if not close:
-        lowered = {c.lower(): c for c in candidates}
-        if word.lower() in lowered:
-            close = [lowered[word.lower()]]
-    return f"; did you mean {close[0]!r}?" if close else ""
+    match = closest(word, candidates)
+    return f"; did you mean {match!r}?" if match else ""
 
 
 def problems(schema_: Mapping[str, Any], instance: Any) -> list[Problem]:

@@ -78,3 +78,11 @@ def index(rules: Iterable[Rule], *, links: bool = True) -> str:
         summary = rule.summary.replace("|", "\\|")
         out.append(f"| {rule_id} | {rule.name} | {rule.category} | {rule.severity} | {summary} |")
     return "\n".join(out) + "\n"
+
+
+def pages(rules: Iterable[Rule]) -> dict[str, str]:
+    """Every generated file of ``docs/rules/``: one page per built-in rule and the index."""
+    builtin = [rule for rule in rules if rule.builtin]
+    out = {f"{rule.id}.md": markdown(rule) for rule in builtin}
+    out["README.md"] = index(builtin)
+    return out

@@ -105,7 +105,7 @@ def _unused(directives: Iterable[Directive], ran: frozenset[str]) -> Iterator[Vi
         what = "every rule" if first.rule is None else first.rule
         yield Violation(
             UNUSED,
-            f"{_KIND_LABEL[first.kind]} of {what} matches no finding",
+            f"{_KIND_LABEL[first.kind]} for {what} matches no finding",
             hint="remove it (the finding it was written for is gone)",
             location=first.location,
         )

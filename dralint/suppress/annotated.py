@@ -133,8 +133,9 @@ def _directives(
                 )
             out.extend(Directive("annotation", rule_id, value.strip(), location(key)) for rule_id in ids)
         elif key != IGNORE_REASON:
-            candidates = [IGNORE, IGNORE_REASON, IGNORE_ALL]
-            hint = schemacheck.did_you_mean(key, candidates).removeprefix("; ") or f"known: {', '.join(KNOWN)}"
+            names = {c.partition("/")[2]: c for c in (IGNORE, IGNORE_REASON, IGNORE_ALL)}
+            close = schemacheck.closest(key.partition("/")[2], list(names))
+            hint = f"did you mean {names[close]!r}?" if close else f"known: {', '.join(KNOWN)}"
             report(INVALID, f"unknown dralint annotation {key!r}", key, hint)
     return out
 
