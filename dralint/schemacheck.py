@@ -61,7 +61,12 @@ def problems(schema_: Mapping[str, Any], instance: Any) -> list[Problem]:
     out: list[Problem] = []
     for error in validator.iter_errors(instance):
         out.extend(_explain(error))
-    return sorted(out, key=lambda p: [(0, s) if isinstance(s, int) else (1, 0) for s in p.path])
+    # Unknown keys first: a misspelt key is usually why a required one is "missing".
+    return sorted(out, key=lambda p: (not p.message.startswith("unknown key"), _order(p.path)))
+
+
+def _order(path: Path) -> list[tuple[int, int | str]]:
+    return [(0, step) if isinstance(step, int) else (1, str(step)) for step in path]
 
 
 _JSON_TYPES = {
@@ -118,7 +123,8 @@ def _explain(error: ValidationError) -> list[Problem]:
     if kind == "type":
         types = expected if isinstance(expected, list) else [expected]
         names = " or ".join(_JSON_TYPES.get(str(t), str(t)) for t in types)
-        return [Problem(path, f"expected {names}, got {_type_name(error.instance)}")]
+        advice = f"; {sub['x-message']}" if "x-message" in sub else ""
+        return [Problem(path, f"expected {names}, got {_type_name(error.instance)}{advice}")]
     if "x-message" in sub:
         return [Problem(path, f"{error.instance!r}: {sub['x-message']}")]
     if kind in ("minLength", "minItems", "minProperties"):

@@ -45,7 +45,10 @@ def rules_of(outcome: Outcome, *, suppressed: bool = False) -> list[str]:
 
 
 def cli(
-    *args: str, cwd: str | os.PathLike[str] | None = None, stdin: str | None = None, env: Mapping[str, str] | None = None
+    *args: str,
+    cwd: str | os.PathLike[str] | None = None,
+    stdin: str | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``python -m dralint ARGS`` in a subprocess running this checkout."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("DRALINT_", "GITHUB_"))}

@@ -63,7 +63,7 @@ def discover(start: str = ".") -> str | None:
         directory = parent
 
 
-_TOOL_HEADER = re.compile(r"^\s*\[\s*tool\s*\.\s*dralint\s*[\].]", re.MULTILINE)
+_TOOL_HEADER = re.compile(r"^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*dralint[ \t]*[\].]", re.MULTILINE)
 
 
 def _has_tool_table(path: str) -> bool:

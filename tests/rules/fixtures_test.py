@@ -22,11 +22,7 @@ CONFIG_SUFFIX = ".dralint.yaml"
 
 
 def _fixtures(kind: str) -> list[Path]:
-    return sorted(
-        p
-        for p in HERE.glob(f"DRA*/{kind}/*.yaml")
-        if not p.name.endswith(CONFIG_SUFFIX)
-    )
+    return sorted(p for p in HERE.glob(f"DRA*/{kind}/*.yaml") if not p.name.endswith(CONFIG_SUFFIX))
 
 
 def _lines(fixture: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
