@@ -106,6 +106,7 @@ def _unused(directives: Iterable[Directive], ran: frozenset[str]) -> Iterator[Vi
         yield Violation(
             UNUSED,
             f"{_KIND_LABEL[first.kind]} for {what} matches no finding",
+            first.obj,
             hint="remove it (the finding it was written for is gone)",
             location=first.location,
         )

@@ -110,7 +110,7 @@ def _directives(
                     key,
                     f"add the annotation {IGNORE_REASON}",
                 )
-            out.extend(Directive("annotation", rule_id, reason, location(key)) for rule_id in ids)
+            out.extend(Directive("annotation", rule_id, reason, location(key), obj) for rule_id in ids)
         elif key == IGNORE_ALL:
             if not value.strip():
                 report(
@@ -119,7 +119,7 @@ def _directives(
                     key,
                     f"give the reason as the value of {IGNORE_ALL}",
                 )
-            out.append(Directive("annotation", None, value.strip(), location(key)))
+            out.append(Directive("annotation", None, value.strip(), location(key), obj))
         elif key.startswith(IGNORE_CHECK):
             ids, unknown = rule_list(key[len(IGNORE_CHECK) :], rules, location(key), f"annotation {key}", obj)
             for problem in unknown:
@@ -131,7 +131,7 @@ def _directives(
                     key,
                     "give the reason as the annotation's value",
                 )
-            out.extend(Directive("annotation", rule_id, value.strip(), location(key)) for rule_id in ids)
+            out.extend(Directive("annotation", rule_id, value.strip(), location(key), obj) for rule_id in ids)
         elif key != IGNORE_REASON:
             names = {c.partition("/")[2]: c for c in (IGNORE, IGNORE_REASON, IGNORE_ALL)}
             close = schemacheck.closest(key.partition("/")[2], list(names))

@@ -21,6 +21,7 @@ class Directive:
     rule: str | None
     reason: str
     location: Location  # where the directive is written, for reports about the directive itself
+    obj: KubeObject | None = None  # the annotated object, for annotations
     used: bool = field(default=False)
 
     def covers(self, rule: str) -> bool:
