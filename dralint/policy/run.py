@@ -64,7 +64,7 @@ def _message(policy: Policy, obj: KubeObject) -> str:
         except cel.CelError:
             value = None
         if isinstance(value, str) and value.strip():
-            return value.strip()
+            return " ".join(value.split())  # one line, as Kubernetes does with line breaks
     if policy.message is not None:
         return policy.message
     return f"failed expression: {policy.expression.strip()}"

@@ -89,6 +89,11 @@ def test_user_rules_load_from_files_and_directories() -> None:
         ),
         ("not-a-list.yaml", "not-a-list.yaml:1:1: expected a list, got a mapping"),
         (
+            "multiline-message.yaml",
+            "multiline-message.yaml:7:5: [0].policy.message: 'two\\nlines\\n': a message is one line "
+            "(as in a ValidatingAdmissionPolicy)",
+        ),
+        (
             "syntax.yaml",
             "syntax.yaml:3:1: invalid YAML: while parsing a flow sequence: did not find expected ',' or ']'",
         ),
