@@ -26,7 +26,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     wanted = pages(builtin_rules().values())
     existing = {p.name for p in DOCS.glob("*.md")} if DOCS.is_dir() else set()
-    stale = sorted(name for name in wanted if not (DOCS / name).is_file() or (DOCS / name).read_text("utf-8") != wanted[name])
+    stale = sorted(
+        name for name in wanted if not (DOCS / name).is_file() or (DOCS / name).read_text("utf-8") != wanted[name]
+    )
     extra = sorted(existing - set(wanted))
     if args.check:
         for name in stale + extra:
