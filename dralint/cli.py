@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from dralint import __version__
-from dralint.errors import DralintError
+from dralint.errors import DralintError, UsageError
 
 _RELEASES = "1.31-1.37"
 
@@ -52,13 +52,13 @@ def main(debug: bool) -> None:
 def _outputs(formats: tuple[str, ...], outputs: tuple[str, ...]) -> tuple[tuple[str, str | None], ...]:
     """Pair ``--format`` and ``--output`` by position; formats without an output go to stdout."""
     if len(outputs) > max(len(formats), 1):
-        raise click.UsageError("more --output than --format options")
+        raise UsageError("more --output than --format options")
     formats = formats or ("auto",)
     pairs: list[tuple[str, str | None]] = [
         (fmt, outputs[i] if i < len(outputs) else None) for i, fmt in enumerate(formats)
     ]
     if sum(1 for _, path in pairs if path is None) > 1:
-        raise click.UsageError("only one --format can go to standard output; give the others an --output")
+        raise UsageError("only one --format can go to standard output; give the others an --output")
     return tuple(pairs)
 
 

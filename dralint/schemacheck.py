@@ -33,10 +33,12 @@ class Problem:
 
 @cache
 def schema(package: str, name: str) -> Mapping[str, Any]:
-    """A JSON schema shipped as package data (``schema("dralint.config", "schema.json")``)."""
+    """A JSON schema shipped as package data (``schema("dralint.config", "schema.json")``).
+
+    Not checked against the meta-schema here (that costs more than validating): a test does it.
+    """
     text = (resources.files(package) / name).read_text(encoding="utf-8")
     loaded: Mapping[str, Any] = json.loads(text)
-    Draft202012Validator.check_schema(loaded)
     return loaded
 
 
