@@ -131,7 +131,13 @@ class Target:
         return self.gates.get(gate, False)
 
     def at_least(self, release: str) -> bool:
-        return RELEASES.index(self.release) >= RELEASES.index(release)
+        """Whether the target is ``release`` or newer (``release`` may lie outside 1.31-1.37)."""
+        return release_key(self.release) >= release_key(release)
+
+
+def release_key(release: str) -> tuple[int, ...]:
+    """``"1.37"`` → ``(1, 37)``, for ordering releases numerically."""
+    return tuple(int(part) for part in release.split("."))
 
 
 def normalise_release(text: str) -> str:
