@@ -115,7 +115,7 @@ def _explain(release: str, api_version: str, kind: str, error: ValidationError) 
                     _unknown_field_hint(release, api_version, kind, path, name, declared),
                 )
     elif error.validator == "type":
-        yield _wrong_type(path, error.validator_value, instance, schema.get("format"))
+        yield _wrong_type(path, error.validator_value, instance, schema)
     elif error.validator == "required" and isinstance(instance, Mapping) and isinstance(error.validator_value, list):
         for name in error.validator_value:
             if name not in instance:
@@ -169,7 +169,9 @@ def _show(value: Any) -> str:
     return {"mapping": "a mapping", "list": "a list"}.get(_type_name(value), "null")
 
 
-def _wrong_type(path: Path, expected: Any, instance: Any, fmt: str | None) -> SchemaError:
+def _wrong_type(path: Path, expected: Any, instance: Any, schema: Mapping[str, Any]) -> SchemaError:
+    fmt = schema.get("format")
+    required = schema.get("required") or []
     names = [expected] if isinstance(expected, str) else list(expected)
     names = [_JSON_TYPES[n] for n in names if n != "null"]
     if fmt == "quantity":
@@ -191,6 +193,8 @@ def _wrong_type(path: Path, expected: Any, instance: Any, fmt: str | None) -> Sc
         hint = "write a list: each item starts with '-'"
     elif names == ["a mapping"] and got == "list":
         hint = "write a mapping (key: value), not a list"
+    elif names == ["a mapping"] and scalar and len(required) == 1:
+        hint = f'write it as a mapping: "{required[0]}: {_plain(instance)}"'
     elif names == ["a mapping"] and scalar and path and isinstance(path[-1], int):
         hint = "each item of this list is a mapping of fields, not a plain value"
     elif names == ["a mapping"] and scalar:
@@ -218,6 +222,11 @@ def _bad_format(path: Path, fmt: str, instance: Any, detail: str) -> SchemaError
             f"{where} is not an RFC 3339 timestamp: {_show(instance)}",
             "write the time like 2025-01-31T12:00:00Z",
         )
+    if fmt in _INT_RANGES:
+        low, high = _INT_RANGES[fmt]
+        return SchemaError(
+            "invalid-format", path, f"{where} is {detail}: {_show(instance)}", f"use a value from {low} to {high}"
+        )
     return SchemaError("invalid-format", path, f"{where} is {detail}: {_show(instance)}")
 
 
@@ -233,13 +242,17 @@ _FLAT_REQUEST = frozenset(
 def _unknown_field_hint(
     release: str, api_version: str, kind: str, parent: Path, name: str, declared: Mapping[str, Any]
 ) -> str | None:
-    close = difflib.get_close_matches(name, list(declared), n=1, cutoff=0.75)
-    if close:
-        return f'did you mean "{close[0]}"?'
     moved = _moved_field_hint(api_version, kind, parent, name, declared)
     if moved:
         return moved
-    return _other_release_hint(release, api_version, kind, (*parent, name))
+    hints = []
+    elsewhere = _other_release_hint(release, api_version, kind, (*parent, name))
+    if elsewhere:
+        hints.append(elsewhere)
+    close = difflib.get_close_matches(name, list(declared), n=1, cutoff=0.75)
+    if close:
+        hints.append(f'did you mean "{close[0]}"?')
+    return "; ".join(hints) or None
 
 
 def _moved_field_hint(api_version: str, kind: str, parent: Path, name: str, declared: Mapping[str, Any]) -> str | None:
