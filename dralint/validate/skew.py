@@ -377,6 +377,41 @@ def other_object_drops(target: Target, group: str, kind: str, raw: Mapping[str, 
     return []
 
 
+def strip(target: Target, kind: str, data: dict[str, Any]) -> list[Path]:
+    """Remove from a v1-shaped DRA object every field the target clears on create; returns their paths.
+
+    What kube-apiserver validates is the object after this (validation runs after
+    ``PrepareForCreate``). Unlike :func:`dra_object_drops`, zero values are removed too, and so are
+    fields whose gate the release does not have at all (strict field validation rejects those).
+    """
+    tables: dict[str, tuple[tuple[GatedField, ...], Path]] = {
+        "DeviceClass": (DEVICE_CLASS, ()),
+        "ResourceSlice": (RESOURCE_SLICE, ()),
+        "ResourceClaimTemplate": (CLAIM_SPEC, ("spec", "spec")),
+    }
+    if kind == "ResourceClaim":
+        return [*_strip(target, CLAIM_SPEC, data, ("spec",)), *_strip(target, CLAIM_STATUS, data, ())]
+    if kind not in tables:
+        return []
+    table, at = tables[kind]
+    return _strip(target, table, data, at)
+
+
+def _strip(target: Target, table: tuple[GatedField, ...], data: dict[str, Any], at: Path) -> list[Path]:
+    removed: list[Path] = []
+    base = _get(data, at)
+    if not isinstance(base, Mapping):
+        return removed
+    for entry in table:
+        if all(target.enabled(gate) for gate in entry.gates):
+            continue
+        for path, parent, _ in list(_matches(base, entry.pattern, at)):
+            if isinstance(parent, dict):
+                del parent[path[-1]]
+                removed.append(path)
+    return removed
+
+
 def _drops(target: Target, table: tuple[GatedField, ...], data: Mapping[str, Any], at: Path) -> list[Drop]:
     found: list[Drop] = []
     base = _get(data, at)

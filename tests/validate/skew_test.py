@@ -15,6 +15,7 @@ from dralint.validate.skew import (
     dra_object_drops,
     other_object_drops,
     preferred_version,
+    strip,
 )
 from tests.conftest import FIXTURES
 
@@ -149,4 +150,27 @@ def test_drops_skip_gates_the_release_does_not_have() -> None:
     assert _drops("1.33", {"DynamicResourceAllocation": True}) == [
         ("ResourceClaim", "spec.devices.requests[0].firstAvailable", "changed", ("DRAPrioritizedList",)),
         ("ResourceSlice", "spec.perDeviceNodeSelection", "changed", ("DRAPartitionableDevices",)),
+    ]
+
+
+def test_strip_removes_what_the_server_clears_zero_values_included() -> None:
+    target = make_target("1.35")
+    objects = {obj.kind: normalise(obj) for obj in load([str(FIXTURES / "skew" / "drops.yaml")]).objects}
+    claim, slice_ = objects["ResourceClaim"], objects["ResourceSlice"]
+    assert claim is not None and slice_ is not None
+    removed = [render(p) for p in strip(target, "ResourceClaim", claim.data)]
+    assert removed == [
+        "spec.devices.requests[0].exactly.tolerations",  # an empty list is cleared too
+        "spec.devices.constraints[0].distinctAttribute",
+        "spec.devices.requests[0].firstAvailable[0].capacity",
+        "status.allocation.devices.results[0].shareID",
+    ]
+    assert claim.data["spec"]["devices"]["constraints"] == [{"matchAttribute": "a.example.com/x"}]
+    removed = [render(p) for p in strip(target, "ResourceSlice", slice_.data)]
+    assert removed == [
+        "spec.perDeviceNodeSelection",
+        "spec.devices[0].bindsToNode",
+        "spec.devices[0].allowMultipleAllocations",
+        "spec.devices[0].attributes[both].strings",
+        "spec.devices[0].attributes[empty].strings",
     ]
