@@ -3,9 +3,9 @@
 Each file is checked alone, for the release its INDEX note targets (the newest release of the
 range it names; 1.37 when it names none), with ``DynamicResourceAllocation`` on where it is off
 by default (a cluster that runs DRA manifests has it on). ``tests/corpus_decisions.tsv`` records
-every investigated exception: the release or gates a file needs, the errors dralint rightly
-reports on a file the corpus calls valid, and the invalid files only the kube-apiserver rules
-catch.
+every investigated exception: the release or gates a file needs, the rules whose errors dralint
+rightly reports on a file the corpus calls valid (at least one of them, and nothing else), and
+the invalid files only the kube-apiserver rules catch.
 """
 
 from __future__ import annotations
@@ -85,9 +85,13 @@ def test_corpus_valid_file_has_no_unexpected_errors(row: dict[str, str], tmp_pat
     decision = _decisions().get(row["file"], {})
     release, gates = _settings(row, decision)
     findings = _findings(tmp_path, row["file"], release, gates)
-    errors = sorted({str(f["rule"]) for f in findings if f["severity"] == "error"})
-    expected = sorted(filter(None, decision.get("errors", "").split(",")))
-    assert errors == expected, [f"{f['line']}:{f['column']} {f['rule']} {f['message']}" for f in findings]
+    errors = {str(f["rule"]) for f in findings if f["severity"] == "error"}
+    allowed = set(filter(None, decision.get("errors", "").split(",")))
+    shown = [f"{f['line']}:{f['column']} {f['rule']} {f['message']}" for f in findings]
+    if allowed:  # a file dralint rightly rejects: some of the decided errors, and no other
+        assert errors and errors <= allowed, shown
+    else:
+        assert errors == set(), shown
 
 
 @pytest.mark.parametrize("row", [r for r in ROWS if r["expected"] != "valid"], ids=lambda r: r["file"])
