@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dralint.api.objects import KubeObject
-from dralint.api.workloads import PodSpec
 from dralint.context import CheckContext
 from dralint.findings import Violation
 from dralint.paths import Path
-from dralint.validate.schema import Problem, SchemaError, validate
+from dralint.validate.schema import Problem, SchemaError
 
 RULE_OF_PROBLEM: dict[Problem, str] = {
     "unknown-field": "DRA100",
@@ -21,24 +20,13 @@ RULE_OF_PROBLEM: dict[Problem, str] = {
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
-    release = ctx.target.release
-    claiming = {
-        t.owner for t in ctx.pod_templates if t.spec.resource_claims or any(c.claims for c in t.spec.containers)
-    }
-    for obj in ctx.objects:
-        if not obj.is_dra and obj not in claiming:
-            continue
-        # Objects of a kind/version the release does not have get no schema (DRA200 reports them).
-        for error in validate(release, obj.api_version, obj.kind, obj.raw):
+    # Objects of a kind/version the release does not have get no schema (DRA200 reports them).
+    for obj, errors in ctx.schema_errors.items():
+        for error in errors:
             if error.problem == "missing-field" and _required_by_apiserver_rules(obj, error):
                 continue
-            yield Violation(
-                RULE_OF_PROBLEM[error.problem], error.message, obj, error.path, error.hint, source_path=True
-            )
-
-
-def _references_claims(spec: PodSpec) -> bool:
-    return bool(spec.resource_claims) or any(container.claims for container in spec.containers)
+            rule = RULE_OF_PROBLEM[error.problem]
+            yield Violation(rule, error.message, obj, error.path, error.hint, source_path=True)
 
 
 def _required_by_apiserver_rules(obj: KubeObject, error: SchemaError) -> bool:

@@ -24,6 +24,7 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 from jsonschema.protocols import Validator
 
 from dralint import schemas
+from dralint.api.versions import RELEASES
 from dralint.paths import Path, render
 from dralint.quantity import QuantityError, parse_quantity
 
@@ -280,8 +281,6 @@ def _is_request(kind: str, parent: Path) -> bool:
 
 
 def _other_release_hint(release: str, api_version: str, kind: str, path: Path) -> str | None:
-    from dralint.api.versions import RELEASES
-
     having = [r for r in RELEASES if r != release and schemas.at_path(r, api_version, kind, path) is not None]
     if not having:
         return None
