@@ -21,9 +21,13 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             yield _not_served(obj, target.release)
             continue
         if info.needs:
+            configured = any(
+                need.removeprefix("feature gate ").split("=")[0] in target.overrides for need in info.needs
+            )
+            how = "with the configured feature gates" if configured else "by default"
             yield Violation(
                 "DRA201",
-                f"{obj.api_version} {obj.kind} is not enabled by default in Kubernetes {target.release}",
+                f"{obj.api_version} {obj.kind} is not enabled {how} in Kubernetes {target.release}",
                 obj,
                 ("apiVersion",),
                 f"the cluster needs {' and '.join(info.needs)}" + _instead(target, obj),
