@@ -45,6 +45,24 @@ class CheckSettings:
     write_baseline: str | None = None
     environment: Mapping[str, str] | None = None  # None: os.environ
     today: datetime.date | None = None  # for expiry dates; None: today
+    # Shortcuts for programmatic callers (tests, benchmarks): the same as the flags.
+    release: str | None = None
+    feature_gates: Mapping[str, bool] | None = None
+    inventory: tuple[str, ...] = ()
+    fail_on: FailOn | None = None
+
+    def flag_layer(self) -> Layer:
+        """``flags`` with the shortcuts applied."""
+        layer = self.flags
+        if self.release is not None:
+            layer = replace(layer, release=Ref(self.release, "--kubernetes-version"))
+        if self.feature_gates is not None:
+            layer = replace(layer, feature_gates=dict(self.feature_gates))
+        if self.inventory:
+            layer = replace(layer, inventory=self.inventory)
+        if self.fail_on is not None:
+            layer = replace(layer, fail_on=Ref(self.fail_on, "--fail-on"))
+        return layer
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +88,7 @@ def configuration(settings: CheckSettings, environment: Mapping[str, str]) -> tu
         path = settings.config or environment.get(CONFIG_ENV) or discover()
         if path is not None:
             config_file = load_config(path)
-    layers = [settings.flags, from_environment(environment)]
+    layers = [settings.flag_layer(), from_environment(environment)]
     if config_file is not None:
         layers.append(from_file(config_file))
     return (

@@ -120,7 +120,7 @@ def test_colour_on_a_terminal_only_and_never_with_no_color() -> None:
 
 
 def test_helm_template_output_on_stdin() -> None:
-    result = cli("check", "-", stdin=(STDIN / "helm-template.yaml").read_text())
+    result = cli("check", "-", "--select", "DRA200", stdin=(STDIN / "helm-template.yaml").read_text())
     assert result.returncode == 1
     assert result.stdout.splitlines() == [
         "-:15:1: error DRA200 Kubernetes 1.37 does not serve resource.k8s.io/v1alpha3 ResourceClaimTemplate "

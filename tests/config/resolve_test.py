@@ -41,7 +41,7 @@ def test_environment_lists_split_on_commas_and_paths_on_the_path_separator() -> 
 
 
 def test_release_precedence_flag_over_environment_over_file(tmp_path: Path) -> None:
-    config = _config(tmp_path, 'kubernetesVersion: "1.33"\n')
+    config = _config(tmp_path, 'kubernetesVersion: "1.33"\nrules:\n  select: [api-version-not-served]\n')
     legacy = CHECK / "legacy.yaml"  # v1alpha3: served by 1.33, not by 1.34
     assert check([legacy], config=config).report.target["kubernetesVersion"] == "1.33"
     assert rules_of(check([legacy], config=config)) == []
