@@ -59,7 +59,18 @@ def _outputs(formats: tuple[str, ...], outputs: tuple[str, ...]) -> tuple[tuple[
     ]
     if sum(1 for _, path in pairs if path is None) > 1:
         raise UsageError("only one --format can go to standard output; give the others an --output")
+    for fmt, path in pairs:
+        # Pairing is by position, so `-f github -f sarif -o x.sarif` sends github to x.sarif.
+        meant = _EXTENSION_FORMATS.get(os.path.splitext(path or "")[1].lower())
+        if meant is not None and meant != fmt and meant in formats:
+            raise UsageError(
+                f"--output {path} pairs with --format {fmt} (they pair by position); "
+                f"give --format {meant} first, or reorder the --output options"
+            )
     return tuple(pairs)
+
+
+_EXTENSION_FORMATS = {".sarif": "sarif", ".xml": "junit", ".json": "json"}
 
 
 def _color(choice: str) -> bool:

@@ -51,6 +51,11 @@ def test_exit_code_does_not_depend_on_the_format(fmt: str) -> None:
     [
         (["-f", "text", "-f", "json"], "only one --format can go to standard output; give the others an --output"),
         (["-o", "a", "-o", "b"], "more --output than --format options"),
+        (
+            ["-f", "github", "-f", "sarif", "-o", "x.sarif"],
+            "dralint: error: --output x.sarif pairs with --format github (they pair by position); "
+            "give --format sarif first, or reorder the --output options",
+        ),
         (["-f", "yaml"], "dralint: error: unknown format 'yaml'; known: auto, github, json, junit, sarif, text"),
         (["--select", "DRA2000"], "dralint: error: --select: unknown rule 'DRA2000'; did you mean 'DRA200'?"),
         (["--config", "nowhere.yaml"], "dralint: error: nowhere.yaml: no such file"),

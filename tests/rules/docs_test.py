@@ -10,11 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from dralint.rules import DOC_SECTIONS, Rule, builtin_rules
+from dralint.config.resolve import Layer
+from dralint.rules import DOC_SECTIONS, Rule, builtin_rules, catalogue
 from dralint.rules.render import pages
 from testing.run import ROOT, check, rules_of
 
 RULES = list(builtin_rules().values())
+EXAMPLE_POLICIES = str(ROOT / "docs" / "policies")
+DOCUMENTED_POLICIES = [r for r in catalogue([EXAMPLE_POLICIES]).values() if not r.builtin and r.docs]
 
 
 def _run(rule: Rule, tmp_path: Path, text_key: str, config_key: str) -> list[str]:
@@ -26,7 +29,8 @@ def _run(rule: Rule, tmp_path: Path, text_key: str, config_key: str) -> list[str
     if config_key in docs:
         config = tmp_path / ".dralint.yaml"
         config.write_text(docs[config_key], encoding="utf-8")
-    return rules_of(check([manifest], config=config))
+    flags = Layer(rule_paths=(EXAMPLE_POLICIES,)) if not rule.builtin else None
+    return rules_of(check([manifest], config=config, flags=flags))
 
 
 @pytest.mark.parametrize("rule", RULES, ids=[r.id for r in RULES])
@@ -62,3 +66,9 @@ def test_generated_rule_docs_are_up_to_date() -> None:
     assert not stale and not extra, (
         f"docs/rules is stale ({', '.join(stale + extra)}): run python scripts/generate_rule_docs.py"
     )
+
+
+@pytest.mark.parametrize("rule", DOCUMENTED_POLICIES, ids=[r.id for r in DOCUMENTED_POLICIES])
+def test_example_policy_docs_are_right_too(rule: Rule, tmp_path: Path) -> None:
+    assert rule.id in _run(rule, tmp_path, "example", "example_config")
+    assert rule.id not in _run(rule, tmp_path, "use_instead", "use_instead_config")
