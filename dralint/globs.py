@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 
 
 @cache
@@ -59,6 +59,7 @@ def _normalise(path: str) -> str:
     return path
 
 
+@lru_cache(maxsize=65536)
 def matches(pattern: str, path: str) -> bool:
     """Whether ``path`` (relative, ``/``-separated) or one of its parent directories matches ``pattern``."""
     regex = _compile(_normalise(pattern))
@@ -75,8 +76,13 @@ def relative_to(path: str, root: str) -> str:
 
     Paths outside ``root`` keep their absolute form, so that anchored patterns cannot match them.
     """
-    absolute = os.path.abspath(path)
-    root = os.path.abspath(root)
+    return _relative(path, root, os.getcwd())
+
+
+@lru_cache(maxsize=65536)
+def _relative(path: str, root: str, cwd: str) -> str:
+    absolute = os.path.normpath(os.path.join(cwd, path))
+    root = os.path.normpath(os.path.join(cwd, root))
     if absolute == root or absolute.startswith(root.rstrip(os.sep) + os.sep):
         return _normalise(os.path.relpath(absolute, root))
     return _normalise(absolute)

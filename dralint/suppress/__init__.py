@@ -13,6 +13,7 @@ import datetime
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from dralint.api.objects import KubeObject
+from dralint.api.workloads import pod_templates
 from dralint.context import CheckContext
 from dralint.findings import Finding, Suppression, Violation
 from dralint.rules import Rule
@@ -50,15 +51,14 @@ class Suppressor:
             self._comments[source.name] = directives
             self._problems.extend(problems)
         self._scopes: dict[KubeObject, list[annotated.Scope]] = {}
-        templates: dict[KubeObject, list[object]] = {}
-        for template in ctx.pod_templates:
-            templates.setdefault(template.owner, []).append(template)
+        # Only files that mention the annotation domain can hold annotation suppressions.
+        annotated_files = {f.name for f in ctx.workspace.files if annotated.DOMAIN in f.text}
         for obj in ctx.objects:
-            if checked and obj.file not in checked:
+            if obj.file not in annotated_files or (checked and obj.file not in checked):
                 continue
-            own = templates.get(obj, [])
-            if annotated.has_any(obj, own):  # type: ignore[arg-type]
-                scopes, problems = annotated.scopes(obj, own, rules)  # type: ignore[arg-type]
+            templates = pod_templates(obj)
+            if annotated.has_any(obj, templates):
+                scopes, problems = annotated.scopes(obj, templates, rules)
                 self._scopes[obj] = scopes
                 self._problems.extend(problems)
         self._exceptions = Exceptions.of(exceptions, today or datetime.date.today(), root)

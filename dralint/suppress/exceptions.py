@@ -7,9 +7,11 @@ reported (DRA800), so that waivers are revisited instead of living forever.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Mapping, Sequence
+import fnmatch
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
+from functools import lru_cache
 
 from dralint import globs
 from dralint.api.objects import KubeObject
@@ -56,16 +58,22 @@ class ConfigException:
     def applies(self, finding: Finding, root: str) -> bool:
         return (
             finding.rule in self.rules
-            and self.selects_file(finding.location.file, root)
             and self.selects_object(finding.object)
+            and self.selects_file(finding.location.file, root)
         )
 
     def expired(self, today: datetime.date) -> bool:
         return self.expires is not None and self.expires < today
 
 
-def _glob(patterns: Sequence[str], value: str) -> bool:
-    return not patterns or any(fnmatchcase(value, p) for p in patterns)
+def _glob(patterns: tuple[str, ...], value: str) -> bool:
+    return not patterns or _compiled(patterns).match(value) is not None
+
+
+@lru_cache(maxsize=4096)
+def _compiled(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """One regex for a list of fnmatch globs (case-sensitive, like Kubernetes names)."""
+    return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in patterns))
 
 
 def build(specs: Iterable[ExceptionSpec], rules: Mapping[str, object]) -> list[ConfigException]:
@@ -137,12 +145,12 @@ class Exceptions:
     def in_scope(self, checked_files: Iterable[str], objects: Iterable[KubeObject]) -> list[Directive]:
         """Directives of exceptions that select something this run checked (only those can be unused)."""
         files = list(checked_files)
-        objs = list(objects)
+        refs = [(o.file, o.ref()) for o in objects]
         out = []
         for exception, directives in self.active:
             if exception.selects_objects:
                 selected = any(
-                    exception.selects_file(o.file, self.root) and exception.selects_object(o.ref()) for o in objs
+                    exception.selects_object(ref) and exception.selects_file(file, self.root) for file, ref in refs
                 )
             else:
                 selected = any(exception.selects_file(f, self.root) for f in files)
