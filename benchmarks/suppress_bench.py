@@ -83,9 +83,8 @@ def main() -> int:
 
     def suppressed() -> object:
         ctx = CheckContext(workspace, target)
-        suppressor = Suppressor(
-            ctx, rules, exceptions=exceptions, baseline=Baseline("/b.json", Counter(recorded)), today=datetime.date(2030, 1, 1)
-        )
+        baseline = Baseline("/b.json", Counter(recorded))
+        suppressor = Suppressor(ctx, rules, exceptions=exceptions, baseline=baseline, today=datetime.date(2030, 1, 1))
         return engine.run(ctx, rules, selection, suppressor)
 
     baseline_time = best_of(args.repeat, plain)
@@ -95,14 +94,16 @@ def main() -> int:
         summary=report.Summary(len(files), len(workspace.documents), len(workspace.objects), 0),
         rules=rules,
     )
-    print(f"corpus: {len(files)} files, {len(workspace.objects)} objects, {len(findings)} findings, best of {args.repeat}")
+    objects = len(workspace.objects)
+    print(f"corpus: {len(files)} files, {objects} objects, {len(findings)} findings, best of {args.repeat}")
     print(f"checks without suppressions:         {baseline_time * 1000:8.1f} ms")
     print(f"checks with suppressions:            {suppress_time * 1000:8.1f} ms")
     print(f"ratio:                               {suppress_time / baseline_time:8.2f}")
     for name in sorted(report.FORMATS):
         render = report.renderer(name)
         elapsed = best_of(args.repeat, lambda render=render: render(result, io.StringIO()))  # type: ignore[misc]
-        print(f"render {name:<6}                       {elapsed * 1000:8.1f} ms ({elapsed / baseline_time:.2f} of the checks)")
+        share = elapsed / baseline_time
+        print(f"render {name:<6}                       {elapsed * 1000:8.1f} ms ({share:.2f} of the checks)")
     return 0
 
 
