@@ -60,7 +60,9 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return repo
 
 
-def _try_repo(repo: Path, hook: str) -> subprocess.CompletedProcess[str]:
+@pytest.fixture(scope="module")
+def try_repo(repo: Path) -> dict[str, str]:
+    """``pre-commit try-repo`` with every hook of this checkout (one environment): output per hook id."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("DRALINT_", "PIP_", "VIRTUALENV_"))}
     environment.update(
         PRE_COMMIT_HOME=str(repo.parent / "pre-commit-home"),
@@ -70,8 +72,8 @@ def _try_repo(repo: Path, hook: str) -> subprocess.CompletedProcess[str]:
         PIP_DISABLE_PIP_VERSION_CHECK="1",
         NO_COLOR="1",
     )
-    return subprocess.run(
-        ["pre-commit", "try-repo", str(ROOT), hook, "--color", "never"],
+    result = subprocess.run(
+        ["pre-commit", "try-repo", str(ROOT), "--color", "never"],
         cwd=repo,
         env=environment,
         capture_output=True,
@@ -79,24 +81,26 @@ def _try_repo(repo: Path, hook: str) -> subprocess.CompletedProcess[str]:
         timeout=600,
         check=False,
     )
+    assert result.returncode == 1, result.stdout + result.stderr
+    sections = result.stdout.split("- hook id: ")[1:]
+    return {section.split("\n", 1)[0]: section for section in sections}
 
 
 def _findings(output: str) -> list[str]:
     return [line.split(": error ")[0] + " " + line.split()[2] for line in output.splitlines() if ": error DRA" in line]
 
 
-def test_dralint_hook_reports_only_the_changed_files(repo: Path) -> None:
-    result = _try_repo(repo, "dralint")
-    assert result.returncode == 1, result.stdout + result.stderr
-    assert "dralint..." in result.stdout and "Failed" in result.stdout
-    assert _findings(result.stdout) == ["apps/new.yaml:1:1 DRA200"]
-    assert "1 file, 1 object: 1 errors, 0 warnings, 0 info, 0 suppressed" in result.stdout
+def test_dralint_hook_reports_only_the_changed_files(try_repo: dict[str, str]) -> None:
+    output = try_repo["dralint"]
+    assert "- exit code: 1" in output
+    assert _findings(output) == ["apps/new.yaml:1:1 DRA200"]
+    assert "1 file, 1 object: 1 errors, 0 warnings, 0 info, 0 suppressed" in output
 
 
-def test_dralint_all_hook_checks_the_whole_repository(repo: Path) -> None:
-    result = _try_repo(repo, "dralint-all")
-    assert result.returncode == 1, result.stdout + result.stderr
-    assert _findings(result.stdout) == [
+def test_dralint_all_hook_checks_the_whole_repository(try_repo: dict[str, str]) -> None:
+    output = try_repo["dralint-all"]
+    assert "- exit code: 1" in output
+    assert _findings(output) == [
         "apps/new.yaml:1:1 DRA200",
         "apps/old.yaml:1:1 DRA200",
         "cluster/classes.yaml:1:1 DRA200",
