@@ -11,7 +11,7 @@ from dralint import schemacheck
 from dralint.commands.check import CheckSettings, configuration
 from dralint.config.resolve import Layer
 from dralint.errors import UsageError
-from dralint.rules import Rule, as_dict, by_name_or_id, catalogue
+from dralint.rules import Rule, by_name_or_id, catalogue
 from dralint.rules import render as rule_docs
 
 
@@ -39,7 +39,9 @@ def text(rules: dict[str, Rule]) -> str:
 def run(settings: RulesSettings) -> int:
     rules = _catalogue(settings)
     if settings.format == "json":
-        sys.stdout.write(json.dumps([as_dict(r) for r in rules.values()], indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(
+            json.dumps([rule_docs.as_dict(r) for r in rules.values()], indent=2, ensure_ascii=False) + "\n"
+        )
     elif settings.format == "markdown":
         sys.stdout.write(rule_docs.index(rules.values(), links=False))
     else:

@@ -103,7 +103,7 @@ class Rule:
     check: str | None = None  # the registered check that reports it, or None for a policy
     policy: Policy | None = None
     options: Mapping[str, RuleOption] = field(default_factory=dict)
-    docs: Mapping[str, str] = field(default_factory=dict)
+    docs: Mapping[str, Any] = field(default_factory=dict)  # what, why, example, use_instead, notes, ...
     source: str = ""  # file the rule was loaded from
     line: int = 0
     builtin: bool = True
@@ -287,33 +287,3 @@ def by_name_or_id(rules: Mapping[str, Rule], key: str) -> Rule | None:
         if rule.name == key:
             return rule
     return None
-
-
-def as_dict(rule: Rule) -> dict[str, Any]:
-    """The rule as plain data (``dralint rules --format json``)."""
-    out: dict[str, Any] = {
-        "id": rule.id,
-        "name": rule.name,
-        "category": rule.category,
-        "severity": rule.severity,
-        "summary": rule.summary,
-        "builtin": rule.builtin,
-    }
-    if rule.check is not None:
-        out["check"] = rule.check
-    if rule.policy is not None:
-        policy = rule.policy
-        out["policy"] = {
-            "match": {"apiVersions": list(policy.match.api_versions), "kinds": list(policy.match.kinds)},
-            "expression": policy.expression,
-            **({"message": policy.message} if policy.message else {}),
-            **({"messageExpression": policy.message_expression} if policy.message_expression else {}),
-        }
-    if rule.options:
-        out["options"] = {
-            name: {"type": o.type, "default": o.default, "description": o.description}
-            for name, o in rule.options.items()
-        }
-    out["docs"] = dict(rule.docs)
-    out["source"] = rule.source
-    return out

@@ -1,4 +1,4 @@
-"""Rule documentation as Markdown, from the catalogue: ``docs/rules/*.md``, ``dralint explain``, SARIF help.
+"""Rules rendered for people and tools: Markdown pages (``docs/rules/*.md``, ``dralint explain``, SARIF help) and JSON.
 
 Sections follow ruff's: What it does, Why is this bad?, Example, Use instead, then Options,
 Notes and References when the rule has them.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from typing import Any
 
 from dralint.rules import Rule
 
@@ -85,4 +86,34 @@ def pages(rules: Iterable[Rule]) -> dict[str, str]:
     builtin = [rule for rule in rules if rule.builtin]
     out = {f"{rule.id}.md": markdown(rule) for rule in builtin}
     out["README.md"] = index(builtin)
+    return out
+
+
+def as_dict(rule: Rule) -> dict[str, Any]:
+    """The rule as plain data (``dralint rules --format json``)."""
+    out: dict[str, Any] = {
+        "id": rule.id,
+        "name": rule.name,
+        "category": rule.category,
+        "severity": rule.severity,
+        "summary": rule.summary,
+        "builtin": rule.builtin,
+    }
+    if rule.check is not None:
+        out["check"] = rule.check
+    if rule.policy is not None:
+        policy = rule.policy
+        out["policy"] = {
+            "match": {"apiVersions": list(policy.match.api_versions), "kinds": list(policy.match.kinds)},
+            "expression": policy.expression,
+            **({"message": policy.message} if policy.message else {}),
+            **({"messageExpression": policy.message_expression} if policy.message_expression else {}),
+        }
+    if rule.options:
+        out["options"] = {
+            name: {"type": o.type, "default": o.default, "description": o.description}
+            for name, o in rule.options.items()
+        }
+    out["docs"] = dict(rule.docs)
+    out["source"] = rule.source
     return out
