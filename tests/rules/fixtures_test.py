@@ -1,5 +1,6 @@
 """Per-rule fixtures: ``tests/rules/<ID>/pass/*.yaml`` must not report the rule, ``fail/*.yaml`` must,
-exactly as in the ``.expected`` file beside it (text format, only that rule's lines).
+exactly as in the ``.expected`` file beside it (text format, only that rule's lines). Every
+rule of the catalogue has at least one of each (``.json`` fixtures count too).
 
 A fixture ``x.yaml`` runs with ``x.dralint.yaml`` as its configuration when that file exists,
 else with none. ``DRALINT_UPDATE_GOLDEN=1 pytest tests/rules/fixtures_test.py`` rewrites the
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from dralint.report import text
+from dralint.rules import builtin_rules
 from testing.run import ROOT, check
 
 HERE = Path(__file__).resolve().parent
@@ -22,7 +24,8 @@ CONFIG_SUFFIX = ".dralint.yaml"
 
 
 def _fixtures(kind: str) -> list[Path]:
-    return sorted(p for p in HERE.glob(f"DRA*/{kind}/*.yaml") if not p.name.endswith(CONFIG_SUFFIX))
+    found = [*HERE.glob(f"DRA*/{kind}/*.yaml"), *HERE.glob(f"DRA*/{kind}/*.json")]
+    return sorted(p for p in found if not p.name.endswith(CONFIG_SUFFIX))
 
 
 def _lines(fixture: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -57,7 +60,13 @@ def test_rule_fail_fixture_matches_expected(fixture: Path, monkeypatch: pytest.M
 
 
 def test_every_rule_directory_is_a_catalogue_rule() -> None:
-    from dralint.rules import builtin_rules
-
     directories = {p.name for p in HERE.glob("DRA*") if p.is_dir()}
     assert directories <= set(builtin_rules()), sorted(directories - set(builtin_rules()))
+
+
+@pytest.mark.parametrize("rule_id", list(builtin_rules()))
+def test_every_rule_has_pass_and_fail_fixtures(rule_id: str) -> None:
+    rule = builtin_rules()[rule_id]
+    for kind in ("pass", "fail"):
+        files = [p for p in (HERE / rule_id / kind).glob("*") if p.suffix in (".yaml", ".json")]
+        assert files, f"{rule_id} ({rule.name}, {rule.source}) has no tests/rules/{rule_id}/{kind}/ fixtures"
