@@ -17,7 +17,10 @@ from dralint.findings import Violation
 CheckFn = Callable[[CheckContext], Iterable[Violation]]
 
 CHECKS: dict[str, str] = {
+    "admin-access": "dralint.checks.admin_access:check",
+    "apiserver": "dralint.checks.apiserver:check",
     "input": "dralint.checks.input:check",
+    "references": "dralint.checks.references:check",
     "served-versions": "dralint.checks.served_versions:check",
 }
 

@@ -1,0 +1,156 @@
+"""Fields the API server silently drops on create because their feature gate is off (spec/api.md §4).
+
+Each registry strategy clears gated fields in ``PrepareForCreate`` before validation; on
+create there is no old object, so a field whose gate is off is always dropped, without an
+error or a warning. A gate that does not exist in the target release counts as off (the
+field does not exist there either). :func:`drop_disabled_fields` does that to a v1-shaped
+object and says what it dropped; validation then runs on what is left, as in the server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from dralint.api.versions import Target
+from dralint.paths import Key, Path
+
+ANY = "*"  # a pattern step matching every list item or map value
+
+Pattern = tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GatedField:
+    pattern: Pattern  # canonical path with ``*`` for list items and map values
+    gates: tuple[str, ...]  # all must be on to keep the field
+    since: str | None = None  # release from which the gate applies (the field is ungated before)
+
+
+def _claim_spec(prefix: Pattern) -> list[GatedField]:
+    requests = (*prefix, "devices", "requests", ANY)
+    sub = (*requests, "firstAvailable", ANY)
+    return [
+        GatedField((*requests, "firstAvailable"), ("DRAPrioritizedList",)),
+        GatedField((*requests, "exactly", "tolerations"), ("DRADeviceTaints",)),
+        GatedField((*sub, "tolerations"), ("DRADeviceTaints",)),
+        GatedField((*requests, "exactly", "adminAccess"), ("DRAAdminAccess",), since="1.32"),
+        GatedField((*prefix, "devices", "constraints", ANY, "distinctAttribute"), ("DRAConsumableCapacity",)),
+        GatedField((*requests, "exactly", "capacity"), ("DRAConsumableCapacity",)),
+        GatedField((*sub, "capacity"), ("DRAConsumableCapacity",)),
+        GatedField((*requests, "exactly", "derivedAttributes"), ("DRADerivedAttributes",)),
+        GatedField((*sub, "derivedAttributes"), ("DRADerivedAttributes",)),
+    ]
+
+
+_RESULTS = ("status", "allocation", "devices", "results", ANY)
+_DEVICES = ("spec", "devices", ANY)
+_BINDING = ("DRADeviceBindingConditions", "DRAResourceClaimDeviceStatus")
+
+GATED_FIELDS: dict[str, list[GatedField]] = {
+    "ResourceClaim": [
+        *_claim_spec(("spec",)),
+        GatedField(("status", "devices"), ("DRAResourceClaimDeviceStatus",)),
+        GatedField((*_RESULTS, "adminAccess"), ("DRAAdminAccess",), since="1.32"),
+        GatedField((*_RESULTS, "shareID"), ("DRAConsumableCapacity",)),
+        GatedField((*_RESULTS, "consumedCapacity"), ("DRAConsumableCapacity",)),
+        GatedField(("status", "devices", ANY, "shareID"), ("DRAConsumableCapacity",)),
+        GatedField((*_RESULTS, "bindingConditions"), ("DRADeviceBindingConditions",)),
+        GatedField((*_RESULTS, "bindingFailureConditions"), ("DRADeviceBindingConditions",)),
+        GatedField(("status", "allocation", "allocationTimestamp"), ("DRADeviceBindingConditions",)),
+        GatedField((*_RESULTS, "tolerations"), ("DRADeviceTaints",)),
+        GatedField((*_RESULTS, "skipNodeOperations"), ("DRAOptionalNodeOperations",)),
+    ],
+    "ResourceClaimTemplate": _claim_spec(("spec", "spec")),
+    "DeviceClass": [GatedField(("spec", "extendedResourceName"), ("DRAExtendedResource",))],
+    "ResourceSlice": [
+        GatedField((*_DEVICES, "taints"), ("DRADeviceTaints",)),
+        GatedField(("spec", "sharedCounters"), ("DRAPartitionableDevices",)),
+        GatedField(("spec", "perDeviceNodeSelection"), ("DRAPartitionableDevices",)),
+        GatedField((*_DEVICES, "consumesCounters"), ("DRAPartitionableDevices",)),
+        GatedField((*_DEVICES, "nodeName"), ("DRAPartitionableDevices",)),
+        GatedField((*_DEVICES, "nodeSelector"), ("DRAPartitionableDevices",)),
+        GatedField((*_DEVICES, "allNodes"), ("DRAPartitionableDevices",)),
+        GatedField((*_DEVICES, "bindsToNode"), _BINDING),
+        GatedField((*_DEVICES, "bindingConditions"), _BINDING),
+        GatedField((*_DEVICES, "bindingFailureConditions"), _BINDING),
+        GatedField((*_DEVICES, "allowMultipleAllocations"), ("DRAConsumableCapacity",)),
+        GatedField((*_DEVICES, "capacity", ANY, "requestPolicy"), ("DRAConsumableCapacity",)),
+        GatedField((*_DEVICES, "nodeAllocatableResourceMappings"), ("DRANodeAllocatableResources",)),
+        GatedField((*_DEVICES, "nodeAllocatableResources"), ("DRANodeAllocatableResources",)),
+        *(
+            GatedField((*_DEVICES, "attributes", ANY, kind), ("DRAListTypeAttributes",))
+            for kind in ("bools", "ints", "strings", "versions")
+        ),
+        GatedField(("spec", "partitionTypeAttribute"), ("DRAPartitionableDevicesType",)),
+        GatedField(("spec", "skipNodeOperations"), ("DRAOptionalNodeOperations",)),
+        GatedField((*_DEVICES, "consumesCounters", ANY, "compatibilityGroups"), ("DRADeviceCompatibilityGroups",)),
+    ],
+    "ResourcePoolStatusRequest": [
+        GatedField(("spec", "defaultPartitionTypeAttribute"), ("DRAPartitionableDevicesType",)),
+    ],
+}
+
+# Relative to a pod spec (``spec`` of a Pod, ``spec.template.spec`` of a Deployment, ...).
+POD_SPEC_GATED_FIELDS: list[GatedField] = [
+    GatedField(("resourceClaims",), ("DynamicResourceAllocation",)),
+    *(
+        GatedField((kind, ANY, "resources", "claims"), ("DynamicResourceAllocation",))
+        for kind in ("containers", "initContainers", "ephemeralContainers")
+    ),
+    GatedField(("resources",), ("PodLevelResources",)),
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    """A field the target would drop: where it was and the gates that would have kept it."""
+
+    path: Path
+    gates: tuple[str, ...]
+
+
+def _kept(gated: GatedField, target: Target) -> bool:
+    if gated.since is not None and not target.at_least(gated.since):
+        return True
+    return all(target.enabled(gate) for gate in gated.gates)
+
+
+def drop_disabled_fields(kind: str, data: dict[str, Any], target: Target) -> list[Dropped]:
+    """Remove, in place, the fields of a v1-shaped ``kind`` object that ``target`` drops on create."""
+    return _drop(GATED_FIELDS.get(kind, []), data, target)
+
+
+def drop_disabled_pod_fields(pod_spec: dict[str, Any], target: Target) -> list[Dropped]:
+    """Remove, in place, the DRA-related pod spec fields that ``target`` drops on create."""
+    return _drop(POD_SPEC_GATED_FIELDS, pod_spec, target)
+
+
+def _drop(fields: list[GatedField], data: dict[str, Any], target: Target) -> list[Dropped]:
+    dropped: list[Dropped] = []
+    for gated in fields:
+        if _kept(gated, target):
+            continue
+        *parents, last = gated.pattern
+        for path, parent in _walk(data, tuple(parents), ()):
+            if isinstance(parent, dict) and last in parent:
+                del parent[last]
+                dropped.append(Dropped((*path, last), gated.gates))
+    return dropped
+
+
+def _walk(data: Any, pattern: Pattern, path: Path) -> Iterator[tuple[Path, Any]]:
+    if not pattern:
+        yield path, data
+        return
+    step, rest = pattern[0], pattern[1:]
+    if step == ANY:
+        if isinstance(data, list):
+            for index, item in enumerate(data):
+                yield from _walk(item, rest, (*path, index))
+        elif isinstance(data, dict):
+            for key, item in data.items():
+                yield from _walk(item, rest, (*path, Key(str(key))))
+    elif isinstance(data, dict) and step in data:
+        yield from _walk(data[step], rest, (*path, step))

@@ -1,0 +1,68 @@
+"""kube-apiserver validation of every DRA object and of every pod template's claims.
+
+Each object is validated the way the target release's API server validates it on create:
+after defaulting and conversion to v1 (``ctx.normalised``) and after dropping the fields whose
+feature gates are off. Objects of a version the target does not serve are left to the
+served-versions check. ``DynamicResourceAllocation`` is assumed on: without it nothing of
+DRA is served, which the skew checks report.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
+from typing import Any
+
+from dralint.api.convert import PathMap
+from dralint.api.objects import KubeObject
+from dralint.api.strategy import drop_disabled_fields, drop_disabled_pod_fields
+from dralint.api.versions import SERVED, Target
+from dralint.context import CheckContext
+from dralint.findings import Violation
+from dralint.paths import render
+from dralint.validate import apiserver
+from dralint.validate.apiserver.errors import FieldError
+
+
+def validation_target(target: Target) -> Target:
+    """The target with the DRA base gate on (validation is only meaningful where DRA is served)."""
+    return replace(target, gates={**target.gates, "DynamicResourceAllocation": True})
+
+
+def check(ctx: CheckContext) -> Iterator[Violation]:
+    target = validation_target(ctx.target)
+    b = apiserver.behaviour(target)
+    for normalised in ctx.normalised.values():
+        obj = normalised.obj
+        if target.release not in SERVED.get((obj.kind, obj.version), ()):
+            continue
+        data = copy.deepcopy(normalised.data)
+        drop_disabled_fields(obj.kind, data, target)
+        for error in apiserver.dra_object(obj.kind, data, b):
+            yield violation(error, obj, normalised.paths)
+    for template in ctx.pod_templates:
+        spec = _at(template.owner.raw, template.path)
+        if not isinstance(spec, dict):
+            continue
+        spec = copy.deepcopy(spec)
+        drop_disabled_pod_fields(spec, target)
+        for error in apiserver.pod_spec(spec, template.path, b):
+            yield violation(error, template.owner, PathMap())
+
+
+def violation(error: FieldError, obj: KubeObject, paths: PathMap) -> Violation:
+    """The finding for a field error: the server's message, printed at the user's own path."""
+    message = f"{render(paths.to_source(error.path))}: {error.body()}"
+    return Violation(error.rule, message, obj, error.location, error.hint)
+
+
+def _at(data: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        if isinstance(data, Mapping):
+            data = data.get(step)
+        elif isinstance(data, list) and isinstance(step, int) and 0 <= step < len(data):
+            data = data[step]
+        else:
+            return None
+    return data
