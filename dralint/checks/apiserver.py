@@ -16,7 +16,8 @@ from typing import Any
 
 from dralint.api.convert import PathMap
 from dralint.api.objects import KubeObject
-from dralint.api.strategy import drop_disabled_fields, drop_disabled_pod_fields
+from dralint.api.normalise import Normalised
+from dralint.api.strategy import Dropped, drop_disabled_fields, drop_disabled_pod_fields
 from dralint.api.versions import SERVED, Target
 from dralint.context import CheckContext
 from dralint.findings import Violation
@@ -38,8 +39,13 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         if target.release not in SERVED.get((obj.kind, obj.version), ()):
             continue
         data = copy.deepcopy(normalised.data)
-        drop_disabled_fields(obj.kind, data, target)
-        for error in apiserver.dra_object(obj.kind, data, b):
+        dropped = drop_disabled_fields(obj.kind, data, target)
+        errors = apiserver.dra_object(obj.kind, data, b, raw=obj.raw)
+        if dropped:
+            errors = explain_dropped(
+                errors, apiserver.dra_object(obj.kind, normalised.data, b, raw=obj.raw), dropped, normalised
+            )
+        for error in errors:
             yield violation(error, obj, normalised.paths)
     for template in ctx.pod_templates:
         spec = _at(template.owner.raw, template.path)
@@ -49,6 +55,37 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         drop_disabled_pod_fields(spec, target)
         for error in apiserver.pod_spec(spec, template.path, b):
             yield violation(error, template.owner, PathMap())
+
+
+def explain_dropped(
+    errors: list[FieldError], unstripped: list[FieldError], dropped: list[Dropped], normalised: Normalised
+) -> list[FieldError]:
+    """Say which dropped field caused an error that only exists because the server dropped it.
+
+    E.g. a list-only attribute on a cluster without ``DRAListTypeAttributes`` is left without
+    a value and rejected; the user needs to know the ``strings`` field was dropped, and why.
+    """
+    baseline = {(e.path, e.body()) for e in unstripped}
+    out = []
+    for error in errors:
+        if (error.path, error.body()) in baseline:
+            out.append(error)
+            continue
+        cause = max(dropped, key=lambda d: _common_prefix(d.path, error.path))
+        gates = " and ".join(cause.gates)
+        where = render(normalised.paths.to_source(cause.path))
+        hint = f"the server drops `{where}` because feature gate {gates} is off; enable it or do without the field"
+        out.append(replace(error, hint=hint))
+    return out
+
+
+def _common_prefix(a: tuple[object, ...], b: tuple[object, ...]) -> int:
+    length = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        length += 1
+    return length
 
 
 def violation(error: FieldError, obj: KubeObject, paths: PathMap) -> Violation:

@@ -19,14 +19,19 @@ from dralint.validate.apiserver.errors import FieldError
 from dralint.validate.apiserver.metadata import object_meta, template_meta
 from dralint.validate.apiserver.others import device_class, device_taint_rule, resource_pool_status_request
 from dralint.validate.apiserver.pods import pod_spec
-from dralint.validate.apiserver.slices import resource_slice
+from dralint.validate.apiserver.slices import legacy_basic_required, resource_slice
 from dralint.validate.apiserver.status import claim_status, pool_status_request_status, taint_rule_status
 
 __all__ = ["Behaviour", "FieldError", "behaviour", "dra_object", "pod_spec"]
 
 
-def dra_object(kind: str, data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
-    """Every validation error of a ``resource.k8s.io`` object of ``kind`` (metadata, spec, status)."""
+def dra_object(
+    kind: str, data: Mapping[str, Any], b: Behaviour, *, raw: Mapping[str, Any] | None = None
+) -> list[FieldError]:
+    """Every validation error of a ``resource.k8s.io`` object of ``kind`` (metadata, spec, status).
+
+    ``raw`` is the object as written, for the few rules about the versioned shape itself.
+    """
     out = object_meta(data.get("metadata"), namespaced=DRA_KINDS.get(kind, True))
     spec = access.mapping(data, "spec") or {}
     if kind == "ResourceClaim":
@@ -39,6 +44,7 @@ def dra_object(kind: str, data: Mapping[str, Any], b: Behaviour) -> list[FieldEr
         out += device_class(data, b)
     elif kind == "ResourceSlice":
         out += resource_slice(data, b)
+        out += legacy_basic_required(raw, b)
     elif kind == "DeviceTaintRule":
         out += device_taint_rule(data, b)
         out += taint_rule_status(data, b)

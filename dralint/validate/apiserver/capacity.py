@@ -77,8 +77,15 @@ def _valid_values(
                     hint="list the valid values from smallest to largest",
                 )
             )
-    if len(parsed) > MAX_VALID_VALUES:
-        return [*out, too_many(path, len(parsed), MAX_VALID_VALUES)]
+    not_listed = invalid(
+        path,
+        str(default),
+        "default value is not valid according to the requestPolicy",
+        hint="make the default one of the valid values",
+    )
+    if len(parsed) > MAX_VALID_VALUES and b.short_circuit_lists:
+        # The oversized list is not walked, so the server never finds the default in it either.
+        return [*out, too_many(path, len(parsed), MAX_VALID_VALUES), not_listed]
     fractional = b.enabled("DRAFractionalCapacityRange")
     seen: set[object] = set()
     for index, option in enumerate(parsed):
@@ -95,15 +102,10 @@ def _valid_values(
         if key in seen:
             out.append(duplicate((*path, index), str(option)))
         seen.add(key)
+    if len(parsed) > MAX_VALID_VALUES:
+        out.append(too_many(path, len(parsed), MAX_VALID_VALUES))
     if default not in parsed:
-        out.append(
-            invalid(
-                path,
-                str(default),
-                "default value is not valid according to the requestPolicy",
-                hint="make the default one of the valid values",
-            )
-        )
+        out.append(not_listed)
     return out
 
 

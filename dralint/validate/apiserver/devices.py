@@ -200,8 +200,8 @@ def _consumption(data: Any, path: Path, b: Behaviour) -> list[FieldError]:
     return out
 
 
-def counters(data: Any, path: Path, b: Behaviour) -> list[FieldError]:
-    """A ``counters`` map (counter sets and consumptions): non-empty, ≤ 32, DNS-label keys."""
+def counters(data: Any, path: Path, b: Behaviour, *, maximum: int = MAX_COUNTERS) -> list[FieldError]:
+    """A ``counters`` map (counter sets and consumptions): non-empty, ≤ ``maximum``, DNS-label keys."""
     entries = access.mapping(data, "counters")
     if not entries:
         return [required((*path, "counters"), hint="list at least one counter")]
@@ -211,7 +211,7 @@ def counters(data: Any, path: Path, b: Behaviour) -> list[FieldError]:
 
         return [replace(e, at=at) for e in dns_label(name, printed)]
 
-    return check_map(entries, MAX_COUNTERS, 63, key, None, (*path, "counters"), b)
+    return check_map(entries, maximum, 63, key, None, (*path, "counters"), b)
 
 
 def _node_selection(data: Any, path: Path, per_device: bool) -> list[FieldError]:

@@ -86,13 +86,17 @@ def _pod_claim(claim: Any, path: Path, seen: set[str]) -> list[FieldError]:
             )
         )
     if claim_name is None and template_name is None:
+        hint = "set resourceClaimName (an existing claim) or resourceClaimTemplateName (a claim per pod)"
+        if access.mapping(claim, "source") is not None:
+            # Kubernetes 1.31 replaced `source: {resourceClaimName: ...}` by the fields themselves.
+            hint = "move resourceClaimName or resourceClaimTemplateName out of `source:` (removed in Kubernetes 1.31)"
         out.append(
             invalid(
                 path,
                 shown,
                 "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`",
                 rule=ONE_OF,
-                hint="set resourceClaimName (an existing claim) or resourceClaimTemplateName (a claim per pod)",
+                hint=hint,
             )
         )
     if claim_name is not None:

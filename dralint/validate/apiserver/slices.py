@@ -213,7 +213,7 @@ def _old_counters(devices: list[Any], shared: list[Any], b: Behaviour) -> list[F
         if name in defined:
             out.append(duplicate((*path, "name"), name, hint="give every counter set a unique name"))
         out += [required((*path, "name"))] if not name else dns_label(name, (*path, "name"))
-        out += counters(counter_set, path, b)
+        out += counters(counter_set, path, b, maximum=-1)  # the old model limits the total instead
         defined.setdefault(name, set()).update(str(k) for k in access.mapping(counter_set, "counters") or {})
     consumed_in_slice = 0
     for index, item in enumerate(devices):
@@ -342,3 +342,15 @@ def _skip_node_operations(items: list[Any] | None, path: Path) -> list[FieldErro
 
 
 skip_node_operations = _skip_node_operations
+
+
+def legacy_basic_required(raw: Mapping[str, Any] | None, b: Behaviour) -> list[FieldError]:
+    """Up to 1.32 a v1alpha3/v1beta1 device needed its ``basic`` block (it could not be empty)."""
+    if raw is None or not b.flat_requests:
+        return []
+    devices = access.items(access.mapping(raw, "spec"), "devices")
+    return [
+        required((*SPEC, "devices", index, "basic"), hint="put the device's attributes and capacity under `basic:`")
+        for index, item in enumerate(devices)
+        if isinstance(item, Mapping) and item.get("basic") is None
+    ]
