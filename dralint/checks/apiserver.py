@@ -15,8 +15,8 @@ from dataclasses import replace
 from typing import Any
 
 from dralint.api.convert import PathMap
-from dralint.api.objects import KubeObject
 from dralint.api.normalise import Normalised
+from dralint.api.objects import KubeObject
 from dralint.api.strategy import Dropped, drop_disabled_fields, drop_disabled_pod_fields
 from dralint.api.versions import SERVED, Target
 from dralint.context import CheckContext
