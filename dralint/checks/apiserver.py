@@ -91,7 +91,14 @@ def _common_prefix(a: tuple[object, ...], b: tuple[object, ...]) -> int:
 def violation(error: FieldError, obj: KubeObject, paths: PathMap) -> Violation:
     """The finding for a field error: the server's message, printed at the user's own path."""
     message = f"{render(paths.to_source(error.path))}: {error.body()}"
-    return Violation(error.rule, message, obj, error.location, error.hint)
+    return Violation(error.rule, message, obj, error.location, error.hint or _default_hint(error))
+
+
+def _default_hint(error: FieldError) -> str:
+    field = next((step for step in reversed(error.path) if isinstance(step, str)), "the field")
+    if error.type == "Required":
+        return f"set `{field}`"
+    return f"change `{field}` as the message says"
 
 
 def _at(data: Any, path: tuple[Any, ...]) -> Any:

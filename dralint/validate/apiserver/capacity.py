@@ -143,7 +143,12 @@ def _valid_range(
         use_milli = any(q is not None and not q.is_integer() for q in named.values())
         if use_milli:
             unsafe = [
-                invalid((*range_path, name), str(q), "value cannot be represented as a milli value")
+                invalid(
+                    (*range_path, name),
+                    str(q),
+                    "value cannot be represented as a milli value",
+                    hint="use at most three decimal places (milli precision)",
+                )
                 for name, q in named.items()
                 if q is not None and (q.value * 1000).denominator != 1
             ]
@@ -173,9 +178,18 @@ def _valid_range(
             if q is None:
                 continue
             if q.sign() < 0:
-                guards.append(invalid((*range_path, name), str(q), "must be greater than or equal to 0"))
+                guards.append(
+                    invalid((*range_path, name), str(q), "must be greater than or equal to 0", hint="use a value ≥ 0")
+                )
             elif q.value > _MAX_INT64:
-                guards.append(invalid((*range_path, name), str(q), "must not be larger than 9223372036854775807"))
+                guards.append(
+                    invalid(
+                        (*range_path, name),
+                        str(q),
+                        "must not be larger than 9223372036854775807",
+                        hint="use a value that fits in 64 bits",
+                    )
+                )
         if guards:
             return out + guards
     for value in (default, maximum):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from dralint.api.model import quantity
@@ -14,7 +15,6 @@ from dralint.validate.apiserver.errors import (
     ONE_OF,
     TOO_MANY,
     FieldError,
-    GoValue,
     go_slice,
     invalid,
     not_found,
@@ -29,7 +29,7 @@ from dralint.validate.apiserver.formats import (
     node_selector,
     qualified_name,
 )
-from dralint.validate.apiserver.lists import check_list, check_map, check_set
+from dralint.validate.apiserver.lists import KeyCheck, check_list, check_map, check_set
 from dralint.validate.apiserver.taints import binding_conditions, taint_errors
 
 MAX_ATTRIBUTES_AND_CAPACITIES = 32
@@ -116,7 +116,7 @@ def attribute_value_count(attributes: Mapping[str, Any]) -> int:
     return total
 
 
-def _qualified_key(b: Behaviour):  # type: ignore[no-untyped-def]
+def _qualified_key(b: Behaviour) -> KeyCheck:
     def check(key: str, printed: Path, at: Path) -> list[FieldError]:
         return qualified_name(key, printed, b, at=at)
 
@@ -186,7 +186,14 @@ def _consumption(data: Any, path: Path, b: Behaviour) -> list[FieldError]:
     out += counters(data, path, b)
     groups = access.items(data, "compatibilityGroups")
     if len(groups) > MAX_COMPATIBILITY_GROUPS:
-        out.append(too_many((*path, "compatibilityGroups"), len(groups), MAX_COMPATIBILITY_GROUPS))
+        out.append(
+            too_many(
+                (*path, "compatibilityGroups"),
+                len(groups),
+                MAX_COMPATIBILITY_GROUPS,
+                hint="a counter consumption belongs to at most 2 compatibility groups",
+            )
+        )
     else:
         out += check_set(
             groups,
@@ -207,8 +214,6 @@ def counters(data: Any, path: Path, b: Behaviour, *, maximum: int = MAX_COUNTERS
         return [required((*path, "counters"), hint="list at least one counter")]
 
     def key(name: str, printed: Path, at: Path) -> list[FieldError]:
-        from dataclasses import replace
-
         return [replace(e, at=at) for e in dns_label(name, printed)]
 
     return check_map(entries, maximum, 63, key, None, (*path, "counters"), b)
@@ -281,7 +286,14 @@ def _node_allocatable(entries: Mapping[str, Any] | None, capacity: Mapping[str, 
         mapping = access.mapping(entry, "mapping")
         overhead = access.mapping(entry, "overhead")
         if mapping is None and overhead is None:
-            out.append(required(key_path, "at least one of mapping or overhead must be set", rule=ONE_OF))
+            out.append(
+                required(
+                    key_path,
+                    "at least one of mapping or overhead must be set",
+                    rule=ONE_OF,
+                    hint="add `mapping` (resource per device) or `overhead` (per pod or container)",
+                )
+            )
         if mapping is not None:
             out += _allocatable_mapping(mapping, capacity, (*key_path, "mapping"))
         if overhead is not None:
@@ -299,35 +311,65 @@ def _allocatable_mapping(mapping: Mapping[str, Any], capacity: Mapping[str, Any]
     multiplier = quantity(mapping.get("capacityMultiplier")) if mapping.get("capacityMultiplier") is not None else None
     if key is not None:
         if not key:
-            out.append(invalid((*path, "capacityKey"), "", "capacityKey must not be an empty string"))
+            out.append(
+                invalid(
+                    (*path, "capacityKey"),
+                    "",
+                    "capacityKey must not be an empty string",
+                    hint="name one of the device's capacities, or remove capacityKey",
+                )
+            )
         elif key not in capacity:
             out.append(not_found((*path, "capacityKey"), key, hint="name one of the device's capacities"))
         if mapping.get("capacityMultiplier") is None:
             out.append(
-                required((*path, "capacityMultiplier"), "capacityMultiplier is required when capacityKey is set")
+                required(
+                    (*path, "capacityMultiplier"),
+                    "capacityMultiplier is required when capacityKey is set",
+                    hint="say how much node resource one unit of the capacity is",
+                )
             )
         elif multiplier is not None and multiplier.sign() <= 0:
-            out.append(invalid((*path, "capacityMultiplier"), str(multiplier), "must be positive"))
+            out.append(
+                invalid(
+                    (*path, "capacityMultiplier"), str(multiplier), "must be positive", hint="use a positive quantity"
+                )
+            )
     device_multiplier = (
         quantity(mapping.get("deviceMultiplier")) if mapping.get("deviceMultiplier") is not None else None
     )
     if device_multiplier is not None and device_multiplier.sign() <= 0:
-        out.append(invalid((*path, "deviceMultiplier"), str(device_multiplier), "must be positive"))
+        out.append(
+            invalid(
+                (*path, "deviceMultiplier"), str(device_multiplier), "must be positive", hint="use a positive quantity"
+            )
+        )
     if mapping.get("capacityMultiplier") is not None and key is None:
-        out.append(required((*path, "capacityKey"), "capacityKey is required when capacityMultiplier is set"))
+        out.append(
+            required(
+                (*path, "capacityKey"),
+                "capacityKey is required when capacityMultiplier is set",
+                hint="name the capacity the multiplier applies to",
+            )
+        )
     return out
 
 
 def _allocatable_overhead(overhead: Mapping[str, Any], path: Path) -> list[FieldError]:
     per_pod, per_container = overhead.get("perPod"), overhead.get("perContainer")
     if per_pod is None and per_container is None:
-        return [invalid(path, "", "at least one of perPod or perContainer must be set", rule=ONE_OF)]
+        return [
+            invalid(
+                path,
+                "",
+                "at least one of perPod or perContainer must be set",
+                rule=ONE_OF,
+                hint="set perPod or perContainer, or remove the overhead",
+            )
+        ]
     out: list[FieldError] = []
     for name, raw in (("perPod", per_pod), ("perContainer", per_container)):
         value = quantity(raw) if raw is not None else None
         if value is not None and value.sign() < 0:
-            out.append(invalid((*path, name), str(value), "must be non-negative"))
+            out.append(invalid((*path, name), str(value), "must be non-negative", hint="overheads cannot be negative"))
     return out
-
-
-__all__ = ["GoValue", "attribute_value_count", "counters", "device"]

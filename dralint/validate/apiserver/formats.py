@@ -377,7 +377,13 @@ def _node_requirement(req: Any, path: Path) -> list[FieldError]:
     out: list[FieldError] = []
     if operator in ("In", "NotIn"):
         if not values:
-            out.append(required((*path, "values"), "must be specified when `operator` is 'In' or 'NotIn'"))
+            out.append(
+                required(
+                    (*path, "values"),
+                    "must be specified when `operator` is 'In' or 'NotIn'",
+                    hint="list the label values to match",
+                )
+            )
     elif operator in ("Exists", "DoesNotExist"):
         if values:
             out.append(
@@ -385,7 +391,13 @@ def _node_requirement(req: Any, path: Path) -> list[FieldError]:
             )
     elif operator in ("Gt", "Lt"):
         if len(values) != 1:
-            out.append(required((*path, "values"), "must be specified single value when `operator` is 'Lt' or 'Gt'"))
+            out.append(
+                required(
+                    (*path, "values"),
+                    "must be specified single value when `operator` is 'Lt' or 'Gt'",
+                    hint="give exactly one integer value",
+                )
+            )
     else:
         out.append(
             invalid(

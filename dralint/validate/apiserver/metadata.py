@@ -7,6 +7,7 @@ may be set (``ValidateTemplateObjectMeta``). Every error belongs to the metadata
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from dralint.paths import Key, Path
@@ -120,6 +121,4 @@ def _is_set(value: Any) -> bool:
 
 
 def _at_key(error: FieldError, at: Path) -> FieldError:
-    from dataclasses import replace
-
     return replace(error, at=at)

@@ -105,7 +105,14 @@ def _pool(pool: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
         )
     generation = access.integer(pool, "generation")
     if generation is not None and generation < 0:
-        out.append(invalid((*path, "generation"), generation, "must be greater than or equal to zero"))
+        out.append(
+            invalid(
+                (*path, "generation"),
+                generation,
+                "must be greater than or equal to zero",
+                hint="start at 0 and increase it whenever the pool's slices change",
+            )
+        )
     return out
 
 

@@ -95,14 +95,21 @@ def claim_status(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
         name_field=None,
     )
     if reserved and allocation is None:
-        out.append(forbidden((*STATUS_PATH, "reservedFor"), "may not be specified when `allocated` is not set"))
+        out.append(
+            forbidden(
+                (*STATUS_PATH, "reservedFor"),
+                "may not be specified when `allocated` is not set",
+                hint="a claim is reserved for consumers only after it has been allocated",
+            )
+        )
     if allocation is not None:
         out += _allocation(allocation, (*STATUS_PATH, "allocation"), names, b)
     return retag(out, STATUS)
 
 
 def _consumer(ref: Any, path: Path) -> list[FieldError]:
-    return [required((*path, key)) for key in ("resource", "name", "uid") if not access.text(ref, key)]
+    hint = "a consumer reference needs resource, name and uid (what the scheduler writes for a pod)"
+    return [required((*path, key), hint=hint) for key in ("resource", "name", "uid") if not access.text(ref, key)]
 
 
 def _device_id(device: Any) -> str:
@@ -173,7 +180,14 @@ def _device_status(device: Any, path: Path, allocated: set[str], b: Behaviour) -
         out += uid(share, (*path, "shareID"))
     identity = _device_id(device)
     if identity not in allocated:
-        out.append(invalid(path, identity, "must be an allocated device in the claim"))
+        out.append(
+            invalid(
+                path,
+                identity,
+                "must be an allocated device in the claim",
+                hint="report status only for devices listed in status.allocation.devices.results",
+            )
+        )
     items = access.items(device, "conditions")
     if len(items) > MAX_DEVICE_CONDITIONS:
         out.append(too_many((*path, "conditions"), len(items), MAX_DEVICE_CONDITIONS))
@@ -220,7 +234,14 @@ def conditions(items: list[Any], path: Path) -> list[FieldError]:
             out.append(not_supported((*at, "status"), status, CONDITION_STATUSES))
         generation = access.integer(condition, "observedGeneration")
         if generation is not None and generation < 0:
-            out.append(invalid((*at, "observedGeneration"), generation, "must be greater than or equal to zero"))
+            out.append(
+                invalid(
+                    (*at, "observedGeneration"),
+                    generation,
+                    "must be greater than or equal to zero",
+                    hint="use the object's metadata.generation the condition was computed from",
+                )
+            )
         if not access.text(condition, "lastTransitionTime"):
             out.append(required((*at, "lastTransitionTime"), "must be set"))
         reason = access.text(condition, "reason")
@@ -228,7 +249,9 @@ def conditions(items: list[Any], path: Path) -> list[FieldError]:
             out.append(required((*at, "reason"), "must be set"))
         else:
             if not _REASON_RE.match(reason):
-                out.append(invalid((*at, "reason"), reason, _REASON_MESSAGE))
+                out.append(
+                    invalid((*at, "reason"), reason, _REASON_MESSAGE, hint="use a CamelCase reason such as `Evicted`")
+                )
             if len(reason) > CONDITION_REASON_MAX:
                 out.append(too_long((*at, "reason"), CONDITION_REASON_MAX))
         if len(access.text(condition, "message")) > CONDITION_MESSAGE_MAX:
@@ -254,7 +277,14 @@ def pool_status_request_status(data: Mapping[str, Any], b: Behaviour) -> list[Fi
     out: list[FieldError] = []
     count = access.integer(status, "poolCount")
     if count is not None and count < 0:
-        out.append(invalid((*STATUS_PATH, "poolCount"), count, "must be greater than or equal to 0"))
+        out.append(
+            invalid(
+                (*STATUS_PATH, "poolCount"),
+                count,
+                "must be greater than or equal to 0",
+                hint="counts cannot be negative",
+            )
+        )
     pools = access.items(status, "pools")
     if len(pools) > MAX_POOL_STATUSES:
         out.append(too_many((*STATUS_PATH, "pools"), len(pools), MAX_POOL_STATUSES))
