@@ -20,7 +20,7 @@ from dralint.context import CheckContext
 from dralint.findings import Violation
 from dralint.paths import Path
 from dralint.validate.apiserver import access
-from dralint.validate.apiserver.suggest import closest
+from dralint.validate.apiserver.suggest import closest, did_you_mean, likely_typo
 
 UNKNOWN_CLASS = "DRA300"
 UNKNOWN_CLAIM = "DRA301"
@@ -84,7 +84,7 @@ def _class_references(normalised: Normalised, index: Index) -> Iterator[Violatio
     for name, path in class_references(normalised):
         if name in index.classes:
             continue
-        near = closest(name, index.classes)
+        near = likely_typo(name, index.classes)
         if near is not None or index.inventory_given:
             where = "the inventory and inputs" if index.inventory_given else "the inputs"
             yield Violation(
@@ -92,7 +92,7 @@ def _class_references(normalised: Normalised, index: Index) -> Iterator[Violatio
                 f'DeviceClass "{name}" is not defined in {where}',
                 normalised.obj,
                 path,
-                f"did you mean `{near}`?" if near else "use one of: " + ", ".join(sorted(index.classes)[:8]),
+                did_you_mean(name, index.classes) or "use one of: " + ", ".join(sorted(index.classes)[:8]),
             )
         else:
             yield Violation(
