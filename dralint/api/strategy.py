@@ -9,7 +9,6 @@ object and says what it dropped; validation then runs on what is left, as in the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -127,30 +126,42 @@ def drop_disabled_pod_fields(pod_spec: dict[str, Any], target: Target) -> list[D
     return _drop(POD_SPEC_GATED_FIELDS, pod_spec, target)
 
 
-def _drop(fields: list[GatedField], data: dict[str, Any], target: Target) -> list[Dropped]:
-    dropped: list[Dropped] = []
+def disabled_fields(kind: str, data: Any, target: Target) -> list[Dropped]:
+    """What :func:`drop_disabled_fields` would drop, without changing ``data``."""
+    return _drop(GATED_FIELDS.get(kind, []), data, target, remove=False)
+
+
+def _drop(fields: list[GatedField], data: Any, target: Target, *, remove: bool = True) -> list[Dropped]:
+    # One walk over a trie of the patterns whose gates are off: each object is visited once,
+    # however many gated fields sit below it (a slice's devices carry a dozen).
+    trie: dict[str, Any] = {}
     for gated in fields:
         if _kept(gated, target):
             continue
+        node = trie
         *parents, last = gated.pattern
-        for path, parent in _walk(data, tuple(parents), ()):
-            if isinstance(parent, dict) and last in parent:
-                del parent[last]
-                dropped.append(Dropped((*path, last), gated.gates))
+        for step in parents:
+            node = node.setdefault(step, {})
+        node.setdefault("", []).append((last, gated.gates))
+    dropped: list[Dropped] = []
+    if trie:
+        _walk(data, trie, (), dropped, remove)
     return dropped
 
 
-def _walk(data: Any, pattern: Pattern, path: Path) -> Iterator[tuple[Path, Any]]:
-    if not pattern:
-        yield path, data
-        return
-    step, rest = pattern[0], pattern[1:]
-    if step == ANY:
-        if isinstance(data, list):
-            for index, item in enumerate(data):
-                yield from _walk(item, rest, (*path, index))
-        elif isinstance(data, dict):
-            for key, item in data.items():
-                yield from _walk(item, rest, (*path, Key(str(key))))
-    elif isinstance(data, dict) and step in data:
-        yield from _walk(data[step], rest, (*path, step))
+def _walk(data: Any, trie: dict[str, Any], path: Path, dropped: list[Dropped], remove: bool) -> None:
+    if isinstance(data, dict):
+        for name, gates in trie.get("", ()):
+            if name in data:
+                if remove:
+                    del data[name]
+                dropped.append(Dropped((*path, name), gates))
+        for step, below in trie.items():
+            if step == ANY:
+                for key, item in data.items():
+                    _walk(item, below, (*path, Key(str(key))), dropped, remove)
+            elif step and step in data:
+                _walk(data[step], below, (*path, step), dropped, remove)
+    elif isinstance(data, list) and ANY in trie:
+        for index, item in enumerate(data):
+            _walk(item, trie[ANY], (*path, index), dropped, remove)

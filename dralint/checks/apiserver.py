@@ -17,7 +17,7 @@ from typing import Any
 from dralint.api.convert import PathMap
 from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
-from dralint.api.strategy import Dropped, drop_disabled_fields, drop_disabled_pod_fields
+from dralint.api.strategy import Dropped, disabled_fields, drop_disabled_fields, drop_disabled_pod_fields
 from dralint.api.versions import SERVED, Target
 from dralint.context import CheckContext
 from dralint.findings import Violation
@@ -38,8 +38,11 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         obj = normalised.obj
         if target.release not in SERVED.get((obj.kind, obj.version), ()):
             continue
-        data = copy.deepcopy(normalised.data)
-        dropped = drop_disabled_fields(obj.kind, data, target)
+        data = normalised.data
+        dropped = disabled_fields(obj.kind, data, target)
+        if dropped:  # validate what the server keeps: a copy without the dropped fields
+            data = copy.deepcopy(data)
+            drop_disabled_fields(obj.kind, data, target)
         errors = apiserver.dra_object(obj.kind, data, b, raw=obj.raw)
         if dropped:
             errors = explain_dropped(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from dralint.api.strategy import drop_disabled_fields, drop_disabled_pod_fields
+from dralint.api.strategy import disabled_fields, drop_disabled_fields, drop_disabled_pod_fields
 from dralint.api.versions import make_target
 from dralint.load import load
 from dralint.paths import render
@@ -37,11 +37,11 @@ def test_drop_removes_default_off_fields_of_1_37() -> None:
 
 def test_drop_removes_fields_whose_gate_does_not_exist_yet() -> None:
     assert _dropped("ResourceClaim", "1.33") == [
-        "spec.devices.requests[1].firstAvailable (DRAPrioritizedList)",
         "spec.devices.requests[0].exactly.tolerations (DRADeviceTaints)",
         "spec.devices.requests[0].exactly.adminAccess (DRAAdminAccess)",
-        "spec.devices.constraints[0].distinctAttribute (DRAConsumableCapacity)",
         "spec.devices.requests[0].exactly.capacity (DRAConsumableCapacity)",
+        "spec.devices.requests[1].firstAvailable (DRAPrioritizedList)",
+        "spec.devices.constraints[0].distinctAttribute (DRAConsumableCapacity)",
     ]
 
 
@@ -56,6 +56,16 @@ def test_drop_binding_conditions_needs_both_gates() -> None:
     )
     dropped = _dropped("ResourceSlice", "1.34", DRADeviceBindingConditions=True, DRAResourceClaimDeviceStatus=False)
     assert "spec.devices[0].bindingConditions (DRADeviceBindingConditions and DRAResourceClaimDeviceStatus)" in dropped
+
+
+def test_disabled_fields_reports_without_changing_the_object() -> None:
+    objects = {o.kind: o for o in load([str(FILE)]).objects}
+    data = copy.deepcopy(dict(objects["ResourceSlice"].raw))
+    before = copy.deepcopy(data)
+    assert [render(d.path) for d in disabled_fields("ResourceSlice", data, make_target())] == [
+        "spec.devices[0].attributes[zones].strings"
+    ]
+    assert data == before
 
 
 def test_drop_pod_fields_removes_claims_when_dra_is_off() -> None:

@@ -111,8 +111,13 @@ def attribute_value_count(attributes: Mapping[str, Any]) -> int:
     """``numEntriesDeviceAttribute``: scalars count once, list attributes count every item."""
     total = 0
     for value in attributes.values():
-        items = sum(len(access.items(value, kind)) for kind in LIST_KINDS)
-        total += items if items else 1
+        items = 0
+        if isinstance(value, Mapping):
+            for kind in LIST_KINDS:
+                entries = value.get(kind)
+                if isinstance(entries, list):
+                    items += len(entries)
+        total += items or 1
     return total
 
 
@@ -125,6 +130,13 @@ def _qualified_key(b: Behaviour) -> KeyCheck:
 
 def _attribute(value: Any, path: Path) -> list[FieldError]:
     """``validateDeviceAttribute``: exactly one value field; strings ≤ 64 bytes; versions semver."""
+    if isinstance(value, dict) and len(value) == 1:
+        # Fast path for the usual single scalar value.
+        ((kind, item),) = value.items()
+        if (kind == "int" or kind == "bool") and item is not None:
+            return []
+        if kind == "string" and isinstance(item, str) and len(item) <= ATTRIBUTE_MAX_VALUE_LENGTH and item.isascii():
+            return []
     out: list[FieldError] = []
     data = value if isinstance(value, Mapping) else {}
     set_fields = [kind for kind in (*SCALAR_KINDS, *LIST_KINDS) if data.get(kind) is not None]

@@ -45,6 +45,8 @@ _SUBDOMAIN_RE = re.compile(f"^{_SUBDOMAIN_FMT}$")
 _C_IDENTIFIER_RE = re.compile(f"^{_C_IDENTIFIER_FMT}$")
 _QUALIFIED_RE = re.compile(f"^{_QUALIFIED_FMT}$")
 _LABEL_VALUE_RE = re.compile(f"^{_LABEL_VALUE_FMT}$")
+# A qualified name that passes every FMT-QNAME check (lengths aside): [lower-cased subdomain/]C identifier.
+_VALID_QUALIFIED_RE = re.compile(f"^((?i:{_SUBDOMAIN_FMT})/)?{_C_IDENTIFIER_FMT}$")
 
 _NUMERIC = r"(0|[1-9]\d*)"
 _PRERELEASE = r"(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)"
@@ -196,22 +198,30 @@ def is_extended_resource_name(name: str) -> bool:
 
 def dns_label(value: str, path: Path, *, hint: str | None = None) -> list[FieldError]:
     """``ValidateDNS1123Label``: one ``Invalid value`` per failed rule."""
+    messages = dns_label_messages(value)
+    if not messages:
+        return []
     hint = hint or f"use at most 63 lower-case letters, digits and '-', e.g. `{suggest_label(value)}`"
-    return [invalid(path, value, m, rule=MALFORMED, hint=hint) for m in dns_label_messages(value)]
+    return [invalid(path, value, m, rule=MALFORMED, hint=hint) for m in messages]
 
 
 def dns_subdomain(value: str, path: Path, *, hint: str | None = None) -> list[FieldError]:
     """``ValidateDNS1123Subdomain``."""
+    messages = dns_subdomain_messages(value)
+    if not messages:
+        return []
     hint = hint or f"use lower-case letters, digits, '-' and '.', e.g. `{suggest_subdomain(value)}`"
-    return [invalid(path, value, m, rule=MALFORMED, hint=hint) for m in dns_subdomain_messages(value)]
+    return [invalid(path, value, m, rule=MALFORMED, hint=hint) for m in messages]
 
 
 def driver_name(value: str, path: Path, b: Behaviour) -> list[FieldError]:
     """``ValidateCSIDriverName``: required, at most 63 bytes, a DNS subdomain ignoring case."""
-    example = suggest_subdomain(value)[:DRIVER_NAME_MAX].strip("-.") if value else "gpu.example.com"
-    hint = f"a driver name is a DNS subdomain of at most 63 characters, e.g. `{example}`"
     if not value:
         return [required(path, rule=MALFORMED, hint="set the driver name, e.g. `gpu.example.com`")]
+    if len(value) <= DRIVER_NAME_MAX and _SUBDOMAIN_RE.match(value.lower()):
+        return []
+    example = suggest_subdomain(value)[:DRIVER_NAME_MAX].strip("-.")
+    hint = f"a driver name is a DNS subdomain of at most 63 characters, e.g. `{example}`"
     out = []
     if len(value.encode()) > DRIVER_NAME_MAX:
         out.append(too_long(path, DRIVER_NAME_MAX, rule=MALFORMED, hint=hint, legacy=b.legacy_too_long))
@@ -242,12 +252,19 @@ def c_identifier(value: str, path: Path, b: Behaviour, *, at: Path | None = None
     return [_at(e, at) for e in out] if at is not None else out
 
 
+def _qualified_lengths_ok(value: str) -> bool:
+    domain, _, name = value.rpartition("/")
+    return len(domain) <= DRIVER_NAME_MAX and len(name) <= C_IDENTIFIER_MAX
+
+
 def _at(error: FieldError, at: Path) -> FieldError:
     return replace(error, at=at)
 
 
 def qualified_name(value: str, path: Path, b: Behaviour, *, at: Path | None = None) -> list[FieldError]:
     """FMT-QNAME: ``<C identifier>`` or ``<driver-style domain>/<C identifier>``."""
+    if _VALID_QUALIFIED_RE.match(value) and _qualified_lengths_ok(value):
+        return []  # the common case, decided without building any message
     hint = "write `<domain>/<name>` (e.g. `gpu.example.com/model`) or a bare C identifier such as `model`"
     parts = value.split("/")
     out: list[FieldError] = []

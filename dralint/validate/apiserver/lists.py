@@ -102,12 +102,18 @@ def check_map(
     if 0 <= maximum < len(entries):
         return [too_many(path, len(entries), maximum, hint=too_many_hint)]
     out: list[FieldError] = []
+    limit = max(truncate, 16)
     for raw_key, item in entries.items():
         key = str(raw_key)
         key_path: Path = (*path, Key(key))
-        printed_key_path: Path = (*path, Key(truncate_key(key, truncate)))
         if check_key is not None:
-            out.extend(check_key(key, path if b.key_errors_at_map else printed_key_path, key_path))
+            if b.key_errors_at_map:
+                printed = path
+            elif len(key) <= limit:
+                printed = key_path
+            else:
+                printed = (*path, Key(truncate_key(key, truncate)))
+            out.extend(check_key(key, printed, key_path))
         if check_item is not None:
             out.extend(check_item(item, key_path))
     return out

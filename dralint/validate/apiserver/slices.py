@@ -183,13 +183,17 @@ def _node_selection(spec: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
 def _max_devices(devices: list[Any], b: Behaviour) -> int:
     if b.max_devices_advanced is None:
         return MAX_DEVICES
+    list_attributes = b.max_attribute_values is not None  # list attributes count from 1.36
     for item in devices:
-        if access.items(item, "taints") or access.items(item, "consumesCounters"):
+        if not isinstance(item, Mapping):
+            continue
+        if item.get("taints") or item.get("consumesCounters"):
             return b.max_devices_advanced
-        if b.max_attribute_values is not None:
-            attributes = access.mapping(item, "attributes") or {}
-            if any(access.opt_items(a, kind) is not None for a in attributes.values() for kind in LIST_KINDS):
-                return b.max_devices_advanced
+        attributes = item.get("attributes")
+        if list_attributes and isinstance(attributes, Mapping):
+            for value in attributes.values():
+                if isinstance(value, Mapping) and any(isinstance(value.get(k), list) for k in LIST_KINDS):
+                    return b.max_devices_advanced
     return MAX_DEVICES
 
 
