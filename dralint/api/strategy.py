@@ -40,6 +40,7 @@ def _claim_spec(prefix: Pattern) -> list[GatedField]:
         GatedField((*sub, "capacity"), ("DRAConsumableCapacity",)),
         GatedField((*requests, "exactly", "derivedAttributes"), ("DRADerivedAttributes",)),
         GatedField((*sub, "derivedAttributes"), ("DRADerivedAttributes",)),
+        GatedField((*prefix, "controller"), ("DRAControlPlaneController",)),
     ]
 
 
@@ -60,9 +61,14 @@ GATED_FIELDS: dict[str, list[GatedField]] = {
         GatedField(("status", "allocation", "allocationTimestamp"), ("DRADeviceBindingConditions",)),
         GatedField((*_RESULTS, "tolerations"), ("DRADeviceTaints",)),
         GatedField((*_RESULTS, "skipNodeOperations"), ("DRAOptionalNodeOperations",)),
+        GatedField(("status", "allocation", "controller"), ("DRAControlPlaneController",)),
+        GatedField(("status", "deallocationRequested"), ("DRAControlPlaneController",)),
     ],
     "ResourceClaimTemplate": _claim_spec(("spec", "spec")),
-    "DeviceClass": [GatedField(("spec", "extendedResourceName"), ("DRAExtendedResource",))],
+    "DeviceClass": [
+        GatedField(("spec", "extendedResourceName"), ("DRAExtendedResource",)),
+        GatedField(("spec", "suitableNodes"), ("DRAControlPlaneController",)),
+    ],
     "ResourceSlice": [
         GatedField((*_DEVICES, "taints"), ("DRADeviceTaints",)),
         GatedField(("spec", "sharedCounters"), ("DRAPartitionableDevices",)),

@@ -4,7 +4,8 @@ Each object is validated the way the target release's API server validates it on
 after defaulting and conversion to v1 (``ctx.normalised``) and after dropping the fields whose
 feature gates are off. Objects of a version the target does not serve are left to the
 served-versions check. ``DynamicResourceAllocation`` is assumed on: without it nothing of
-DRA is served, which the skew checks report.
+DRA is served, which the skew checks report. Workload and PodGroup claims are validated when
+their gates (GenericWorkload, DRAWorkloadResourceClaims) are on; otherwise they are dropped.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dralint.context import CheckContext
 from dralint.findings import Violation
 from dralint.paths import render
 from dralint.validate import apiserver
+from dralint.validate.apiserver import pod_groups
 from dralint.validate.apiserver.errors import FieldError
 
 
@@ -50,6 +52,11 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             )
         for error in errors:
             yield violation(error, obj, normalised.paths)
+    if target.enabled("GenericWorkload") and target.enabled("DRAWorkloadResourceClaims"):
+        for obj in ctx.objects:
+            if obj.group == "scheduling.k8s.io" and obj.kind in pod_groups.KINDS:
+                for error in pod_groups.pod_group_object(obj.kind, obj.raw, b):
+                    yield violation(error, obj, PathMap())
     for template in ctx.pod_templates:
         spec = _at(template.owner.raw, template.path)
         if not isinstance(spec, dict):

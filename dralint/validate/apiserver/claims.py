@@ -79,15 +79,19 @@ class RequestNames:
 
 def claim_spec(spec: Any, path: Path, b: Behaviour) -> list[FieldError]:
     """``validateResourceClaimSpec`` for a claim's (or a template's inner) spec at ``path``."""
+    out: list[FieldError] = []
+    controller = access.opt_text(spec, "controller")  # classic DRA, 1.31 with DRAControlPlaneController
+    if controller:
+        out += dns_subdomain(controller, (*path, "controller"))
     devices = access.mapping(spec, "devices")
     if devices is None:
-        return []
+        return out
     devices_path = (*path, "devices")
     requests = access.items(devices, "requests")
     names = RequestNames(requests)
     constraints = access.items(devices, "constraints")
     constraint_attributes = _constraint_attributes(constraints)
-    out = check_set(
+    out += check_set(
         requests,
         MAX_REQUESTS,
         lambda request, at: _request(request, at, b, constraint_attributes),

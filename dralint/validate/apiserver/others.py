@@ -16,6 +16,7 @@ from dralint.validate.apiserver.formats import (
     driver_name,
     fully_qualified_name,
     is_extended_resource_name,
+    node_selector,
     pool_name,
 )
 from dralint.validate.apiserver.lists import check_list
@@ -32,6 +33,9 @@ def device_class(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
     out += check_list(
         access.items(spec, "config"), MAX_CLASS_CONFIG, lambda c, at: opaque_config(c, at, b), (*path, "config"), b
     )
+    suitable = access.mapping(spec, "suitableNodes")  # classic DRA, 1.31 with DRAControlPlaneController
+    if suitable is not None:
+        out += node_selector(suitable, (*path, "suitableNodes"))
     name = access.opt_text(spec, "extendedResourceName")
     if name is not None and not is_extended_resource_name(name):
         out.append(
