@@ -1,1 +1,1 @@
-"""Validation of objects as the Kubernetes API server would validate them (schema, semantics, skew)."""
+"""Validation of objects as the API server sees them: schemas, semantic rules, version skew."""
