@@ -2,28 +2,25 @@
 
 Each object is validated the way the target release's API server validates it on create:
 after defaulting and conversion to v1 (``ctx.normalised``) and after dropping the fields whose
-feature gates are off. Objects of a version the target does not serve are left to the
-served-versions check. ``DynamicResourceAllocation`` is assumed on: without it nothing of
+feature gates are off (:func:`dralint.validate.skew.strip`). Objects of a version the target
+does not serve are left to the served-versions check. ``DynamicResourceAllocation`` is assumed on: without it nothing of
 DRA is served, which the skew checks report. Workload and PodGroup claims are validated when
 their gates (GenericWorkload, DRAWorkloadResourceClaims) are on; otherwise they are dropped.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
 from dralint.api.convert import PathMap
-from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
-from dralint.api.strategy import Dropped, disabled_fields, drop_disabled_fields, drop_disabled_pod_fields
 from dralint.api.versions import SERVED, Target
 from dralint.context import CheckContext
 from dralint.findings import Violation
 from dralint.paths import render
-from dralint.validate import apiserver
+from dralint.validate import apiserver, skew
 from dralint.validate.apiserver import pod_groups
 from dralint.validate.apiserver.errors import FieldError
 
@@ -36,20 +33,18 @@ def validation_target(target: Target) -> Target:
 def check(ctx: CheckContext) -> Iterator[Violation]:
     target = validation_target(ctx.target)
     b = apiserver.behaviour(target)
+    gated = gated_field_names(target)
     for normalised in ctx.normalised.values():
         obj = normalised.obj
         if target.release not in SERVED.get((obj.kind, obj.version), ()):
             continue
-        data = normalised.data
-        dropped = disabled_fields(obj.kind, data, target)
-        if dropped:  # validate what the server keeps: a copy without the dropped fields
-            data = copy.deepcopy(data)
-            drop_disabled_fields(obj.kind, data, target)
-        errors = apiserver.dra_object(obj.kind, data, b, raw=obj.raw)
-        if dropped:
-            errors = explain_dropped(
-                errors, apiserver.dra_object(obj.kind, normalised.data, b, raw=obj.raw), dropped, normalised
-            )
+        errors = apiserver.dra_object(obj.kind, normalised.data, b, raw=obj.raw)
+        # Objects without any field the target drops (most) are validated as they are, uncopied.
+        if _has_key(normalised.data, gated) and skew.strip(target, obj.kind, kept := json_copy(normalised.data)):
+            # Validate what the server keeps, but leave the errors that only exist because a field
+            # was dropped to the skew check (DRA212 names the field, the gate and the consequence).
+            stripped = apiserver.dra_object(obj.kind, kept, b, raw=obj.raw)
+            errors = common_errors(stripped, errors)
         for error in errors:
             yield violation(error, obj, normalised.paths)
     if target.enabled("GenericWorkload") and target.enabled("DRAWorkloadResourceClaims"):
@@ -59,43 +54,47 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
                     yield violation(error, obj, PathMap())
     for template in ctx.pod_templates:
         spec = _at(template.owner.raw, template.path)
-        if not isinstance(spec, dict):
-            continue
-        spec = copy.deepcopy(spec)
-        drop_disabled_pod_fields(spec, target)
-        for error in apiserver.pod_spec(spec, template.path, b):
-            yield violation(error, template.owner, PathMap())
+        if isinstance(spec, Mapping):
+            for error in apiserver.pod_spec(spec, template.path, b):
+                yield violation(error, template.owner, PathMap())
 
 
-def explain_dropped(
-    errors: list[FieldError], unstripped: list[FieldError], dropped: list[Dropped], normalised: Normalised
-) -> list[FieldError]:
-    """Say which dropped field caused an error that only exists because the server dropped it.
+def common_errors(stripped: list[FieldError], unstripped: list[FieldError]) -> list[FieldError]:
+    """The errors of the stripped object that the object as written has too.
 
-    E.g. a list-only attribute on a cluster without ``DRAListTypeAttributes`` is left without
-    a value and rejected; the user needs to know the ``strings`` field was dropped, and why.
+    Errors only the stripped object has are caused by the drop (reported by the skew check);
+    errors only the written object has sit in dropped fields, which the server never sees.
     """
-    baseline = {(e.path, e.body()) for e in unstripped}
-    out = []
-    for error in errors:
-        if (error.path, error.body()) in baseline:
-            out.append(error)
-            continue
-        cause = max(dropped, key=lambda d: _common_prefix(d.path, error.path))
-        gates = " and ".join(cause.gates)
-        where = render(normalised.paths.to_source(cause.path))
-        hint = f"the server drops `{where}` because feature gate {gates} is off; enable it or do without the field"
-        out.append(replace(error, hint=hint))
-    return out
+    written = {(e.path, e.body()) for e in unstripped}
+    return [e for e in stripped if (e.path, e.body()) in written]
 
 
-def _common_prefix(a: tuple[object, ...], b: tuple[object, ...]) -> int:
-    length = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        length += 1
-    return length
+def gated_field_names(target: Target) -> frozenset[str]:
+    """Names of the fields the target drops (a quick test of whether stripping can change an object)."""
+    tables = (skew.CLAIM_SPEC, skew.CLAIM_STATUS, skew.DEVICE_CLASS, skew.RESOURCE_SLICE)
+    return frozenset(
+        entry.pattern[-1]
+        for table in tables
+        for entry in table
+        if not all(target.enabled(gate) for gate in entry.gates)
+    )
+
+
+def _has_key(data: Any, names: frozenset[str]) -> bool:
+    if isinstance(data, dict):
+        return not names.isdisjoint(data) or any(_has_key(v, names) for v in data.values())
+    if isinstance(data, list):
+        return any(_has_key(v, names) for v in data)
+    return False
+
+
+def json_copy(data: Any) -> Any:
+    """A deep copy of decoded YAML/JSON (dicts, lists, scalars), several times faster than deepcopy."""
+    if isinstance(data, dict):
+        return {key: json_copy(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [json_copy(value) for value in data]
+    return data
 
 
 def violation(error: FieldError, obj: KubeObject, paths: PathMap) -> Violation:

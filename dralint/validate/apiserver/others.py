@@ -98,6 +98,6 @@ def resource_pool_status_request(data: Mapping[str, Any], b: Behaviour) -> list[
             detail = "must be less than or equal to 1000" if newer else "must not exceed 1000"
         out.append(invalid((*path, "limit"), limit, detail, hint="use a limit between 1 and 1000 (default 100)"))
     attribute = access.opt_text(spec, "defaultPartitionTypeAttribute")
-    if attribute is not None:
+    if attribute is not None and b.enabled("DRAPartitionableDevicesType"):  # dropped when the gate is off
         out += fully_qualified_name(attribute, (*path, "defaultPartitionTypeAttribute"), b)
     return out
