@@ -42,18 +42,18 @@ def schema(package: str, name: str) -> Mapping[str, Any]:
     return loaded
 
 
-def closest(word: str, candidates: Sequence[str]) -> str | None:
+def closest(word: str, candidates: Sequence[str], *, cutoff: float = 0.6) -> str | None:
     """The candidate ``word`` is most likely a typo of, if any is close enough."""
-    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
     if close:
         return close[0]
     lowered = {c.lower(): c for c in candidates}
     return lowered.get(word.lower())
 
 
-def did_you_mean(word: str, candidates: Sequence[str]) -> str:
+def did_you_mean(word: str, candidates: Sequence[str], *, cutoff: float = 0.6) -> str:
     """``"; did you mean 'x'?"`` for the closest candidate, or ``""`` when nothing is close."""
-    match = closest(word, candidates)
+    match = closest(word, candidates, cutoff=cutoff)
     return f"; did you mean {match!r}?" if match else ""
 
 

@@ -7,11 +7,10 @@ import os
 import sys
 from dataclasses import dataclass
 
-from dralint import schemacheck
 from dralint.commands.check import CheckSettings, configuration
 from dralint.config.resolve import Layer
 from dralint.errors import UsageError
-from dralint.rules import Rule, by_name_or_id, catalogue
+from dralint.rules import Rule, by_name_or_id, catalogue, did_you_mean
 from dralint.rules import render as rule_docs
 
 
@@ -53,7 +52,7 @@ def explain(settings: RulesSettings, key: str) -> int:
     rules = _catalogue(settings)
     rule = by_name_or_id(rules, key) or by_name_or_id(rules, key.upper())
     if rule is None:
-        hint = schemacheck.did_you_mean(key, [*rules, *(r.name for r in rules.values())])
+        hint = did_you_mean(key.upper() if key[:3].lower() == "dra" else key, rules)
         raise UsageError(f"unknown rule {key!r}{hint}")
     sys.stdout.write(rule_docs.markdown(rule))
     return 0

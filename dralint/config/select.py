@@ -16,6 +16,7 @@ from dralint.engine import Selection
 from dralint.errors import ConfigError
 from dralint.findings import Severity
 from dralint.rules import Rule, by_name_or_id
+from dralint.rules import did_you_mean as suggest
 
 ALL = frozenset({"all", "ALL"})
 
@@ -35,8 +36,8 @@ def rule_ids(rules: Mapping[str, Rule], ref: Ref) -> list[str]:
         by_prefix = [rule_id for rule_id in rules if rule_id.startswith(text)]
         if by_prefix:
             return by_prefix
-    candidates = [*rules, *(r.name for r in rules.values()), *sorted({r.category for r in rules.values()})]
-    raise ConfigError(f"{ref.origin}: unknown rule {text!r}{schemacheck.did_you_mean(text, candidates)}")
+    hint = suggest(text, rules) or schemacheck.did_you_mean(text, sorted({r.category for r in rules.values()}))
+    raise ConfigError(f"{ref.origin}: unknown rule {text!r}{hint}")
 
 
 def resolve_all(rules: Mapping[str, Rule], refs: Iterable[Ref]) -> frozenset[str]:
@@ -47,8 +48,7 @@ def one_rule(rules: Mapping[str, Rule], ref: Ref) -> Rule:
     """The single rule ``ref`` names (id or name): severities and options apply to one rule."""
     rule = by_name_or_id(rules, ref.text)
     if rule is None:
-        candidates = [*rules, *(r.name for r in rules.values())]
-        raise ConfigError(f"{ref.origin}: unknown rule {ref.text!r}{schemacheck.did_you_mean(ref.text, candidates)}")
+        raise ConfigError(f"{ref.origin}: unknown rule {ref.text!r}{suggest(ref.text, rules)}")
     return rule
 
 

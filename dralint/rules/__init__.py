@@ -11,6 +11,7 @@ configuration. Every file is validated against ``schema.json``; a broken file is
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -252,7 +253,7 @@ def builtin_rules() -> dict[str, Rule]:
         resource = package / name
         if not resource.is_file():
             continue
-        file = userfile.parse(f"dralint/rules/{name}", resource.read_text(encoding="utf-8"))
+        file = userfile.parse(f"rules/{name}", resource.read_text(encoding="utf-8"))
         _merge(rules, load_file(file, builtin=True))
     return dict(sorted(rules.items()))
 
@@ -277,6 +278,16 @@ def catalogue(user_paths: Sequence[str] = ()) -> dict[str, Rule]:
     for path in user_rule_files(user_paths):
         _merge(rules, load_file(userfile.read(path), builtin=False))
     return dict(sorted(rules.items()))
+
+
+_RULE_ID = re.compile(r"[A-Z]+[0-9]+")
+
+
+def did_you_mean(key: str, rules: Mapping[str, Rule]) -> str:
+    """A suggestion for a mistyped rule id or name (ids must be nearly equal: DRA999 is not DRA129)."""
+    if _RULE_ID.fullmatch(key):
+        return schemacheck.did_you_mean(key, list(rules), cutoff=0.8)
+    return schemacheck.did_you_mean(key, [r.name for r in rules.values()])
 
 
 def by_name_or_id(rules: Mapping[str, Rule], key: str) -> Rule | None:

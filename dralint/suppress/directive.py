@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from dralint import schemacheck
 from dralint.api.objects import KubeObject
 from dralint.findings import Location, Suppression, SuppressionKind, Violation
-from dralint.rules import Rule, by_name_or_id
+from dralint.rules import Rule, by_name_or_id, did_you_mean
 
 RULE_UNKNOWN = "DRA803"
 
@@ -48,8 +47,7 @@ def rule_list(
         if rule is not None:
             ids.append(rule.id)
             continue
-        candidates = [*rules, *(r.name for r in rules.values())]
-        hint = schemacheck.did_you_mean(token, candidates).removeprefix("; ") or None
+        hint = did_you_mean(token, rules).removeprefix("; ") or None
         problems.append(
             Violation(RULE_UNKNOWN, f"{what} names unknown rule {token!r}", obj, hint=hint, location=location)
         )

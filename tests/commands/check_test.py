@@ -137,7 +137,8 @@ def test_helm_template_output_on_stdin() -> None:
 def test_kustomize_build_output_on_stdin_with_a_file_name(tmp_path: Path) -> None:
     sarif = tmp_path / "out.sarif"
     result = cli(
-        "check", "-", "--stdin-filename", "overlays/prod/rendered.yaml", "-f", "sarif", "-o", str(sarif), "-f", "text",
+        "check", "-", "--stdin-filename", "overlays/prod/rendered.yaml", "--select", "DRA200",
+        "-f", "sarif", "-o", str(sarif), "-f", "text",
         stdin=(STDIN / "kustomize-build.yaml").read_text(),
     )  # fmt: skip
     assert result.stdout.splitlines()[0].startswith("overlays/prod/rendered.yaml:17:1: error DRA200 ")

@@ -21,13 +21,9 @@ def test_builtin_rules_have_unique_ids_and_names_in_their_ranges() -> None:
     assert len(names) == len(set(names))
     for rule in rules.values():
         assert re.fullmatch(r"DRA\d{3}", rule.id), rule.id
-        assert (
-            rule.source.startswith("dralint/rules/") and rule.source.removeprefix("dralint/rules/") in CATALOGUE_FILES
-        )
-    assert {r.id for r in rules.values() if r.source == "dralint/rules/input.yaml"} == {
-        f"DRA00{n}" for n in range(1, 7)
-    }
-    assert {r.id for r in rules.values() if r.source == "dralint/rules/meta.yaml"} == {f"DRA80{n}" for n in range(5)}
+        assert rule.source.startswith("rules/") and rule.source.removeprefix("rules/") in CATALOGUE_FILES
+    assert {r.id for r in rules.values() if r.source == "rules/input.yaml"} == {f"DRA00{n}" for n in range(1, 7)}
+    assert {r.id for r in rules.values() if r.source == "rules/meta.yaml"} == {f"DRA80{n}" for n in range(5)}
 
 
 def test_registered_checks_are_exactly_the_checks_rules_name() -> None:
@@ -85,7 +81,7 @@ def test_user_rules_load_from_files_and_directories() -> None:
         ("no-message.yaml", "no-message.yaml:5:3: rule ACME001: a policy needs `message` or `messageExpression`"),
         (
             "duplicate-name.yaml",
-            "duplicate-name.yaml:1:1: duplicate rule name yaml-syntax (already defined at dralint/rules/input.yaml:2)",
+            "duplicate-name.yaml:1:1: duplicate rule name yaml-syntax (already defined at rules/input.yaml:2)",
         ),
         ("not-a-list.yaml", "not-a-list.yaml:1:1: expected a list, got a mapping"),
         (

@@ -64,7 +64,13 @@ def test_every_rule_directory_is_a_catalogue_rule() -> None:
     assert directories <= set(builtin_rules()), sorted(directories - set(builtin_rules()))
 
 
-@pytest.mark.parametrize("rule_id", list(builtin_rules()))
+# Rule files whose rules keep table-driven fixtures elsewhere (with their own harness that
+# requires every rule of the file to be exercised): tests/validate/apiserver/fixtures_test.py.
+FIXTURES_ELSEWHERE = frozenset({"rules/apiserver.yaml", "rules/references.yaml"})
+WITH_FIXTURES = [r for r in builtin_rules() if builtin_rules()[r].source not in FIXTURES_ELSEWHERE]
+
+
+@pytest.mark.parametrize("rule_id", WITH_FIXTURES)
 def test_every_rule_has_pass_and_fail_fixtures(rule_id: str) -> None:
     rule = builtin_rules()[rule_id]
     for kind in ("pass", "fail"):
