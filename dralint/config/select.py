@@ -14,7 +14,7 @@ from dralint import schemacheck
 from dralint.config.resolve import Effective, Ref
 from dralint.engine import Selection
 from dralint.errors import ConfigError
-from dralint.findings import Severity
+from dralint.findings import SEVERITIES, Severity
 from dralint.rules import Rule, by_name_or_id
 from dralint.rules import did_you_mean as suggest
 
@@ -58,7 +58,9 @@ def selection(rules: Mapping[str, Rule], effective: Effective) -> Selection:
     enabled -= resolve_all(rules, effective.ignore)
     severities: dict[str, Severity] = {}
     for ref, level in effective.severity:
-        severities[one_rule(rules, ref).id] = level  # type: ignore[assignment]  # the schema allows only levels
+        for severity in SEVERITIES:  # the schema allows only these
+            if level == severity:
+                severities[one_rule(rules, ref).id] = severity
     path_ignores = tuple((glob, resolve_all(rules, refs)) for glob, refs in effective.path_ignores)
     return Selection(
         enabled=enabled,

@@ -19,6 +19,7 @@ from dralint.config.resolve import ExceptionSpec
 from dralint.config.select import resolve_all
 from dralint.errors import ConfigError
 from dralint.findings import Finding, Location, ObjectRef, Violation
+from dralint.rules import Rule
 from dralint.suppress.directive import Directive
 
 EXPIRED = "DRA800"
@@ -76,7 +77,7 @@ def _compiled(patterns: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in patterns))
 
 
-def build(specs: Iterable[ExceptionSpec], rules: Mapping[str, object]) -> list[ConfigException]:
+def build(specs: Iterable[ExceptionSpec], rules: Mapping[str, Rule]) -> list[ConfigException]:
     """Resolve rule references and dates; errors point at the configuration entry."""
     out = []
     for spec in specs:
@@ -88,7 +89,7 @@ def build(specs: Iterable[ExceptionSpec], rules: Mapping[str, object]) -> list[C
                 raise ConfigError(f"{spec.origin}: expires: {spec.expires!r} is not a valid date") from None
         out.append(
             ConfigException(
-                rules=resolve_all(rules, spec.rules),  # type: ignore[arg-type]
+                rules=resolve_all(rules, spec.rules),
                 reason=spec.reason,
                 location=Location(spec.file, spec.line, spec.column),
                 paths=spec.paths,
