@@ -72,6 +72,9 @@ class Quantity:
 
     def cmp(self, other: Quantity) -> int:
         """-1, 0 or 1, like ``Quantity.Cmp``."""
+        mine, theirs = self.fast, other.fast
+        if mine is not None and theirs is not None and mine[1] == theirs[1]:
+            return (mine[0] > theirs[0]) - (mine[0] < theirs[0])
         return (self.value > other.value) - (self.value < other.value)
 
     def sign(self) -> int:

@@ -40,6 +40,8 @@ _NO = object()  # "not a constant"
 
 # Functions whose calls on constant arguments cel-go evaluates when the program is built.
 _CONVERSIONS = frozenset(("bool", "bytes", "double", "duration", "dyn", "int", "string", "timestamp", "type", "uint"))
+# Calls not worth evaluating at compile time (their results can be arbitrarily large).
+_NOT_PRECOMPUTED = frozenset(("lists.range", "optional.none", "optional.of"))
 _LIST_CREATE_COST = 10
 _MAP_CREATE_COST = 30
 
@@ -99,6 +101,33 @@ def compile_checked(checked: Checked, env: Environment, *, track_cost: bool) -> 
             return value
 
     return CompiledProgram(fn, compiler.var_slots, compiler.next_slot)
+
+
+_PYTHON_TYPES: dict[str, tuple[type, ...]] = {
+    "int": (int,),
+    "string": (str,),
+    "bool": (bool,),
+    "uint": (UInt,),
+    "double": (float,),
+    "bytes": (bytes,),
+    "null": (type(None),),
+    "list": (list, tuple),
+    "map": (dict, DefaultMap),
+    "type": (TypeValue,),
+}
+
+
+def _type_check(t: Type) -> Callable[[Any], bool] | None:
+    """A fast predicate for ``runtime_type_matches(value, t)``, or None when anything matches."""
+    if t.kind in ("dyn", "any", "param", "error"):
+        return None
+    exact = _PYTHON_TYPES.get(t.kind)
+    if exact is not None and t.kind != "map":
+        return lambda value: type(value) in exact
+    classes = tuple(cls for cls, name in runtime.TYPE_NAMES.items() if name == t.name)
+    if classes:
+        return lambda value: type(value) in classes or runtime_type_matches(value, t)
+    return lambda value: runtime_type_matches(value, t)
 
 
 def runtime_type_matches(value: Any, t: Type) -> bool:
@@ -274,6 +303,10 @@ class _Compiler:
             return special(self, e)
         args = ([e.target] if e.target is not None else []) + list(e.args)
         compiled = [self.compile(a) for a in args]
+        if not self.track:
+            fast = _fast_path(name, compiled)
+            if fast is not None:
+                return fast, _NO
         fns = [c[0] for c in compiled]
         candidates = self.checked.overloads.get(e.id, ())
         function = self.env.functions[name]
@@ -288,6 +321,15 @@ class _Compiler:
             except CelRuntimeError as error:
                 raise FoldError(error.message) from None
             return _const(value), value
+        if not self.track and name not in _NOT_PRECOMPUTED and all(c[1] is not _NO for c in compiled):
+            # Every CEL function is pure, so a call on constants can be evaluated once, now. Unlike
+            # cel-go's folding this stays invisible: a failing call still fails at run time, and
+            # the result does not count as a constant for folding conversions.
+            try:
+                value = impl(*[c[1] for c in compiled])
+            except CelRuntimeError:
+                return fn, _NO
+            return _const(value), _NO
         return fn, _NO
 
     def tracked_call(self, name: str, candidates: tuple[Overload, ...], impl: Callable[..., Any], fns: list[Fn]) -> Fn:
@@ -558,6 +600,61 @@ def _build_map(entries: list[tuple[Any, Any, bool]]) -> dict[Any, Any]:
     return out
 
 
+_ORDER_TESTS: dict[str, Callable[[Any, Any], bool]] = {
+    "_<_": lambda a, b: a < b,
+    "_<=_": lambda a, b: a <= b,
+    "_>_": lambda a, b: a > b,
+    "_>=_": lambda a, b: a >= b,
+}
+
+
+def _fast_path(name: str, compiled: list[tuple[Fn, Any]]) -> Fn | None:
+    """Specialised closures for the shapes selectors are made of (same results, fewer calls)."""
+    if len(compiled) != 2:
+        return None
+    left, right_const = compiled[0][0], compiled[1][1]
+    if name == "_[_]" and type(right_const) is str:
+        key = right_const
+
+        def index_str(f: list[Any]) -> Any:
+            container = left(f)
+            if type(container) is dict:
+                if key in container:
+                    return container[key]
+                raise CelRuntimeError(f"no such key: {key}")
+            if type(container) is DefaultMap:
+                return container[key]
+            return runtime.index(container, key)
+
+        return index_str
+    if name in ("_==_", "_!=_") and right_const is not _NO and type(right_const) in (str, int, bool):
+        constant = right_const
+        kind = type(constant)
+        negate = name == "_!=_"
+        slow = runtime.not_equal if negate else runtime.equal
+
+        def equals_constant(f: list[Any]) -> bool:
+            value = left(f)
+            if type(value) is kind:
+                return (value != constant) if negate else (value == constant)
+            return slow(value, constant)
+
+        return equals_constant
+    if name in _ORDER_TESTS and type(right_const) is int:
+        test = _ORDER_TESTS[name]
+        bound = right_const
+        generic = runtime.compare
+
+        def order_constant(f: list[Any]) -> bool:
+            value = left(f)
+            if type(value) is int:
+                return test(value, bound)
+            return test(generic(value, bound), 0)
+
+        return order_constant
+    return None
+
+
 def _direct_call(impl: Callable[..., Any], fns: list[Fn]) -> Fn:
     if len(fns) == 1:
         (a,) = fns
@@ -598,11 +695,12 @@ def _bind(
         assert impl is not None, overload.id
         if no_guards or all(t.kind in ("dyn", "any", "param") for t in overload.args):
             return impl
-        arg_types = overload.args
+        checks = [(position, _type_check(t)) for position, t in enumerate(overload.args)]
+        checks = [(position, check) for position, check in checks if check is not None]
 
         def guarded(*args: Any) -> Any:
-            for value, t in zip(args, arg_types, strict=True):
-                if not runtime_type_matches(value, t):
+            for position, check in checks:
+                if not check(args[position]):
                     runtime.no_such_overload(name, *args)
             return impl(*args)
 
