@@ -636,7 +636,7 @@ def _fast_path(name: str, compiled: list[tuple[Fn, Any]]) -> Fn | None:
         def equals_constant(f: list[Any]) -> bool:
             value = left(f)
             if type(value) is kind:
-                return (value != constant) if negate else (value == constant)
+                return bool(value != constant) if negate else bool(value == constant)
             return slow(value, constant)
 
         return equals_constant
@@ -695,8 +695,11 @@ def _bind(
         assert impl is not None, overload.id
         if no_guards or all(t.kind in ("dyn", "any", "param") for t in overload.args):
             return impl
-        checks = [(position, _type_check(t)) for position, t in enumerate(overload.args)]
-        checks = [(position, check) for position, check in checks if check is not None]
+        checks: list[tuple[int, Callable[[Any], bool]]] = []
+        for position, t in enumerate(overload.args):
+            check = _type_check(t)
+            if check is not None:
+                checks.append((position, check))
 
         def guarded(*args: Any) -> Any:
             for position, check in checks:

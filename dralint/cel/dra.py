@@ -154,26 +154,49 @@ def selector_environment(*, target: Target | None = None) -> Environment:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Decl:
+    """A node of DRA's declared device type with its maximum size (``DeclType.MaxElements``)."""
+
+    max_elements: int
+    fields: dict[str, _Decl] | None = None
+    key: _Decl | None = None
+    elem: _Decl | None = None
+
+
+_ATTRIBUTE_VALUE = _Decl(64)  # max(DeviceAttributeMaxValueLength, ResourceSliceMaxAttributeValuesPerDevice)
+_DEVICE_DECL = _Decl(
+    0,
+    fields={
+        "driver": _Decl(63),
+        "allowMultipleAllocations": _Decl(1),
+        "attributes": _Decl(32, key=_Decl(63), elem=_Decl(32, key=_Decl(32), elem=_ATTRIBUTE_VALUE)),
+        "capacity": _Decl(32, key=_Decl(63), elem=_Decl(32, key=_Decl(32), elem=_Decl(0))),
+    },
+)
+
+
 def _device_sizes(path: tuple[str, ...]) -> int | None:
-    """Maximum sizes of what ``device`` holds (DRA's size estimator), for the static cost estimate."""
+    """DRA's size estimator: walk the newest device declaration along ``path``."""
     if not path or path[0] != "device":
         return None
-    rest = path[1:]
-    if rest == ("driver",):
-        return 63
-    if rest == ("allowMultipleAllocations",):
-        return 1
-    if rest in (("attributes",), ("capacity",)):
-        return 32
-    if len(rest) == 2 and rest[0] in ("attributes", "capacity") and rest[1] in ("@keys",):
-        return 63
-    if len(rest) == 2 and rest[0] in ("attributes", "capacity"):
-        return 32
-    if len(rest) == 3 and rest[0] in ("attributes", "capacity"):
-        if rest[2] == "@keys":
-            return 32
-        return MAX_ATTRIBUTE_VALUES if rest[0] == "attributes" else 8
-    return None
+    node: _Decl | None = _DEVICE_DECL
+    for name in path[1:]:
+        assert node is not None
+        if name in ("@items", "@values"):
+            node = node.elem
+        elif name == "@keys":
+            node = node.key
+        elif node.fields is not None and name in node.fields:
+            node = node.fields[name]
+        elif node.elem is _ATTRIBUTE_VALUE:
+            node = _ATTRIBUTE_VALUE
+        else:
+            return None
+        if node is None:
+            return None
+    assert node is not None
+    return node.max_elements
 
 
 # --- device values -----------------------------------------------------------------------------
