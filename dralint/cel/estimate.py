@@ -353,8 +353,10 @@ class _Coster:
             size = self.size_or_unknown(target)
             element_max = self.env.sizes((*self.path(target), "@items")) if self.env.sizes else None
             entry = self.entry_size(target)
-            element_size = entry[2] if entry is not None else ((0, element_max) if element_max is not None else UNKNOWN)
-            total = _mul(size, element_size)
+            item_size: Range = (
+                entry[2] if entry is not None else ((0, element_max) if element_max is not None else UNKNOWN)
+            )
+            total = _mul(size, item_size)
             if args:
                 separators = (max(size[0] - 1, 0), max(size[1] - 1, 0) if size[1] != MAX else MAX)
                 total = _add(total, _mul(self.size_or_unknown(args[0]), separators))
