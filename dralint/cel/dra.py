@@ -344,7 +344,7 @@ def _compile_selector(expression: str, env: Environment) -> Selector | CelCompil
         output = checked.output_type
         attribute_type = env.extra.get("attribute_type", DYN)
         if output != BOOL and output != attribute_type:
-            raise CelCompileError(f"must evaluate to bool or the unknown type, not {output}", None)
+            raise CelCompileError(f"must evaluate to bool or the unknown type, not {output}", None, (), "result-type")
         return Selector(expression, instantiate(checked), env)
     except CelCompileError as error:
         return error
@@ -354,7 +354,7 @@ def compile_selector(expression: str, env: Environment | None = None) -> Selecto
     """Compile a DRA selector (cached by expression and environment); raises :class:`CelCompileError`."""
     result = _compile_selector(expression, env or selector_environment())
     if isinstance(result, CelCompileError):
-        raise CelCompileError(result.message, result.offset)
+        raise CelCompileError(result.message, result.offset, result.issues, result.stage)
     return result
 
 

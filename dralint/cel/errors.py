@@ -20,9 +20,20 @@ class CelCompileError(CelError):
     or ``None`` when cel-go reports no location (size and recursion limits).
     """
 
-    def __init__(self, message: str, offset: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        offset: int | None = None,
+        issues: tuple[tuple[int | None, str], ...] = (),
+        stage: str = "compile",
+    ) -> None:
         super().__init__(message)
         self.offset = offset
+        # "compile" (parse, check, validators), "result-type" (Kubernetes' bool check) or
+        # "instantiate" (constant folding when the program is built).
+        self.stage = stage
+        # Each reported error on its own: (offset or None, cel-go's text without location).
+        self.issues = issues or ((offset, message),)
 
 
 class CelRuntimeError(CelError):

@@ -124,7 +124,7 @@ def check(expression: str, env: Environment) -> CheckedExpression:
         if not issues:
             return CheckedExpression(expression, env, checked)
     message = "compilation failed: " + render_issues(expression, issues)
-    raise CelCompileError(message, _first_offset(issues, expression))
+    raise CelCompileError(message, _first_offset(issues, expression), tuple(issues))
 
 
 def instantiate(checked: CheckedExpression) -> Program:
@@ -136,7 +136,8 @@ def instantiate(checked: CheckedExpression) -> Program:
     try:
         compiled = compile_checked(checked.checked, env, track_cost=tracks)
     except FoldError as error:
-        raise CelCompileError(f"program instantiation failed: {error.message}", None) from None
+        message = f"program instantiation failed: {error.message}"
+        raise CelCompileError(message, None, (), "instantiate") from None
     return Program(checked, compiled, max_cost, tracks)
 
 
@@ -152,5 +153,5 @@ def compile(expression: str, env: Environment) -> Program:
     """Compile ``expression`` in ``env`` (cached by both); raises :class:`CelCompileError`."""
     result = _compile_cached(expression, env)
     if isinstance(result, CelCompileError):
-        raise CelCompileError(result.message, result.offset)
+        raise CelCompileError(result.message, result.offset, result.issues, result.stage)
     return result

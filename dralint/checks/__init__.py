@@ -17,6 +17,7 @@ from dralint.findings import Violation
 CheckFn = Callable[[CheckContext], Iterable[Violation]]
 
 CHECKS: dict[str, str] = {
+    "cel-selectors": "dralint.checks.cel_selectors:check",
     "gated-fields": "dralint.checks.gated_fields:check",
     "input": "dralint.checks.input:check",
     "schema": "dralint.checks.schema:check",
