@@ -266,6 +266,27 @@ class _Compiler:
             return has, _NO
         operand_type = self.checked.types.get(e.operand.id)
         optional_operand = operand_type is not None and operand_type.name == "optional_type"
+        if operand_type is not None and operand_type.kind == "struct" and not self.track:
+            # Object fields (the DRA device's) are always present in the value.
+            slot = self.var_slots.get(e.operand.name) if isinstance(e.operand, Ident) else None
+            if slot is not None and not any(e.operand.name in scope for scope in self.scopes):
+
+                def variable_field(f: list[Any], slot: int = slot) -> Any:
+                    try:
+                        return f[slot][name]
+                    except (KeyError, TypeError):
+                        raise CelRuntimeError(f"no such key: {name}") from None
+
+                return variable_field, _NO
+
+            def field(f: list[Any]) -> Any:
+                value = operand(f)
+                try:
+                    return value[name]
+                except (KeyError, TypeError):
+                    raise CelRuntimeError(f"no such key: {name}") from None
+
+            return field, _NO
 
         def select(f: list[Any]) -> Any:
             value = operand(f)
@@ -284,6 +305,17 @@ class _Compiler:
                 return result
             runtime.no_such_overload()
 
+        if operand_type is not None and operand_type.kind == "map" and not self.track:
+
+            def map_field(f: list[Any]) -> Any:
+                value = operand(f)
+                if type(value) is dict:
+                    if name in value:
+                        return value[name]
+                    raise CelRuntimeError(f"no such key: {name}")
+                return select(f)
+
+            return map_field, _NO
         if optional_operand:
 
             def select_optional(f: list[Any]) -> Any:

@@ -289,7 +289,7 @@ class Selector:
             frame[self.paths.device_slot] = device.value
         try:
             result = self.program.run(frame)
-        except CelRuntimeError as error:
+        except CelRuntimeError as error:  # upstream adds a hint to missing-key errors
             if "no such key:" in error.message:
                 raise CelRuntimeError(error.message + _NO_SUCH_KEY_HINT) from None
             raise

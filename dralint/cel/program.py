@@ -61,6 +61,11 @@ class Program:
     def new_frame(self) -> list[Any]:
         return [0] * self._compiled.size
 
+    @property
+    def function(self) -> Any:
+        """The compiled closure itself (``function(frame)``; may raise ``Cancelled``)."""
+        return self._compiled.fn
+
     def run(self, frame: list[Any]) -> Any:
         """Evaluate with a prepared frame (see :attr:`variables`); raises :class:`CelRuntimeError`."""
         try:
