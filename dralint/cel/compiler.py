@@ -268,8 +268,9 @@ class _Compiler:
         optional_operand = operand_type is not None and operand_type.name == "optional_type"
         if operand_type is not None and operand_type.kind == "struct" and not self.track:
             # Object fields (the DRA device's) are always present in the value.
-            slot = self.var_slots.get(e.operand.name) if isinstance(e.operand, Ident) else None
-            if slot is not None and not any(e.operand.name in scope for scope in self.scopes):
+            variable = e.operand.name if isinstance(e.operand, Ident) else ""
+            slot = self.var_slots.get(variable)
+            if slot is not None and not any(variable in scope for scope in self.scopes):
 
                 def variable_field(f: list[Any], slot: int = slot) -> Any:
                     try:
