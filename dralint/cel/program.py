@@ -116,6 +116,11 @@ def _ensure_recursion_limit() -> None:
         sys.setrecursionlimit(_RECURSION_LIMIT)
 
 
+# The parser, checker and closures recurse once per nesting level; cel-go allows 250 levels of
+# each grammar rule, which needs more than Python's default 1000 frames. Raised once, on import.
+_ensure_recursion_limit()
+
+
 def check(expression: str, env: Environment) -> CheckedExpression:
     """Parse, type-check and validate; raises :class:`CelCompileError` ("compilation failed: ...")."""
     _ensure_recursion_limit()
