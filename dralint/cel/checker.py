@@ -384,7 +384,7 @@ class _Checker:
             var_type = range_type.params[0]
             if e.iter_var2 is not None:
                 var2_type = range_type.params[1]
-        elif range_type.kind in ("dyn", "any", "error", "param"):
+        elif range_type.kind in ("dyn", "error", "param"):  # not google.protobuf.Any
             self.assignable(DYN, range_type)
             var_type = DYN
             var2_type = DYN if e.iter_var2 is not None else None

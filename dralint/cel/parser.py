@@ -80,7 +80,6 @@ MACROS_BASE = frozenset(
         ("filter", 2, True),
         ("optMap", 2, True),
         ("optFlatMap", 2, True),
-        ("bind", 3, True),
     }
 )
 MACROS_TWO_VAR = frozenset(
@@ -119,7 +118,9 @@ class _Stop(Exception):
     """Abort the parse (first syntax error, or a limit)."""
 
 
-def parse(source: str, *, macros: frozenset[tuple[str, int, bool]] = MACROS_BASE | MACROS_TWO_VAR) -> ParseResult:
+def parse(
+    source: str, *, macros: frozenset[tuple[str, int, bool]] = MACROS_BASE | MACROS_TWO_VAR | {("bind", 3, True)}
+) -> ParseResult:
     """Parse ``source``; ``issues`` is empty on success."""
     result = ParseResult(None)
     size = len(source)
