@@ -13,8 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from dralint.api.versions import RELEASES, Target, make_target
-from dralint.cel import CelCompileError, compile_selector, selector_environment
-from dralint.cel.dra import COST_LIMIT
+from dralint.cel import CelCompileError
 from dralint.context import CheckContext
 from dralint.errors import UsageError
 from dralint.findings import Violation
@@ -25,9 +24,13 @@ _GATES = ("DRAConsumableCapacity", "DRAListTypeAttributes")
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
-    env = selector_environment(target=ctx.target)
+    env = None
     for normalised in ctx.normalised.values():
         for path, expression in selector_expressions(normalised.obj.kind, normalised.data):
+            if env is None:  # the CEL engine is imported only when there is a selector to compile
+                from dralint.cel.dra import selector_environment
+
+                env = selector_environment(target=ctx.target)
             yield from _check_expression(ctx.target, env, normalised.obj, path, expression)
 
 
@@ -68,6 +71,8 @@ def _selectors(holder: Any, path: Path) -> Iterator[tuple[Path, str]]:
 
 
 def _check_expression(target: Target, env: Any, obj: Any, path: Path, expression: str) -> Iterator[Violation]:
+    from dralint.cel.dra import COST_LIMIT, compile_selector
+
     if len(expression.encode("utf-8")) > MAX_LENGTH:
         return  # the API server does not compile it; its length is an API validation finding
     try:
@@ -125,6 +130,8 @@ def _plain(message: str) -> str:
 
 def _what_would_compile(target: Target, expression: str) -> str | None:
     """A hint naming the feature gate or release that makes ``expression`` compile, if any does."""
+    from dralint.cel.dra import compile_selector, selector_environment
+
     try:
         compile_selector(expression, selector_environment())
     except CelCompileError:
