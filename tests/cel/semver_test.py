@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -33,5 +34,5 @@ def test_semver_parse_strict_and_normalised(case: dict[str, str]) -> None:
 def test_semver_precedence_follows_the_specification() -> None:
     versions = [parse(v) for v in ORDER]
     assert sorted(reversed(versions)) == versions
-    assert all(a.compare(b) == -1 for a, b in zip(versions, versions[1:]))
+    assert all(a.compare(b) == -1 for a, b in itertools.pairwise(versions))
     assert parse("1.0.0+build.1") == parse("1.0.0+other")
