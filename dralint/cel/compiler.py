@@ -7,6 +7,10 @@ Like cel-go's planner with ``OptOptimize``, literal lists and maps and type conv
 constants are folded when the program is built (a failing fold is a compile error), and regular
 expressions with constant patterns are compiled up front. With ``track_cost`` every node also
 adds its runtime cost (cel-go's cost tracker) and evaluation stops past the limit.
+
+Longer than 500 lines on purpose: one closure builder per AST node kind and per operator with
+its own evaluation rule, plus the specialised closures of the hot selector shapes; they share
+the frame layout, the scopes and the cost accounting of one compilation.
 """
 
 from __future__ import annotations
