@@ -111,7 +111,7 @@ class Document:
             return (line0 + 1 + row, indent + col + 1)
         if style in ('"', "'"):
             return (line0, start.column + 2 + offset) if "\n" not in node.value[:offset] else (line0, start.column + 1)
-        if style is None and "\n" not in node.value[:offset]:
+        if not style and "\n" not in node.value[:offset]:  # plain (the C composer says "", not None)
             return (line0, start.column + 1 + offset)
         return (line0, start.column + 1)
 
