@@ -111,7 +111,7 @@ class Document:
             return (line0 + 1 + row, indent + col + 1)
         if style in ('"', "'"):
             return (line0, start.column + 2 + offset) if "\n" not in node.value[:offset] else (line0, start.column + 1)
-        if not style and "\n" not in node.value[:offset]:  # plain: None (pure parser) or "" (C parser)
+        if not style and "\n" not in node.value[:offset]:  # plain (the C composer says "", not None)
             return (line0, start.column + 1 + offset)
         return (line0, start.column + 1)
 
@@ -358,23 +358,18 @@ def _compose_pure(text: str) -> Iterator[Node]:
 _DOC_SEPARATOR = re.compile(r"^---(?=[ \t]|$)", re.MULTILINE)
 
 
-def decode(
-    file: str, text: str, limits: Limits | None = None, *, templates: bool = True
-) -> tuple[list[Document], list[DecodeIssue]]:
+def decode(file: str, text: str, limits: Limits | None = None) -> tuple[list[Document], list[DecodeIssue]]:
     """All documents of ``text`` (empty documents dropped) and the defects found on the way.
 
     A syntax error does not lose the rest of the file: the text is split at ``---`` lines and
-    the documents after the broken one are decoded on their own. ``templates=False`` reads
-    ``{{ ... }}`` as plain text (dralint's own files quote templates in their documentation).
+    the documents after the broken one are decoded on their own.
     """
     limits = limits or Limits()
     documents, issues = _decode_all(file, text, limits)
+    templates = _template_markers(text)
     if not templates:
         return documents, issues
-    templates_found = _template_markers(text)
-    if not templates_found:
-        return documents, issues
-    return _drop_templated(text, documents, issues, templates_found)
+    return _drop_templated(text, documents, issues, templates)
 
 
 _TEMPLATE = re.compile(r"\{\{-?\s*[^{}]*\}\}|\{\{")
