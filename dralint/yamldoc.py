@@ -358,18 +358,23 @@ def _compose_pure(text: str) -> Iterator[Node]:
 _DOC_SEPARATOR = re.compile(r"^---(?=[ \t]|$)", re.MULTILINE)
 
 
-def decode(file: str, text: str, limits: Limits | None = None) -> tuple[list[Document], list[DecodeIssue]]:
+def decode(
+    file: str, text: str, limits: Limits | None = None, *, templates: bool = True
+) -> tuple[list[Document], list[DecodeIssue]]:
     """All documents of ``text`` (empty documents dropped) and the defects found on the way.
 
     A syntax error does not lose the rest of the file: the text is split at ``---`` lines and
-    the documents after the broken one are decoded on their own.
+    the documents after the broken one are decoded on their own. ``templates=False`` reads
+    ``{{ ... }}`` as plain text (dralint's own files quote templates in their documentation).
     """
     limits = limits or Limits()
     documents, issues = _decode_all(file, text, limits)
-    templates = _template_markers(text)
     if not templates:
         return documents, issues
-    return _drop_templated(text, documents, issues, templates)
+    templates_found = _template_markers(text)
+    if not templates_found:
+        return documents, issues
+    return _drop_templated(text, documents, issues, templates_found)
 
 
 _TEMPLATE = re.compile(r"\{\{-?\s*[^{}]*\}\}|\{\{")

@@ -60,7 +60,7 @@ def _message(policy: Policy, obj: KubeObject) -> str:
     """``messageExpression`` when it evaluates to a non-empty string, else ``message`` (as in Kubernetes)."""
     if policy.message_expression is not None:
         try:
-            value = cel.evaluate(cel.compile_expression(policy.message_expression), obj.raw)
+            value = cel.evaluate(cel.compile_expression(policy.message_expression, "string"), obj.raw)
         except cel.CelError:
             value = None
         if isinstance(value, str) and value.strip():

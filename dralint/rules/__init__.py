@@ -206,19 +206,20 @@ def _compile_policy(rule: Rule, data: Mapping[str, Any], file: userfile.UserFile
     """Compile every expression of a policy so that a broken rule fails at load time, not per object."""
     from dralint.policy import cel
 
-    expressions: list[tuple[Path, str]] = [(("expression",), data["expression"])]
+    expressions: list[tuple[Path, str, cel.Result]] = [(("expression",), data["expression"], "bool")]
     if "messageExpression" in data:
-        expressions.append((("messageExpression",), data["messageExpression"]))
+        expressions.append((("messageExpression",), data["messageExpression"], "string"))
     expressions += [
-        (("matchConditions", n, "expression"), c["expression"]) for n, c in enumerate(data.get("matchConditions", ()))
+        (("matchConditions", n, "expression"), c["expression"], "bool")
+        for n, c in enumerate(data.get("matchConditions", ()))
     ]
     if data.get("message") is None and data.get("messageExpression") is None:
         raise ConfigError(
             f"{file.where((index, 'policy'))}: rule {rule.id}: a policy needs `message` or `messageExpression`"
         )
-    for path, text in expressions:
+    for path, text, result in expressions:
         try:
-            cel.compile_expression(text)
+            cel.compile_expression(text, result)
         except cel.CelError as error:
             full = (index, "policy", *path)
             if error.offset is not None and file.document is not None:

@@ -39,7 +39,7 @@ def test_policies_report_objects_whose_expression_is_false() -> None:
 def test_policy_errors_are_findings_of_the_policy() -> None:
     assert _lines(str(POLICY / "errors.yaml"), select="ACME") == [
         "claims.yaml:11:7: warning ACME010 too many devices (ResourceClaim/ml/labelled)",
-        "claims.yaml:24:7: warning ACME010 policy could not be evaluated: no such member in mapping: 'count' "
+        "claims.yaml:24:7: warning ACME010 policy could not be evaluated: no such key: count "
         "(ResourceClaim/ml/anonymous); guard optional fields with has(...) in the policy expression",
         "claims.yaml:42:1: info ACME011 policy could not be evaluated: expression gave str 'gpu.example.com', "
         "not a bool (DeviceClass/gpu.example.com); guard optional fields with has(...) in the policy expression",
@@ -71,3 +71,11 @@ def test_match_uses_api_version_and_kind_globs(api_version: str, kind: str, expe
     obj = KubeObject(Document("x.yaml", 0, 1, {}), (), api_version, kind, {})
     assert matches(Match(("resource.k8s.io/*",), ("ResourceClaim*",)), obj) is expected
     assert matches(Match(), obj) is True
+
+
+def test_policies_use_the_kubernetes_cel_libraries() -> None:
+    flags = Layer(rule_paths=(str(POLICY / "libraries.yaml"),), select=(Ref("ACME020", "--select"),))
+    outcome = check([POLICY / "memory.yaml"], flags=flags)
+    assert [(f.object.name if f.object else None, f.message, f.path_text) for f in outcome.report.findings] == [
+        ("big", "memory 80Gi is more than 64Gi", "metadata.annotations"),
+    ]

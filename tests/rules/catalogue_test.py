@@ -77,7 +77,21 @@ def test_user_rules_load_from_files_and_directories() -> None:
             "user-check.yaml",
             "user-check.yaml:5:3: rule ACME001: `check` names one of dralint's Python checks; user rules are CEL policies (`policy:`)",  # noqa: E501
         ),
-        ("cel-syntax.yaml", "cel-syntax.yaml:8:76: rule ACME001: policy.expression: CEL syntax error"),
+        (
+            "cel-syntax.yaml",
+            "cel-syntax.yaml:8:78: rule ACME001: policy.expression: Syntax error: mismatched input '<EOF>' expecting "
+            "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, "
+            "IDENTIFIER}",
+        ),
+        (
+            "cel-undeclared.yaml",
+            "cel-undeclared.yaml:6:21: rule ACME001: policy.expression: undeclared reference to 'objects' "
+            "(in container '')",
+        ),
+        (
+            "cel-not-bool.yaml",
+            "cel-not-bool.yaml:7:5: rule ACME001: policy.messageExpression: must evaluate to string, not int",
+        ),
         ("no-message.yaml", "no-message.yaml:5:3: rule ACME001: a policy needs `message` or `messageExpression`"),
         (
             "duplicate-name.yaml",
