@@ -10,9 +10,10 @@ from typing import Any
 import click
 
 from dralint import __version__
+from dralint.api.versions import DEFAULT_RELEASE, RELEASES
 from dralint.errors import DralintError
 
-_RELEASES = "1.31-1.37"
+_RELEASES = f"{RELEASES[0]}-{RELEASES[-1]}"
 
 
 def _run(function: Callable[[], int]) -> None:
@@ -25,6 +26,11 @@ def _run(function: Callable[[], int]) -> None:
         sys.exit(error.exit_code)
     except KeyboardInterrupt:
         sys.exit(130)
+    except BrokenPipeError:
+        # The reader went away (``dralint check . | head``); silence the flush at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
     except Exception as error:
         if debug:
             raise
@@ -93,7 +99,7 @@ def _color(choice: str) -> bool:
 @click.option(
     "--kubernetes-version",
     "release",
-    default="1.37",
+    default=DEFAULT_RELEASE,
     show_default=True,
     metavar="VERSION",
     help=f"Target Kubernetes release ({_RELEASES}).",

@@ -145,23 +145,42 @@ def normalise_release(text: str) -> str:
     return candidate
 
 
+_BOOLS = {
+    **dict.fromkeys(("1", "t", "T", "true", "TRUE", "True"), True),
+    **dict.fromkeys(("0", "f", "F", "false", "FALSE", "False"), False),
+}
+
+
 def parse_feature_gates(text: str) -> dict[str, bool]:
-    """``"A=true,B=false"`` (kube-apiserver's ``--feature-gates`` syntax) → ``{"A": True, "B": False}``."""
+    """``"A=true,B=false"`` (kube-apiserver's ``--feature-gates`` syntax) → ``{"A": True, "B": False}``.
+
+    Values are read like Go's ``strconv.ParseBool`` (``true``, ``1``, ``t``, ...), as the API
+    server reads them.
+    """
     out: dict[str, bool] = {}
     for item in text.split(","):
         item = item.strip()
         if not item:
             continue
         name, sep, value = item.partition("=")
-        name, value = name.strip(), value.strip().lower()
-        if not sep or value not in ("true", "false"):
+        name, value = name.strip(), value.strip()
+        if not sep or not name or value not in _BOOLS:
             raise UsageError(f"invalid feature gate {item!r}: expected Name=true or Name=false")
-        out[name] = value == "true"
+        out[name] = _BOOLS[value]
     return out
 
 
+def _is_dra_gate(name: str) -> bool:
+    return name.startswith(("DRA", "DynamicResource"))
+
+
 def make_target(release: str = DEFAULT_RELEASE, overrides: Mapping[str, bool] | None = None) -> Target:
-    """The effective gate set of ``release`` with ``overrides`` applied (``AllAlpha``/``AllBeta`` too)."""
+    """The effective gate set of ``release`` with ``overrides`` applied (``AllAlpha``/``AllBeta`` too).
+
+    Gates dralint does not model and that are not DRA gates (a cluster's full gate list often
+    has many) are accepted and ignored; an unknown DRA gate or one the release does not have
+    is a usage error, as it would be for kube-apiserver.
+    """
     release = normalise_release(release)
     overrides = dict(overrides or {})
     gates: dict[str, bool] = {}
@@ -178,11 +197,26 @@ def make_target(release: str = DEFAULT_RELEASE, overrides: Mapping[str, bool] | 
     for name, value in overrides.items():
         if name in ("AllAlpha", "AllBeta"):
             continue
+        if name not in GATES and not _is_dra_gate(name):
+            continue
         state = GATES.get(name, {}).get(release)
         if state is None:
-            known = ", ".join(sorted(n for n, r in GATES.items() if release in r))
-            raise UsageError(f"unknown feature gate {name!r} for Kubernetes {release}; known: {known}")
+            raise UsageError(_unknown_gate(name, release))
         if state.locked and value != state.default:
             raise UsageError(f"feature gate {name} is locked to {str(state.default).lower()} in Kubernetes {release}")
         gates[name] = value
     return Target(release, gates, overrides)
+
+
+def _unknown_gate(name: str, release: str) -> str:
+    if name in GATES:
+        first = min(GATES[name], key=RELEASES.index)
+        last = max(GATES[name], key=RELEASES.index)
+        exists = f"it exists in Kubernetes {first}" + (f"-{last}" if last != first else "")
+        return f"feature gate {name} does not exist in Kubernetes {release}; {exists}"
+    import difflib
+
+    known = sorted(n for n, per_release in GATES.items() if release in per_release)
+    close = difflib.get_close_matches(name, known, n=1)
+    suggestion = f"; did you mean {close[0]}?" if close else f"; known: {', '.join(known)}"
+    return f"unknown feature gate {name!r} for Kubernetes {release}{suggestion}"

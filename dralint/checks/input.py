@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 from dralint.context import CheckContext
@@ -27,11 +28,21 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             location=Location(file, issue.line, issue.column),
         )
     for broken in ctx.workspace.broken:
-        line, column = broken.document.position(broken.prefix)
-        other = "kind" if broken.missing == "apiVersion" else "apiVersion"
+        if broken.value is None:
+            line, column = broken.document.position(broken.prefix)
+            other = "kind" if broken.missing == "apiVersion" else "apiVersion"
+            message = f"object has {other} but no {broken.missing}"
+            hint = f"add {broken.missing}"
+        else:
+            line, column = broken.document.position((*broken.prefix, broken.missing))
+            message = f"{broken.missing} must be a non-empty string, not {json.dumps(broken.value, default=str)}"
+            hint = f"write {broken.missing} as a string such as {_EXAMPLE[broken.missing]}"
         yield Violation(
             "DRA006",
-            f"object has {other} but no {broken.missing}",
-            hint=f"add {broken.missing}",
+            message,
+            hint=hint,
             location=Location(broken.document.file, line, column),
         )
+
+
+_EXAMPLE = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim"}
