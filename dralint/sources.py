@@ -34,8 +34,10 @@ class SourceFile:
 def discover(paths: Sequence[str], *, exclude: Iterable[str] = ()) -> list[str]:
     """The manifest files named by ``paths``, in a stable order; ``-`` stands for stdin.
 
-    Directories are walked recursively for ``*.yaml``, ``*.yml`` and ``*.json``, skipping hidden
-    folders and files. A missing path or a directory without manifests is an :class:`InputError`.
+    Directories are walked recursively for ``*.yaml``, ``*.yml`` and ``*.json`` (any case),
+    skipping hidden folders and files, in path order (folder by folder, names compared as
+    text). Paths are shown with forward slashes and without a leading ``./``. A missing path,
+    an unreadable folder or a folder without manifests is an :class:`InputError`.
     """
     from fnmatch import fnmatch
 
@@ -47,7 +49,7 @@ def discover(paths: Sequence[str], *, exclude: Iterable[str] = ()) -> list[str]:
             continue
         fs_path = FsPath(path)
         if fs_path.is_dir():
-            files = sorted(_walk(path))
+            files = sorted(_walk(path), key=lambda name: name.split("/"))
             files = [f for f in files if not any(fnmatch(f, pattern) for pattern in excluded)]
             if not files:
                 raise InputError(f"{path}: no *.yaml, *.yml or *.json files in this directory")

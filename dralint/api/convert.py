@@ -114,9 +114,10 @@ def _unflatten_requests(spec: Any, base: Path, rules: list[tuple[Path, Path]]) -
         if not isinstance(request, dict):
             continue
         request.pop("exactly", None)  # not a field of the flat versions: the server drops it
-        if not is_flat_exactly(request):
-            continue
+        flat = is_flat_exactly(request)
         exactly = {name: request.pop(name) for name in FLAT_REQUEST_FIELDS if name in request}
+        if not flat:
+            continue  # every flat field is unset (null, "" or 0): nothing to move
         request["exactly"] = exactly
         at = (*base, "devices", "requests", index)
         rules.append(((*at, "exactly"), at))
