@@ -11,7 +11,7 @@ import click
 
 from dralint import __version__
 from dralint.api.versions import DEFAULT_RELEASE, RELEASES
-from dralint.errors import DralintError
+from dralint.errors import DralintError, UsageError
 
 _RELEASES = f"{RELEASES[0]}-{RELEASES[-1]}"
 
@@ -53,13 +53,13 @@ def main(debug: bool) -> None:
 def _outputs(formats: tuple[str, ...], outputs: tuple[str, ...]) -> tuple[tuple[str, str | None], ...]:
     """Pair ``--format`` and ``--output`` by position; formats without an output go to stdout."""
     if len(outputs) > max(len(formats), 1):
-        raise click.UsageError("more --output than --format options")
+        raise UsageError("more --output than --format options")
     formats = formats or ("text",)
     pairs: list[tuple[str, str | None]] = [
         (fmt, outputs[i] if i < len(outputs) else None) for i, fmt in enumerate(formats)
     ]
     if sum(1 for _, path in pairs if path is None) > 1:
-        raise click.UsageError("only one --format can go to standard output; give the others an --output")
+        raise UsageError("only one --format can go to standard output; give the others an --output")
     return tuple(pairs)
 
 

@@ -479,7 +479,8 @@ def _decode_yaml(file: str, text: str, line_offset: int, limits: Limits) -> tupl
         try:
             data = builder.build(node)
         except _Stop as stop:
-            mark = stop.node.start_mark
+            # An alias bomb runs out of budget somewhere inside an anchor: name the document instead.
+            mark = (node if stop.kind == "too-large" else stop.node).start_mark
             issues.append(DecodeIssue(stop.kind, stop.message, mark.line + 1 + line_offset, mark.column + 1, stop.hint))
             continue
         except RecursionError:

@@ -65,7 +65,9 @@ def test_discover_missing_path_is_an_input_error() -> None:
 
 
 def test_discover_directory_without_manifests_is_an_input_error() -> None:
-    with pytest.raises(InputError, match=r"^tests/fixtures/sources/no-manifests: no \*\.yaml, \*\.yml or \*\.json files"):
+    with pytest.raises(
+        InputError, match=r"^tests/fixtures/sources/no-manifests: no \*\.yaml, \*\.yml or \*\.json files"
+    ):
         discover(["tests/fixtures/sources/no-manifests"])
 
 
@@ -87,7 +89,10 @@ def test_discover_unreadable_directory_is_an_input_error(tmp_path: Path) -> None
     [
         ("utf8-bom.yaml", []),
         ("utf16-bom.yaml", []),
-        ("utf32-bom.yaml", [DecodeIssue("encoding", "file is UTF-32-BE; kubectl reads only UTF-8 and UTF-16", 1, 1, HINT)]),
+        (
+            "utf32-bom.yaml",
+            [DecodeIssue("encoding", "file is UTF-32-BE; kubectl reads only UTF-8 and UTF-16", 1, 1, HINT)],
+        ),
         ("latin1.yaml", [DecodeIssue("encoding", "byte 0xe9 is not valid UTF-8", 4, 12, HINT)]),
     ],
 )

@@ -19,9 +19,23 @@ def test_helm_chart_documents_are_reported_once_and_skipped() -> None:
     kinds, issues = decode_fixture("helm-chart.yaml")
     assert kinds == ["Namespace"]  # the last document is rendered; its directive is in a comment
     assert issues == [
-        DecodeIssue("template", "unrendered template directive {{ .Values.deviceClassName }}; this document is not checked", 5, 9, HINT),
-        DecodeIssue("template", "unrendered template directive {{ .Release.Name }}; this document is not checked", 14, 10, HINT),
-        DecodeIssue("template", "unrendered template directive {{- if .Values.nic.enabled }}; this document is not checked", 23, 1, HINT),
+        DecodeIssue(
+            "template",
+            "unrendered template directive {{ .Values.deviceClassName }}; this document is not checked",
+            5,
+            9,
+            HINT,
+        ),
+        DecodeIssue(
+            "template", "unrendered template directive {{ .Release.Name }}; this document is not checked", 14, 10, HINT
+        ),
+        DecodeIssue(
+            "template",
+            "unrendered template directive {{- if .Values.nic.enabled }}; this document is not checked",
+            23,
+            1,
+            HINT,
+        ),
     ]
 
 
@@ -35,14 +49,16 @@ def test_unquoted_directive_is_a_template_even_when_not_helm_specific() -> None:
     kinds, issues = decode_fixture("unquoted-non-helm.yaml")
     assert kinds == []
     assert issues == [
-        DecodeIssue("template", "unrendered template directive {{ placeholder }}; this document is not checked", 6, 10, HINT)
+        DecodeIssue(
+            "template", "unrendered template directive {{ placeholder }}; this document is not checked", 6, 10, HINT
+        )
     ]
 
 
 def test_directives_classifies_helm_syntax() -> None:
     text = (
         'a: "{{ $labels.pod }}"\n'
-        "b: {{ include \"x\" . }}\n"
+        'b: {{ include "x" . }}\n'
         "c: '{{ .Chart.Name }}'\n"
         "# {{ .Values.commented }}\n"
         "d: x  # {{ .Values.trailing }}\n"

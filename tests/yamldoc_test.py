@@ -46,8 +46,17 @@ def test_decode_applies_merge_keys_in_document_order(composer: str) -> None:
     documents, issues = load("merge-keys.yaml")
     assert issues == []
     data = documents[0].data
-    assert data["request"] == {"count": 1, "deviceClassName": "gpu.example.com", "allocationMode": "ExactCount", "name": "gpu"}
-    assert data["override_after_merge"] == {"deviceClassName": "gpu.example.com", "count": 2, "allocationMode": "ExactCount"}
+    assert data["request"] == {
+        "count": 1,
+        "deviceClassName": "gpu.example.com",
+        "allocationMode": "ExactCount",
+        "name": "gpu",
+    }
+    assert data["override_after_merge"] == {
+        "deviceClassName": "gpu.example.com",
+        "count": 2,
+        "allocationMode": "ExactCount",
+    }
     assert data["several"] == {"count": 8, "name": "first", "adminAccess": True}
 
 

@@ -45,7 +45,11 @@ def test_to_v1_leaves_the_input_untouched() -> None:
 
 
 def test_to_v1_keeps_v1_objects_as_they_are() -> None:
-    raw = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice", "spec": {"nodeName": "", "devices": [{"name": "a", "basic": {}}]}}
+    raw = {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceSlice",
+        "spec": {"nodeName": "", "devices": [{"name": "a", "basic": {}}]},
+    }
     converted = to_v1("ResourceSlice", "v1", raw)
     assert converted.data == raw
     assert converted.paths == PathMap()
@@ -112,7 +116,9 @@ def test_finding_on_a_converted_field_points_at_the_users_line(
         for step in path:
             value = value[step]
         offset = value.index(inside)
-    finding = engine.resolve(ctx, Violation("DRA999", "test", obj, path, offset=offset), RULE, engine.Selection(frozenset()))
+    finding = engine.resolve(
+        ctx, Violation("DRA999", "test", obj, path, offset=offset), RULE, engine.Selection(frozenset())
+    )
     assert finding is not None
     assert render(finding.path) == source
     assert (finding.location.file, finding.location.line, finding.location.column) == (f"convert/{name}", *position)

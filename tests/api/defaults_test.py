@@ -28,13 +28,26 @@ def test_normalise_applies_server_defaults(name: str) -> None:
 def test_explicit_zero_count_becomes_one_for_exact_count() -> None:
     data = {"spec": {"devices": {"requests": [{"name": "a", "exactly": {"deviceClassName": "c", "count": 0}}]}}}
     apply_defaults("ResourceClaim", "v1", data)
-    assert data["spec"]["devices"]["requests"][0]["exactly"] == {"deviceClassName": "c", "count": 1, "allocationMode": "ExactCount"}
+    assert data["spec"]["devices"]["requests"][0]["exactly"] == {
+        "deviceClassName": "c",
+        "count": 1,
+        "allocationMode": "ExactCount",
+    }
 
 
 def test_all_mode_keeps_count_unset() -> None:
-    data = {"spec": {"spec": {"devices": {"requests": [{"name": "a", "exactly": {"deviceClassName": "c", "allocationMode": "All"}}]}}}}
+    data = {
+        "spec": {
+            "spec": {
+                "devices": {"requests": [{"name": "a", "exactly": {"deviceClassName": "c", "allocationMode": "All"}}]}
+            }
+        }
+    }
     apply_defaults("ResourceClaimTemplate", "v1", data)
-    assert data["spec"]["spec"]["devices"]["requests"][0]["exactly"] == {"deviceClassName": "c", "allocationMode": "All"}
+    assert data["spec"]["spec"]["devices"]["requests"][0]["exactly"] == {
+        "deviceClassName": "c",
+        "allocationMode": "All",
+    }
 
 
 def test_resource_pool_status_request_limit_defaults_to_100() -> None:

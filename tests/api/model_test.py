@@ -26,7 +26,9 @@ def test_model_builds_every_kind() -> None:
     assert device_class == m.DeviceClass(
         meta=m.ObjectMeta(name="gpu.example.com", labels={"tier": "gold"}),
         selectors=(m.DeviceSelector(m.CELDeviceSelector('device.driver == "gpu.example.com"')),),
-        config=(m.DeviceClassConfiguration(m.OpaqueDeviceConfiguration("gpu.example.com", {"sharing": "time-slicing"})),),
+        config=(
+            m.DeviceClassConfiguration(m.OpaqueDeviceConfiguration("gpu.example.com", {"sharing": "time-slicing"})),
+        ),
         extended_resource_name="example.com/gpu",
     )
     assert claim == m.ResourceClaim(
@@ -83,7 +85,9 @@ def test_model_builds_every_kind() -> None:
                 ),
             ),
             config=(
-                m.DeviceAllocationConfiguration("FromClass", ("gpu",), m.OpaqueDeviceConfiguration("gpu.example.com", {})),
+                m.DeviceAllocationConfiguration(
+                    "FromClass", ("gpu",), m.OpaqueDeviceConfiguration("gpu.example.com", {})
+                ),
             ),
             node_selector=m.NodeSelector(
                 (m.NodeSelectorTerm(match_fields=(m.NodeSelectorRequirement("metadata.name", "In", ("node-a",)),)),)
@@ -110,7 +114,9 @@ def test_model_builds_every_kind() -> None:
                 capacity={
                     "memory": m.DeviceCapacity(
                         q("80Gi"),
-                        m.CapacityRequestPolicy(default=q("10Gi"), valid_range=m.CapacityRequestPolicyRange(q("1Gi"), None, q("1Gi"))),
+                        m.CapacityRequestPolicy(
+                            default=q("10Gi"), valid_range=m.CapacityRequestPolicyRange(q("1Gi"), None, q("1Gi"))
+                        ),
                     )
                 },
                 consumes_counters=(m.DeviceCounterConsumption("gpu-0-counters", {"memory": q("80Gi")}),),
@@ -131,7 +137,11 @@ def test_model_builds_every_kind() -> None:
         meta=m.ObjectMeta(name="one-gpu", namespace="ml"),
         claim_meta=m.ObjectMeta(labels={"team": "ml"}),
         spec=m.ResourceClaimSpec(
-            requests=(m.DeviceRequest("gpu", exactly=m.ExactDeviceRequest("gpu.example.com", allocation_mode="ExactCount", count=1)),)
+            requests=(
+                m.DeviceRequest(
+                    "gpu", exactly=m.ExactDeviceRequest("gpu.example.com", allocation_mode="ExactCount", count=1)
+                ),
+            )
         ),
     )
 
@@ -171,6 +181,11 @@ def test_quantity_from_yaml_numbers() -> None:
 
 
 def test_node_builder_reads_labels_and_taints() -> None:
-    node = m.node({"metadata": {"name": "n", "labels": {"zone": "a", "bad": 1}}, "spec": {"taints": [{"key": "k", "effect": "NoSchedule"}], "unschedulable": True}})
+    node = m.node(
+        {
+            "metadata": {"name": "n", "labels": {"zone": "a", "bad": 1}},
+            "spec": {"taints": [{"key": "k", "effect": "NoSchedule"}], "unschedulable": True},
+        }
+    )
     assert node == m.Node(m.ObjectMeta(name="n", labels={"zone": "a"}), (m.NodeTaint("k", "", "NoSchedule"),), True)
     assert node.labels == {"zone": "a"}

@@ -43,7 +43,13 @@ def test_pod_templates_found_generically_in_custom_workloads() -> None:
         ("JobSet", "ml", "training", ("spec", "replicatedJobs", 1, "template", "spec", "template", "spec"), 1),
         ("LeaderWorkerSet", "serve", "vllm", ("spec", "leaderWorkerTemplate", "leaderTemplate", "spec"), 2),
         ("LeaderWorkerSet", "serve", "vllm", ("spec", "leaderWorkerTemplate", "workerTemplate", "spec"), 6),
-        ("LeaderWorkerSet", "default", "no-leader-template", ("spec", "leaderWorkerTemplate", "workerTemplate", "spec"), 6),
+        (
+            "LeaderWorkerSet",
+            "default",
+            "no-leader-template",
+            ("spec", "leaderWorkerTemplate", "workerTemplate", "spec"),
+            6,
+        ),
         ("PyTorchJob", "default", "pytorch", ("spec", "pytorchReplicaSpecs", "Master", "template", "spec"), 1),
         ("PyTorchJob", "default", "pytorch", ("spec", "pytorchReplicaSpecs", "Worker", "template", "spec"), 3),
         ("MPIJob", "default", "mpi", ("spec", "mpiReplicaSpecs", "Launcher", "template", "spec"), 1),
@@ -76,7 +82,11 @@ def test_pod_spec_reads_claims_containers_and_scheduling_fields() -> None:
         node_name="node-a",
         node_selector={"gpu.example.com/present": "true", "count": "2"},
         required_affinity=model.NodeSelector(
-            (model.NodeSelectorTerm((model.NodeSelectorRequirement("topology.kubernetes.io/zone", "In", ("zone-a",)),)),)
+            (
+                model.NodeSelectorTerm(
+                    (model.NodeSelectorRequirement("topology.kubernetes.io/zone", "In", ("zone-a",)),)
+                ),
+            )
         ),
         tolerations=(Toleration("gpu", "Exists", "", "NoSchedule"), Toleration("maintenance", "Equal", "planned", "")),
     )
