@@ -125,20 +125,34 @@ class Identified:
     objects: list[KubeObject] = field(default_factory=list)
     broken: list[Unidentified] = field(default_factory=list)
     other_documents: int = 0  # documents that are not Kubernetes objects at all
+    # Documents that are a bare YAML list of objects: kubectl rejects them, dralint still checks the items.
+    list_documents: list[Document] = field(default_factory=list)
 
 
 def identify(documents: Iterable[Document]) -> Identified:
-    """Every Kubernetes object in ``documents``, in document order, with ``List`` items expanded."""
+    """Every Kubernetes object in ``documents``, in document order, with ``List`` items expanded.
+
+    A document that is a bare YAML list of objects is remembered (kubectl rejects it) and its
+    items are identified like a ``List``'s, so they are still checked.
+    """
     result = Identified()
     for document in documents:
-        if not _looks_like_object(document.data):
+        data = document.data
+        items: list[tuple[Path, Any]]
+        if isinstance(data, list) and any(_looks_like_object(item) for item in data):
+            result.list_documents.append(document)
+            items = [((index,), item) for index, item in enumerate(data) if _looks_like_object(item)]
+        elif _looks_like_object(data):
+            items = [((), data)]
+        else:
             result.other_documents += 1
             continue
-        for item in _expand(document, (), document.data, None):
-            if isinstance(item, KubeObject):
-                result.objects.append(item)
-            else:
-                result.broken.append(item)
+        for prefix, item_data in items:
+            for found in _expand(document, prefix, item_data, None):
+                if isinstance(found, KubeObject):
+                    result.objects.append(found)
+                else:
+                    result.broken.append(found)
     return result
 
 

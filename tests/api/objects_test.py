@@ -85,3 +85,13 @@ def test_objects_compare_by_identity() -> None:
     assert first != second
     assert len({first, second}) == 2
     assert first.raw == second.raw
+
+
+def test_identify_checks_items_of_a_bare_list_document() -> None:
+    found = identify_fixture("bare-list.yaml")
+    assert [summary(o) for o in found.objects] == [
+        ("resource.k8s.io/v1", "DeviceClass", "gpu.example.com", (0,), (1, 3)),
+        ("resource.k8s.io/v1", "DeviceClass", "nic.example.com", (1,), (5, 3)),
+    ]
+    assert [d.index for d in found.list_documents] == [0]
+    assert [(b.document.index, b.missing) for b in found.broken] == [(1, "apiVersion")]

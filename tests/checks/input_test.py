@@ -41,3 +41,15 @@ def test_input_check_reports_every_decoding_defect_at_its_position() -> None:
         "write kind as a string such as ResourceClaim",
     ]
     assert all(v.obj is None for v in violations)
+
+
+def test_input_check_reports_bare_lists_and_misspelt_type_fields() -> None:
+    workspace = load(["tests/fixtures/objects/bare-list.yaml"])
+    violations = list(check(CheckContext(workspace, make_target())))
+    assert [(v.rule, v.location, v.message, v.hint) for v in violations] == [
+        ("DRA006", Location("tests/fixtures/objects/bare-list.yaml", 12, 1),
+         "object has kind but no apiVersion: field names are case-sensitive", "rename apiversion to apiVersion"),
+        ("DRA007", Location("tests/fixtures/objects/bare-list.yaml", 1, 1),
+         "document is a YAML list of 2 objects; kubectl expects one object per document",
+         "separate the objects with --- lines, or wrap them in a List (kind: List, items: [...])"),
+    ]  # fmt: skip
