@@ -22,7 +22,9 @@ from dralint.rules import builtin_rules
 from tests.conftest import CORPUS, require_shared
 
 BROKEN_SNIPPET = "kubernetes__website/content__en__docs__concepts__scheduling-eviction__dynamic-resource-allocation.md__snippet01.yaml"
-LOWERCASE_API_VERSION = "intel__intel-resource-drivers-for-kubernetes/deployments__gpu__examples__pod-inline-aligned-gpus.yaml"
+LOWERCASE_API_VERSION = (
+    "intel__intel-resource-drivers-for-kubernetes/deployments__gpu__examples__pod-inline-aligned-gpus.yaml"
+)
 
 # file -> (kinds a YAML reader finds, resource.k8s.io versions it finds, why INDEX.tsv says more)
 UNREADABLE_PARTS = {
@@ -80,14 +82,17 @@ def test_corpus_every_file_loads_with_only_the_known_defects() -> None:
     workspace = corpus_workspace()
     assert len(rows) == 299
     assert [f.name for f in workspace.files] == [str(CORPUS / row["file"]) for row in rows]
-    assert [(Path(file).relative_to(CORPUS).as_posix(), issue.kind, issue.line, issue.column) for file, issue in workspace.issues] == [
-        (BROKEN_SNIPPET, "syntax", 25, 1)
-    ]
+    assert [
+        (Path(file).relative_to(CORPUS).as_posix(), issue.kind, issue.line, issue.column)
+        for file, issue in workspace.issues
+    ] == [(BROKEN_SNIPPET, "syntax", 25, 1)]
     assert [(Path(b.document.file).relative_to(CORPUS).as_posix(), b.missing) for b in workspace.broken] == [
         (LOWERCASE_API_VERSION, "apiVersion")
     ]
     # the dra-evolution prototype is a bare YAML list of (never served) ResourcePool objects
-    assert [Path(d.file).name for d in workspace.list_documents] == ["dra-evolution__testdata__pools-two-nodes-dgxa100.yaml"]
+    assert [Path(d.file).name for d in workspace.list_documents] == [
+        "dra-evolution__testdata__pools-two-nodes-dgxa100.yaml"
+    ]
 
 
 def test_corpus_kinds_and_versions_of_every_file_match_the_index() -> None:
@@ -134,7 +139,17 @@ def test_corpus_every_workload_yields_pod_templates() -> None:
     workspace = corpus_workspace()
     ctx = CheckContext(workspace, make_target())
     owners = {id(t.owner) for t in ctx.pod_templates}
-    workload_kinds = {"Pod", "Deployment", "Job", "StatefulSet", "DaemonSet", "ReplicaSet", "JobSet", "MPIJob", "LeaderWorkerSet"}
+    workload_kinds = {
+        "Pod",
+        "Deployment",
+        "Job",
+        "StatefulSet",
+        "DaemonSet",
+        "ReplicaSet",
+        "JobSet",
+        "MPIJob",
+        "LeaderWorkerSet",
+    }
     workloads = [o for o in workspace.objects if o.kind in workload_kinds and not o.is_dra]
     assert len(workloads) > 100
     assert [o.ref() for o in workloads if id(o) not in owners] == []
