@@ -29,7 +29,7 @@ def test_text_one_line_per_finding_then_summary() -> None:
         "a.yaml:3:7: error DRA001 invalid YAML: x\n"
         "b.yaml:1:1: warning DRA200 not served (ResourceClaim/ml/gpu); use v1\n"
         "c.yaml:4:2: info DRA998 cluster-scoped (DeviceClass/gpu)\n"
-        "3 files, 2 objects: 1 errors, 1 warnings, 1 info (1 suppressed); 1 non-Kubernetes document skipped\n"
+        "3 files, 2 objects: 1 error, 1 warning, 1 info (1 suppressed); 1 non-Kubernetes document skipped\n"
     )
 
 
