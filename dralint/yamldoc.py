@@ -14,59 +14,24 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ruamel.yaml.events import (
-    DocumentStartEvent,
-    MappingEndEvent,
-    MappingStartEvent,
-    SequenceEndEvent,
-    SequenceStartEvent,
-)
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
-from ruamel.yaml.resolver import VersionedResolver
-from ruamel.yaml.tag import Tag
 
 from dralint import templating
 from dralint.paths import Path
+from dralint.yaml_compose import PLAIN as _PLAIN
+from dralint.yaml_compose import QUOTED as _QUOTED
+from dralint.yaml_compose import ComposeError, compose
+from dralint.yaml_issues import DecodeIssue, Limits
 from dralint.yaml_positions import char_positions
 from dralint.yaml_scalars import TAG_PREFIX, TagError, key_text, resolve_plain, resolve_tagged
 
-try:  # the C parser ships in ruamel.yaml.clib; without it the pure-Python composer is used
-    from _ruamel_yaml import CParser as _CParser
-except ImportError:  # pragma: no cover - depends on the platform
-    _CParser = None
-
 __all__ = ["DecodeIssue", "Document", "Limits", "decode", "resolve_plain"]
 
-_PLAIN = "?plain"
-_QUOTED = "?quoted"
 _MERGE_TAG = TAG_PREFIX + "merge"
-# The C composer recurses on the C stack: nesting much deeper than this crashes the process, so
-# such text is measured with the (iterative) event parser first and refused when too deep.
-_C_SAFE_DEPTH = 1000
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """Bounds that keep hostile input from exhausting time or memory (documented in the README)."""
-
-    max_values_per_document: int = 2_000_000  # constructed values, counting alias expansion
-    max_depth: int = 256
-
-
-@dataclass(frozen=True, slots=True)
-class DecodeIssue:
-    """A defect found while decoding: syntax errors, duplicate keys, alias bombs, templates, ..."""
-
-    kind: str  # "syntax", "encoding", "template", "duplicate-key", "too-large", "too-deep"
-    message: str
-    line: int  # 1-based
-    column: int  # 1-based
-    hint: str | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -293,102 +258,6 @@ class _Builder:
         return out
 
 
-# --- composing ------------------------------------------------------------------------------
-
-_MARKS = {name: Tag(suffix=name) for name in (_PLAIN, _QUOTED, "?map", "?seq")}
-
-
-class _MarkerResolver(VersionedResolver):
-    """Pure-Python resolver that only marks plain vs quoted scalars, like ``_FastLoader``."""
-
-    def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> Tag:
-        if kind is ScalarNode:
-            return _MARKS[_PLAIN] if implicit[0] else _MARKS[_QUOTED]
-        return _MARKS["?map"] if kind is MappingNode else _MARKS["?seq"]
-
-    @property
-    def processing_version(self) -> tuple[int, int]:
-        return (1, 1)  # go-yaml and libyaml implement YAML 1.1
-
-
-if _CParser is not None:
-
-    class _FastLoader(_CParser):  # type: ignore[misc]
-        """The C parser with a resolver that only marks plain vs quoted scalars."""
-
-        def descend_resolver(self, parent: Any, index: Any) -> None:
-            pass
-
-        def ascend_resolver(self) -> None:
-            pass
-
-        def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
-            if kind is ScalarNode:
-                return _PLAIN if implicit[0] else _QUOTED
-            return "?map" if kind is MappingNode else "?seq"
-
-
-def _compose_fast(text: str) -> list[Node]:
-    loader = _FastLoader(text)
-    nodes: list[Node] = []
-    while loader.check_node():
-        nodes.append(loader.get_node())
-    return nodes
-
-
-def _compose_pure(text: str) -> Iterator[Node]:
-    from ruamel.yaml import YAML
-
-    yaml = YAML(typ="safe", pure=True)
-    yaml.Resolver = _MarkerResolver
-    yield from yaml.compose_all(text)
-
-
-_COMPACT_RUN = re.compile(r"(?:[-?:][ \t]+(?:[&!][^ \t\n]*[ \t]+)*){300}")
-
-
-def _may_nest_deeply(text: str) -> bool:
-    """A cheap upper bound on nesting: flow depth needs brackets, block depth needs long lines.
-
-    Block nesting needs a deeper indentation or another ``- `` on the same line per level, so
-    it cannot exceed the longest line; only texts with long lines get the finer run check.
-    """
-    if text.count("[") + text.count("{") > 300:
-        return True
-    if max(map(len, text.split("\n"))) <= 300:
-        return False
-    return re.search(r"^[ \t]{300}", text, re.MULTILINE) is not None or _COMPACT_RUN.search(text) is not None
-
-
-def _check_nesting(text: str, line_offset: int, limits: Limits) -> None:
-    """Refuse text nested too deeply for the C composer, with the position where it gets too deep."""
-    parser = _CParser(text)
-    depth = 0
-    too_deep = None  # where the current document first nests deeper than the limit
-    try:
-        while parser.check_event():
-            event = parser.get_event()
-            kind = type(event)
-            if kind is MappingStartEvent or kind is SequenceStartEvent:
-                depth += 1
-                if depth > limits.max_depth and too_deep is None:
-                    too_deep = event.start_mark
-                if depth > _C_SAFE_DEPTH:
-                    break
-            elif kind is MappingEndEvent or kind is SequenceEndEvent:
-                depth -= 1
-            elif kind is DocumentStartEvent:
-                too_deep = None
-        else:
-            return
-    except Exception as error:  # the parser's errors have no common base class
-        raise _SyntaxError(_syntax_issue(text, line_offset, error)) from None
-    mark = too_deep or event.start_mark
-    limit = min(limits.max_depth, _C_SAFE_DEPTH)
-    message = f"document nests deeper than {limit} levels"
-    raise _SyntaxError(DecodeIssue("too-deep", message, mark.line + 1 + line_offset, mark.column + 1))
-
-
 # --- the decoding pipeline ------------------------------------------------------------------
 
 _DOC_SEPARATOR = re.compile(r"^---(?=[ \t]|$)", re.MULTILINE)
@@ -420,7 +289,7 @@ def decode(file: str, text: str, limits: Limits | None = None) -> tuple[list[Doc
 def _decode_all(file: str, text: str, limits: Limits) -> tuple[list[Document], list[DecodeIssue]]:
     try:
         return _decode_yaml(file, text, 0, limits)
-    except _SyntaxError as error:
+    except ComposeError as error:
         first_issue = error.issue
     if file.endswith(".json") or text.lstrip().startswith("{"):
         # kubectl tries a text starting with "{" as a JSON stream first; JSON that YAML rejects
@@ -445,7 +314,7 @@ def _recover(
         line_offset = text.count("\n", 0, start)
         try:
             chunk_docs, chunk_issues = _decode_yaml(file, text[start:end], line_offset, limits)
-        except _SyntaxError as error:
+        except ComposeError as error:
             issues.append(error.issue)
             continue
         documents.extend(chunk_docs)
@@ -455,23 +324,8 @@ def _recover(
     return documents, sorted(issues, key=lambda i: (i.line, i.column))
 
 
-class _SyntaxError(Exception):
-    def __init__(self, issue: DecodeIssue) -> None:
-        self.issue = issue
-
-
 def _decode_yaml(file: str, text: str, line_offset: int, limits: Limits) -> tuple[list[Document], list[DecodeIssue]]:
-    try:
-        if _CParser is not None:
-            if _may_nest_deeply(text):
-                _check_nesting(text, line_offset, limits)
-            nodes = _compose_fast(text)
-        else:
-            nodes = list(_compose_pure(text))
-    except _SyntaxError:
-        raise
-    except Exception as error:  # the parsers' errors have no common base class
-        raise _SyntaxError(_syntax_issue(text, line_offset, error)) from None
+    nodes = compose(text, line_offset, limits)
     documents: list[Document] = []
     issues: list[DecodeIssue] = []
     for node in nodes:
@@ -501,32 +355,6 @@ def _decode_yaml(file: str, text: str, line_offset: int, limits: Limits) -> tupl
         start = node.start_mark.line + 1 + line_offset
         documents.append(Document(file, len(documents), start, data, node, line_offset))
     return documents, issues
-
-
-def _syntax_issue(text: str, line_offset: int, fast_error: Exception) -> DecodeIssue:
-    """A syntax error with its position; the pure-Python parser is asked for a better message."""
-    error: Any = fast_error
-    if getattr(error, "problem_mark", None) is None:
-        try:
-            for _ in _compose_pure(text):
-                pass
-        except Exception as pure_error:  # the parsers' errors have no common base class
-            error = pure_error
-    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
-    problem = getattr(error, "problem", None) or (str(error).splitlines() or ["invalid YAML"])[0]
-    context = getattr(error, "context", None)
-    message = f"{context}: {problem}" if context else str(problem)
-    if mark is not None:
-        line, column = mark.line, mark.column
-    elif isinstance(getattr(error, "position", None), int):  # reader errors give a character index
-        line = text.count("\n", 0, error.position)
-        column = error.position - (text.rfind("\n", 0, error.position) + 1)
-    else:
-        line, column = 0, 0
-    lines = text.split("\n", line + 1)
-    source_line = lines[line] if 0 <= line < len(lines) else ""
-    hint = "YAML does not allow tabs for indentation; use spaces" if "\t" in source_line[: column + 1] else None
-    return DecodeIssue("syntax", f"invalid YAML: {message}", line + 1 + line_offset, column + 1, hint)
 
 
 def _decode_json(file: str, text: str) -> tuple[list[Document], DecodeIssue | None]:

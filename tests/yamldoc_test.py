@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dralint import yamldoc
+from dralint import yaml_compose, yamldoc
 from dralint.paths import Key
 from dralint.yamldoc import DecodeIssue, Limits, decode
 from tests.conftest import FIXTURES
@@ -20,7 +20,7 @@ YAMLDOC = FIXTURES / "yamldoc"
 def composer(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """Run a test with the C composer and again with the pure-Python one: they must agree."""
     if request.param == "pure":
-        monkeypatch.setattr(yamldoc, "_CParser", None)
+        monkeypatch.setattr(yaml_compose, "_CParser", None)
     yield request.param
 
 
