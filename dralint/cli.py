@@ -10,9 +10,10 @@ from typing import Any
 import click
 
 from dralint import __version__
+from dralint.api.versions import DEFAULT_RELEASE, RELEASES
 from dralint.errors import DralintError, UsageError
 
-_RELEASES = "1.31-1.37"
+_RELEASES = f"{RELEASES[0]}-{RELEASES[-1]}"
 
 
 def _run(function: Callable[[], int]) -> None:
@@ -26,10 +27,10 @@ def _run(function: Callable[[], int]) -> None:
     except KeyboardInterrupt:
         sys.exit(130)
     except BrokenPipeError:
-        # The reader went away (``dralint check . | head``): not an error of dralint's.
+        # The reader went away (``dralint check . | head``); silence the flush at exit.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(141)
+        sys.exit(1)
     except Exception as error:
         if debug:
             raise
@@ -143,7 +144,7 @@ def _layer(
     "release",
     default=None,
     metavar="VERSION",
-    help=f"Target Kubernetes release ({_RELEASES}) [default: 1.37].",
+    help=f"Target Kubernetes release ({_RELEASES}) [default: {DEFAULT_RELEASE}].",
 )
 @click.option(
     "--feature-gates",

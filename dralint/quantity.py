@@ -25,6 +25,8 @@ _SUFFIX_CHARS = frozenset("eEinumkKMGTP")
 _NANO = Fraction(1, 10**9)
 _MAX_BINARY = Fraction(2**63 - 1)
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_MAX_DIGITS = 1000
+_MAX_EXPONENT = 1000
 
 
 class QuantityError(ValueError):
@@ -152,12 +154,17 @@ def parse_quantity(text: str) -> Quantity:
         exponent, base, fmt = _DECIMAL_SUFFIXES[suffix], 10, "DecimalSI"
     elif suffix in _BINARY_SUFFIXES:
         exponent, base, fmt = _BINARY_SUFFIXES[suffix], 2, "BinarySI"
-    elif len(suffix) > 1 and suffix[0] in "eE" and _is_int(suffix[1:]):
+    elif len(suffix) > 1 and suffix[0] in "eE" and _is_int(suffix[1:]) and len(suffix) < 20:
         exponent, base, fmt = int(suffix[1:]), 10, "DecimalExponent"
     else:
         raise QuantityError("unable to parse quantity's suffix")
+    if len(num) + len(denom) > _MAX_DIGITS or exponent > _MAX_EXPONENT:
+        # Exact arithmetic on such numbers would take unbounded time; no manifest needs them.
+        raise QuantityError(f"quantity {text[:20]}... is too large for dralint to evaluate")
     mantissa = Fraction(int(num or "0")) + (Fraction(int(denom), 10 ** len(denom)) if denom else 0)
-    value = mantissa * Fraction(base) ** exponent
+    # Anything below 1e-1000 rounds up to 1n anyway; computing the power would not end.
+    tiny = exponent < -_MAX_EXPONENT
+    value = (_NANO if mantissa else Fraction(0)) if tiny else mantissa * Fraction(base) ** exponent
     if not positive:
         value = -value
     # Quantities keep at most nano precision; finer values round away from zero (inf.RoundUp).

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,27 @@ def test_hooks_file_is_generated() -> None:
     spec.loader.exec_module(module)
     assert (ROOT / ".pre-commit-hooks.yaml").read_text() == module.render(), "run python scripts/generate_hooks.py"
     assert YAML(typ="safe", pure=True).load(module.render()) == module.HOOKS
+
+
+def test_hook_manifest_is_valid_for_pre_commit() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_hooks_run_the_dralint_check_command() -> None:
+    hooks = YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert [hook["id"] for hook in hooks] == ["dralint", "dralint-all"]
+    assert '[project.scripts]\ndralint = "dralint.cli:main"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    changed, everything = hooks
+    assert changed["entry"].split() == ["dralint", "check"]
+    assert (changed["language"], changed["types_or"], changed["require_serial"]) == ("python", ["yaml", "json"], True)
+    assert everything["entry"].split() == ["dralint", "check", "."]
+    assert (everything["pass_filenames"], everything["always_run"]) == (False, True)
 
 
 def _git(repo: Path, *args: str) -> None:
@@ -94,7 +116,7 @@ def test_dralint_hook_reports_only_the_changed_files(try_repo: dict[str, str]) -
     output = try_repo["dralint"]
     assert "- exit code: 1" in output
     assert _findings(output) == ["apps/new.yaml:1:1 DRA200"]
-    assert "1 file, 1 object: 1 errors, 0 warnings, 0 info, 0 suppressed" in output
+    assert "1 file, 1 object: 1 error, 0 warnings, 0 info" in output
 
 
 def test_dralint_all_hook_checks_the_whole_repository(try_repo: dict[str, str]) -> None:

@@ -1,5 +1,8 @@
-"""The README's examples work: every fenced block of the sections on rules, configuration,
-suppressions and CI is either written into a scenario or run in it.
+"""The README's examples work.
+
+The sample run on ``examples/`` is what dralint really prints (update it when a rule starts
+finding more), and every fenced block of the sections on rules, configuration, suppressions
+and CI is either written into a scenario or run in it.
 
 Each section (``## ...``) starts from a fresh copy of ``tests/fixtures/readme`` (a repository
 with ``manifests/`` and an inventory in ``cluster/``) plus ``docs/policies/`` as ``policies/``.
@@ -28,8 +31,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from ruamel.yaml import YAML
 
+from dralint import cli
 from testing.run import ROOT
 from tests.conftest import FIXTURES
 
@@ -156,3 +161,14 @@ def test_readme_section_examples_work(section: Section, tmp_path: Path) -> None:
 
 def test_readme_has_the_tested_sections() -> None:
     assert [s.title for s in SECTION_LIST] == list(SECTIONS)
+
+
+def test_readme_sample_output_is_the_real_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("$ dralint check examples/\n", 1)[1].split("$ echo $?\n", 1)
+    sample, exit_code = block[0], block[1].split("\n", 1)[0]
+    monkeypatch.chdir(ROOT)
+    for variable in ("NO_COLOR", "GITHUB_ACTIONS"):
+        monkeypatch.delenv(variable, raising=False)
+    result = CliRunner().invoke(cli.main, ["check", "examples/"])
+    assert (result.stdout, str(result.exit_code)) == (sample, exit_code)

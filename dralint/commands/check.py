@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import io
 import os
 import sys
 from collections.abc import Mapping
@@ -73,8 +74,10 @@ class Outcome:
 
 
 def run(settings: CheckSettings) -> int:
-    outcome = analyse(settings)
     environment = os.environ if settings.environment is None else settings.environment
+    for requested, _ in settings.outputs:  # a typo in a format must not cost a whole analysis
+        _format(requested, environment)
+    outcome = analyse(settings)
     write_outputs(outcome.report, settings.outputs, environment)
     if outcome.baseline_written is not None:
         print(f"dralint: wrote {outcome.baseline_written} findings to {settings.write_baseline}", file=sys.stderr)
@@ -230,18 +233,25 @@ def resolve_format(name: str, environment: Mapping[str, str]) -> str:
     return name
 
 
+def _format(requested: str, environment: Mapping[str, str]) -> str:
+    name = resolve_format(requested, environment)
+    if name not in report.FORMATS:
+        raise UsageError(f"unknown format {requested!r}; known: {', '.join([report.AUTO, *sorted(report.FORMATS)])}")
+    return name
+
+
 def write_outputs(
     result: report.Report, outputs: tuple[tuple[str, str | None], ...], environment: Mapping[str, str]
 ) -> None:
     with ExitStack() as stack:
         for requested, path in outputs:
-            name = resolve_format(requested, environment)
-            if name not in report.FORMATS:
-                known = ", ".join([report.AUTO, *sorted(report.FORMATS)])
-                raise UsageError(f"unknown format {requested!r}; known: {known}")
+            name = _format(requested, environment)
             stream: TextIO
             if path is None:
                 stream = sys.stdout
+                if isinstance(stream, io.TextIOWrapper) and (stream.encoding or "").lower().replace("-", "") != "utf8":
+                    # A non-UTF-8 terminal must not turn a non-ASCII file name into a crash.
+                    stream.reconfigure(errors="backslashreplace")
                 rendered = result
             else:
                 try:

@@ -40,9 +40,12 @@ def summary_line(report: Report) -> str:
         f"{s.objects} object{'s' * (s.objects != 1)}",
     ]
     tally = ", ".join(
-        f"{counts[level]} {name}" for level, name in (("error", "errors"), ("warning", "warnings"), ("info", "info"))
+        f"{counts[level]} {level}{'s' * (counts[level] != 1 and level != 'info')}"
+        for level in ("error", "warning", "info")
     )
-    line = f"{', '.join(parts)}: {tally}, {suppressed} suppressed"
+    line = f"{', '.join(parts)}: {tally}"
+    if suppressed:
+        line += f" ({suppressed} suppressed)"
     if s.other_documents:
         line += f"; {s.other_documents} non-Kubernetes document{'s' * (s.other_documents != 1)} skipped"
     return line

@@ -1,4 +1,5 @@
-"""``dralint check`` end to end: outputs, formats, colour, stdin, exit codes and errors."""
+"""``dralint check``: called with settings as the CLI builds them, and end to end (outputs, formats,
+colour, stdin, exit codes and errors)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from dralint.commands.check import CheckSettings, run
+from dralint.errors import InputError, UsageError
 from testing.run import ROOT, cli
 from tests.conftest import FIXTURES
 
@@ -130,7 +133,7 @@ def test_helm_template_output_on_stdin() -> None:
     assert result.stdout.splitlines() == [
         "-:15:1: error DRA200 Kubernetes 1.37 does not serve resource.k8s.io/v1alpha3 ResourceClaimTemplate "
         "(served in 1.31-1.33) (ResourceClaimTemplate/serving/inference-gpu); use resource.k8s.io/v1",
-        "1 file, 3 objects: 1 errors, 0 warnings, 0 info, 0 suppressed",
+        "1 file, 3 objects: 1 error, 0 warnings, 0 info",
     ]
 
 
@@ -169,3 +172,33 @@ def test_environment_sets_what_no_flag_sets() -> None:
     assert cli("check", unused).returncode == 0
     assert cli("check", unused, env={"DRALINT_FAIL_ON": "warning"}).returncode == 1
     assert cli("check", unused, "--fail-on", "error", env={"DRALINT_FAIL_ON": "warning"}).returncode == 0
+
+
+REPO = FIXTURES / "cli" / "repo"
+
+
+def test_run_writes_reports_and_returns_the_exit_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "findings.txt"
+    settings = CheckSettings(paths=(str(REPO / "cluster"),), outputs=(("text", str(report)),), release="1.33")
+    assert run(settings) == 1
+    assert capsys.readouterr().out == ""
+    assert report.read_text(encoding="utf-8").splitlines()[-1] == "1 file, 1 object: 1 error, 0 warnings, 0 info"
+    assert run(CheckSettings(paths=(str(REPO / "cluster"),), release="1.33", fail_on="never")) == 0
+
+
+def test_run_rejects_an_unknown_format_before_reading_anything() -> None:
+    with pytest.raises(UsageError, match="unknown format 'yaml'; known: auto, github, json, junit, sarif, text"):
+        run(CheckSettings(paths=("does-not-exist",), outputs=(("yaml", None),)))
+
+
+def test_run_reports_a_missing_path() -> None:
+    with pytest.raises(InputError, match="does-not-exist: no such file or directory"):
+        run(CheckSettings(paths=("does-not-exist",)))
+
+
+def test_run_reads_the_inventory_as_context(capsys: pytest.CaptureFixture[str]) -> None:
+    settings = CheckSettings(
+        paths=(str(REPO / "cluster"),), inventory=(str(FIXTURES / "objects" / "kubectl-list.yaml"),)
+    )
+    assert run(settings) == 0
+    assert capsys.readouterr().out == "1 file, 1 object: 0 errors, 0 warnings, 0 info\n"  # the inventory is context

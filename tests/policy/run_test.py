@@ -32,7 +32,7 @@ def test_policies_report_objects_whose_expression_is_false() -> None:
         "claims.yaml:10:5: error ACME002 a request asks for more than eight devices (ResourceClaim/ml/labelled)",
         "claims.yaml:18:1: warning ACME001 claim anonymous has no team label (ResourceClaim/ml/anonymous); "
         "add metadata.labels.team",
-        "1 file, 4 objects: 1 errors, 1 warnings, 0 info, 0 suppressed",
+        "1 file, 4 objects: 1 error, 1 warning, 0 info",
     ]
 
 
@@ -43,7 +43,7 @@ def test_policy_errors_are_findings_of_the_policy() -> None:
         "(ResourceClaim/ml/anonymous); guard optional fields with has(...) in the policy expression",
         "claims.yaml:42:1: info ACME011 policy could not be evaluated: expression gave str 'gpu.example.com', "
         "not a bool (DeviceClass/gpu.example.com); guard optional fields with has(...) in the policy expression",
-        "1 file, 4 objects: 0 errors, 2 warnings, 1 info, 0 suppressed",
+        "1 file, 4 objects: 0 errors, 2 warnings, 1 info",
     ]
 
 

@@ -57,7 +57,7 @@ def test_text_matches_golden_with_suppressed_findings(mixed: Report, render: Cal
         "mixed.yaml:37:5: info ACME100 allocationMode: All takes 100% of the matching devices, every one: say how "
         "many (ResourceClaim/ml/greedy)",
         "mixed.yaml:44:1: error DRA001 invalid YAML: while parsing a flow sequence: did not find expected ',' or ']'",
-        "1 file, 4 objects: 1 errors, 0 warnings, 1 info, 2 suppressed",
+        "1 file, 4 objects: 1 error, 0 warnings, 1 info (2 suppressed)",
     ]
 
 
