@@ -110,6 +110,14 @@ def device(spec: Any) -> dict[str, Any]:
         if spec.get("capacityFromCounters"):
             for consumption in spec["consumesCounters"]:
                 capacity.update(_quantities(consumption["counters"]))
+    for name, value in (spec.get("policyRange") or {}).items():  # withCapacityRequestPolicyRange
+        policy = {"default": "2", "validRange": {"min": "2", "step": "2", "max": "4"}}
+        capacity[name] = {"value": str(value), "requestPolicy": policy}
+    values = spec.get("policyValues")  # withCapacityRequestPolicyValidValues
+    if values is not None:
+        valid = [str(values["default"]), *(str(v) for v in values.get("values", []))]
+        for name, value in values["capacity"].items():
+            capacity[name] = {"value": str(value), "requestPolicy": {"default": str(values["default"]), "validValues": valid}}
     if capacity:
         out["capacity"] = capacity
     for key in ("taints", "bindingConditions", "bindingFailureConditions", "bindsToNode", "allowMultipleAllocations"):
