@@ -117,7 +117,10 @@ def device(spec: Any) -> dict[str, Any]:
     if values is not None:
         valid = [str(values["default"]), *(str(v) for v in values.get("values", []))]
         for name, value in values["capacity"].items():
-            capacity[name] = {"value": str(value), "requestPolicy": {"default": str(values["default"]), "validValues": valid}}
+            capacity[name] = {
+                "value": str(value),
+                "requestPolicy": {"default": str(values["default"]), "validValues": valid},
+            }
     if capacity:
         out["capacity"] = capacity
     for key in ("taints", "bindingConditions", "bindingFailureConditions", "bindsToNode", "allowMultipleAllocations"):
@@ -141,12 +144,16 @@ def resource_slice(spec: dict[str, Any]) -> model.ResourceSlice:
     }
     placed = any(key in spec for key in ("node", "selector", "nodeSelector"))
     _node_selection(spec if placed else {"node": "node-1", **spec}, body)
+    if "perDeviceNodeSelection" in spec:
+        body["perDeviceNodeSelection"] = spec["perDeviceNodeSelection"]
     devices = [device(d) for d in spec.get("devices", [])]
     devices += [{"name": f"device-{i}"} for i in range(spec.get("deviceCount", 0))]
     if devices:
         body["devices"] = devices
     if "counterSets" in spec:
-        body["sharedCounters"] = [{"name": c["name"], "counters": _quantities(c["counters"])} for c in spec["counterSets"]]
+        body["sharedCounters"] = [
+            {"name": c["name"], "counters": _quantities(c["counters"])} for c in spec["counterSets"]
+        ]
     return model.resource_slice({"metadata": {"name": spec.get("name", "slice-1")}, "spec": body})
 
 

@@ -14,19 +14,20 @@ from dralint.allocator import Allocator, AllocatorError, cancelled, deadline
 from dralint.api import model, serialize
 from tests.allocator import builders
 
-CATALOGUE = Path(__file__).resolve().parent.parent / "fixtures" / "allocator" / "catalogue"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "allocator"
 
 
-def _load() -> list[tuple[str, dict[str, Any]]]:
+def _load(folder: str) -> list[tuple[str, dict[str, Any]]]:
     yaml = YAML(typ="safe")
     cases = []
-    for path in sorted(CATALOGUE.glob("*.yaml")):
+    for path in sorted((FIXTURES / folder).glob("*.yaml")):
         for case in yaml.load(path.read_text()) or []:
             cases.append((f"{path.stem}:{case['name']}", case))
     return cases
 
 
-CASES = _load()
+CASES = _load("catalogue")
+QUIRKS = _load("quirks")
 
 
 def test_catalogue_has_every_upstream_case_once() -> None:
@@ -54,7 +55,9 @@ def _device(text_or_spec: Any) -> dict[str, Any]:
         "bindingConditions": spec.get("bindingConditions") or [],
         "bindingFailureConditions": spec.get("bindingFailureConditions") or [],
         "shared": bool(spec.get("shared")),
-        "consumedCapacity": {k: Fraction(model.quantity(str(v)).value) for k, v in (spec.get("consumed") or {}).items()},  # type: ignore[union-attr]
+        "consumedCapacity": {
+            k: Fraction(model.quantity(str(v)).value) for k, v in (spec.get("consumed") or {}).items()
+        },  # type: ignore[union-attr]
     }
 
 
@@ -115,18 +118,34 @@ def _actual_config(config: model.DeviceAllocationConfiguration) -> dict[str, Any
 
 @pytest.mark.parametrize("case", [c for _, c in CASES], ids=[i for i, _ in CASES])
 def test_catalogue_case(case: dict[str, Any]) -> None:
+    _run(case)
+
+
+@pytest.mark.parametrize("case", [c for _, c in QUIRKS], ids=[i for i, _ in QUIRKS])
+def test_quirk_case(case: dict[str, Any]) -> None:
+    """Upstream quirks (spec §13) reproduced; each case's outcome differs from a bug-free allocator."""
+    _run(case)
+
+
+def _run(case: dict[str, Any]) -> None:
+    """One allocator; one ``allocate`` per run (``runs: [{node, expect}]``, else the case itself)."""
     classes = {c.name: c for c in map(builders.device_class, case.get("classes", []))}
     slices = [builders.resource_slice(s) for s in case.get("slices", [])]
     claims = [builders.claim(c) for c in case.get("claims", [])]
     allocator = Allocator(builders.features(case.get("features")), builders.allocated_state(case), classes, slices)
+    for run in case.get("runs", [case]):
+        _check(allocator, claims, run)
+
+
+def _check(allocator: Allocator, claims: list[model.ResourceClaim], run: dict[str, Any]) -> None:
     context = {"timeout": lambda: deadline(1e-9), "deadline": lambda: deadline(0), "cancel": cancelled}.get(
-        case.get("context", ""), lambda: None
+        run.get("context", ""), lambda: None
     )()
-    if case.get("context") == "timeout":
+    if run.get("context") == "timeout":
         time.sleep(1e-6)
-    expect = case["expect"]
+    expect = run["expect"]
     try:
-        results = allocator.allocate(builders.node(case.get("node")), claims, context=context)
+        results = allocator.allocate(builders.node(run.get("node")), claims, context=context)
     except AllocatorError as error:
         assert isinstance(expect, dict) and "error" in expect, f"unexpected error: {error.message}"
         assert expect["error"] in error.message
@@ -153,5 +172,5 @@ def test_catalogue_case(case: dict[str, Any]) -> None:
             for claim in expect["results"]
         ]
         assert actual == wanted
-    if "steps" in case:
-        assert allocator.last_steps == case["steps"]
+    if "steps" in run:
+        assert allocator.last_steps == run["steps"]
