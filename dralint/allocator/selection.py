@@ -24,12 +24,28 @@ _Outcome = bool | str
 class SelectorCache:
     """Compiled selectors by expression, and their outcome per device key."""
 
-    __slots__ = ("_compiled", "_env", "_outcomes")
+    __slots__ = ("_compiled", "_env", "_matched", "_outcomes")
 
     def __init__(self, env: Environment | None = None) -> None:
         self._env = env
         self._compiled: dict[str, Selector | CelCompileError] = {}
         self._outcomes: dict[str, dict[int, _Outcome]] = {}
+        self._matched: dict[tuple[tuple[str, ...], tuple[str, ...]], dict[int, bool]] = {}
+
+    def matched(
+        self, class_selectors: tuple[model.DeviceSelector, ...], selectors: tuple[model.DeviceSelector, ...]
+    ) -> dict[int, bool]:
+        """The shared memo (device key -> all selectors true) for this pair of selector lists.
+
+        Keyed by the expressions themselves, so requests of different claims, calls and nodes
+        with the same class and selectors share it; only booleans are stored (errors re-raise
+        from the per-expression memo with the right owner in the message).
+        """
+        key = (_expressions(class_selectors), _expressions(selectors))
+        found = self._matched.get(key)
+        if found is None:
+            found = self._matched[key] = {}
+        return found
 
     def evaluate(self, expression: str, device: DeviceInfo) -> bool:
         """The selector's verdict on the device; raises CelCompileError or CelRuntimeError."""
@@ -58,6 +74,10 @@ class SelectorCache:
             raise
         outcomes[device.key] = result
         return result
+
+
+def _expressions(selectors: tuple[model.DeviceSelector, ...]) -> tuple[str, ...]:
+    return tuple(s.cel.expression if s.cel is not None else "" for s in selectors)
 
 
 def selectors_match(
