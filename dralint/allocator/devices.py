@@ -9,6 +9,7 @@ the allocated state of the device, and the CEL ``device`` value.
 from __future__ import annotations
 
 from collections.abc import Mapping
+
 from dralint.allocator.types import AllocatedState, DeviceID
 from dralint.api import model
 from dralint.cel import DeviceValue, device_value
