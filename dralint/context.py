@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dralint.api.normalise import Normalised, normalise
 from dralint.api.objects import KubeObject, Unidentified
@@ -18,6 +18,9 @@ from dralint.api.versions import Target
 from dralint.api.workloads import PodTemplate, pod_templates
 from dralint.sources import SourceFile
 from dralint.yamldoc import DecodeIssue, Document
+
+if TYPE_CHECKING:
+    from dralint.validate.schema import SchemaError
 
 
 @dataclass(slots=True)
@@ -68,6 +71,27 @@ class CheckContext:
     def pod_templates(self) -> list[PodTemplate]:
         """Every pod template of every workload, in input order."""
         return [template for obj in self.workspace.objects for template in pod_templates(obj)]
+
+    @cached_property
+    def schema_errors(self) -> dict[KubeObject, list[SchemaError]]:
+        """Strict-schema errors of every DRA object and every workload whose pods reference claims.
+
+        Only objects with errors are keys. Objects with unknown fields, wrong types or
+        undecodable values are rejected by kube-apiserver before semantic validation.
+        """
+        from dralint.validate.schema import validate
+
+        release = self.target.release
+        claiming = {
+            t.owner for t in self.pod_templates if t.spec.resource_claims or any(c.claims for c in t.spec.containers)
+        }
+        out: dict[KubeObject, list[SchemaError]] = {}
+        for obj in self.workspace.objects:
+            if obj.is_dra or obj in claiming:
+                errors = validate(release, obj.api_version, obj.kind, obj.raw)
+                if errors:
+                    out[obj] = errors
+        return out
 
     def of_kind(self, kind: str) -> list[Normalised]:
         return [n for n in self.normalised.values() if n.obj.kind == kind]

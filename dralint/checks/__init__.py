@@ -17,7 +17,9 @@ from dralint.findings import Violation
 CheckFn = Callable[[CheckContext], Iterable[Violation]]
 
 CHECKS: dict[str, str] = {
+    "gated-fields": "dralint.checks.gated_fields:check",
     "input": "dralint.checks.input:check",
+    "schema": "dralint.checks.schema:check",
     "served-versions": "dralint.checks.served_versions:check",
 }
 
