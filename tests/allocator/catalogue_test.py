@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from dralint.allocator import Allocator, AllocatorError, cancelled, deadline
+from dralint.allocator import DEFAULT_SEARCH_BUDGET, Allocator, AllocatorError, cancelled, deadline
 from dralint.api import model, serialize
 from tests.allocator import builders
 
@@ -28,6 +28,7 @@ def _load(folder: str) -> list[tuple[str, dict[str, Any]]]:
 
 CASES = _load("catalogue")
 QUIRKS = _load("quirks")
+LIMITS = _load("limits")
 
 
 def test_catalogue_has_every_upstream_case_once() -> None:
@@ -127,12 +128,19 @@ def test_quirk_case(case: dict[str, Any]) -> None:
     _run(case)
 
 
+@pytest.mark.parametrize("case", [c for _, c in LIMITS], ids=[i for i, _ in LIMITS])
+def test_limit_case(case: dict[str, Any]) -> None:
+    """dralint's own limits (the search budget) and the upstream 32-device limit at its edges."""
+    _run(case)
+
+
 def _run(case: dict[str, Any]) -> None:
     """One allocator; one ``allocate`` per run (``runs: [{node, expect}]``, else the case itself)."""
     classes = {c.name: c for c in map(builders.device_class, case.get("classes", []))}
     slices = [builders.resource_slice(s) for s in case.get("slices", [])]
     claims = [builders.claim(c) for c in case.get("claims", [])]
-    allocator = Allocator(builders.features(case.get("features")), builders.allocated_state(case), classes, slices)
+    features, state = builders.features(case.get("features")), builders.allocated_state(case)
+    allocator = Allocator(features, state, classes, slices, budget=case.get("budget", DEFAULT_SEARCH_BUDGET))
     for run in case.get("runs", [case]):
         _check(allocator, claims, run)
 
