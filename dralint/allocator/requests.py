@@ -133,7 +133,8 @@ def validate_claims(
     cache: SelectorCache,
     registry: DeviceRegistry,
 ) -> ValidatedClaims:
-    """Validate every claim in order (first error wins) and build the All-mode device lists."""
+    """The validation loop at the start of ``Allocate``: every claim in order (first error wins),
+    request data per request and entry, All-mode device lists, the 32-device check, constraints."""
     out = ValidatedClaims()
     context = (node, features, cache, registry)
     for claim_index, claim in enumerate(claims):
