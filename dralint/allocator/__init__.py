@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from dralint.allocator.counters import CounterSets
 from dralint.allocator.devices import DeviceRegistry, SliceInfo
@@ -34,7 +35,9 @@ from dralint.allocator.types import (
     deadline,
 )
 from dralint.api import model
-from dralint.cel import Environment
+
+if TYPE_CHECKING:
+    from dralint.cel import Environment
 
 __all__ = [
     "ALLOCATION_RESULTS_MAX_SIZE",

@@ -9,11 +9,15 @@ the allocated state of the device, and the CEL ``device`` value.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
+import dralint.cel
 from dralint.allocator.types import AllocatedState, DeviceID
 from dralint.api import model
-from dralint.cel import DeviceValue, device_value
 from dralint.quantity import Quantity
+
+if TYPE_CHECKING:
+    from dralint.cel import DeviceValue
 
 NANO = 10**9
 BLOCKING_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
@@ -157,5 +161,5 @@ class DeviceInfo:
     def value(self) -> DeviceValue:
         """The CEL ``device`` variable (conversion errors surface when a selector runs)."""
         if self._value is None:
-            self._value = device_value(self.slice.driver, self.device)
+            self._value = dralint.cel.device_value(self.slice.driver, self.device)
         return self._value

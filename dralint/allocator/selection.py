@@ -10,12 +10,17 @@ order in which selectors run, and so which error surfaces first, is unchanged.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+import dralint.cel
 from dralint.allocator.devices import DeviceInfo
 from dralint.allocator.nodes import NodeSelectorError, node_matches
 from dralint.allocator.types import AllocatorError, device_id_text
 from dralint.api import model
-from dralint.cel import CelCompileError, CelRuntimeError, Environment, Selector, compile_selector
+from dralint.cel import CelCompileError, CelRuntimeError
+
+if TYPE_CHECKING:
+    from dralint.cel import Environment, Selector
 
 # What a memoised evaluation produced: the boolean, or the runtime error message.
 _Outcome = bool | str
@@ -61,7 +66,7 @@ class SelectorCache:
         selector = self._compiled.get(expression)
         if selector is None:
             try:
-                selector = compile_selector(expression, self._env)
+                selector = dralint.cel.compile_selector(expression, self._env)
             except CelCompileError as error:
                 selector = error
             self._compiled[expression] = selector
