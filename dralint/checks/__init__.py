@@ -17,8 +17,11 @@ from dralint.findings import Violation
 CheckFn = Callable[[CheckContext], Iterable[Violation]]
 
 CHECKS: dict[str, str] = {
+    "admin-access": "dralint.checks.admin_access:check",
+    "apiserver": "dralint.checks.apiserver:check",
     "gated-fields": "dralint.checks.gated_fields:check",
     "input": "dralint.checks.input:check",
+    "references": "dralint.checks.references:check",
     "schema": "dralint.checks.schema:check",
     "served-versions": "dralint.checks.served_versions:check",
 }
