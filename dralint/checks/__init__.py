@@ -19,6 +19,7 @@ CheckFn = Callable[[CheckContext], Iterable[Violation]]
 CHECKS: dict[str, str] = {
     "admin-access": "dralint.checks.admin_access:check",
     "apiserver": "dralint.checks.apiserver:check",
+    "cel-selectors": "dralint.checks.cel_selectors:check",
     "gated-fields": "dralint.checks.gated_fields:check",
     "input": "dralint.checks.input:check",
     "references": "dralint.checks.references:check",
