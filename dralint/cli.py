@@ -180,10 +180,11 @@ def check(
 )
 def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None) -> None:
     """Run the allocator on a scenario's claims for every node of the scenario."""
+    from dralint.allocator import DEFAULT_SEARCH_BUDGET
     from dralint.commands import allocate as command
 
     def go() -> int:
-        steps = budget if budget is not None else command.DEFAULT_SEARCH_BUDGET
+        steps = budget if budget is not None else DEFAULT_SEARCH_BUDGET
         return command.run(command.AllocateSettings(scenario=scenario, format=fmt, repeat=repeat, budget=steps))
 
     _run(go)
