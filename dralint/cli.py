@@ -263,3 +263,40 @@ def explain(rule: str, rule_paths: tuple[str, ...], config: str | None, no_confi
     from dralint.commands import rules as command
 
     _run(lambda: command.explain(command.RulesSettings("markdown", rule_paths, config, no_config), rule))
+
+
+@main.command()
+@click.argument("scenario", metavar="SCENARIO.json")
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(["json", "text"]),
+    default="json",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--repeat",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Run the whole scenario N times (timing); adds totalSeconds and repeat to the output.",
+)
+@click.option(
+    "--budget",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="STEPS",
+    help="Search steps per node before giving up (default 1,000,000).",
+)
+def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None) -> None:
+    """Run the allocator on a scenario's claims for every node of the scenario."""
+    from dralint.allocator import DEFAULT_SEARCH_BUDGET
+    from dralint.commands import allocate as command
+
+    def go() -> int:
+        steps = budget if budget is not None else DEFAULT_SEARCH_BUDGET
+        return command.run(command.AllocateSettings(scenario=scenario, format=fmt, repeat=repeat, budget=steps))
+
+    _run(go)
