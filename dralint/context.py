@@ -12,15 +12,16 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from dralint.api.normalise import Normalised, normalise
-from dralint.api.objects import KubeObject, Unidentified
-from dralint.api.versions import Target
-from dralint.api.workloads import PodTemplate, pod_templates
-from dralint.sources import SourceFile
-from dralint.yamldoc import DecodeIssue, Document
-
 if TYPE_CHECKING:
+    # Imported where used: a run that needs no normalised objects (a file without DRA objects,
+    # ``dralint rules``) should not pay for the typed model.
+    from dralint.api.normalise import Normalised
+    from dralint.api.objects import KubeObject, Unidentified
+    from dralint.api.versions import Target
+    from dralint.api.workloads import PodTemplate
+    from dralint.sources import SourceFile
     from dralint.validate.schema import SchemaError
+    from dralint.yamldoc import DecodeIssue, Document
 
 
 @dataclass(slots=True)
@@ -70,6 +71,8 @@ class CheckContext:
     @cached_property
     def normalised(self) -> dict[KubeObject, Normalised]:
         """Every current DRA object, defaulted and converted to v1, in input order."""
+        from dralint.api.normalise import normalise
+
         out: dict[KubeObject, Normalised] = {}
         for obj in self.workspace.objects:
             result = normalise(obj)
@@ -80,6 +83,8 @@ class CheckContext:
     @cached_property
     def pod_templates(self) -> list[PodTemplate]:
         """Every pod template of every workload, in input order."""
+        from dralint.api.workloads import pod_templates
+
         return [template for obj in self.workspace.objects for template in pod_templates(obj)]
 
     @cached_property

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from dralint.api import model
+from dralint.api import meta
 from dralint.api.objects import KubeObject
 from dralint.paths import Path
 
@@ -60,7 +60,7 @@ class PodSpec:
     containers: tuple[Container, ...] = ()
     node_name: str | None = None
     node_selector: Mapping[str, str] = field(default_factory=dict)
-    required_affinity: model.NodeSelector | None = None
+    required_affinity: meta.NodeSelector | None = None
     tolerations: tuple[Toleration, ...] = ()
 
 
@@ -184,7 +184,7 @@ def _find_templates(data: Any, path: Path, replicas: int) -> Iterator[tuple[Path
 def _template(
     owner: KubeObject, spec_path: Path, template: Mapping[str, Any], namespace: str, name: str, replicas: int | None
 ) -> PodTemplate:
-    meta = model.object_meta(template.get("metadata"))
+    metadata = meta.object_meta(template.get("metadata"))
     return PodTemplate(
         owner=owner,
         path=spec_path,
@@ -192,8 +192,8 @@ def _template(
         name=name,
         replicas=replicas,
         spec=pod_spec(template.get("spec")),
-        labels=meta.labels,
-        annotations=meta.annotations,
+        labels=metadata.labels,
+        annotations=metadata.annotations,
     )
 
 
@@ -230,7 +230,7 @@ def pod_spec(data: Any) -> PodSpec:
         containers=tuple(containers),
         node_name=_opt_str(data, "nodeName"),
         node_selector=_str_map(data.get("nodeSelector")),
-        required_affinity=model.node_selector(affinity),
+        required_affinity=meta.node_selector(affinity),
         tolerations=tuple(
             Toleration(_str(t, "key"), _str(t, "operator") or "Equal", _str(t, "value"), _str(t, "effect"))
             for t in _list(data, "tolerations")

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
-from dralint.context import CheckContext
-from dralint.findings import Violation
+if TYPE_CHECKING:
+    from dralint.context import CheckContext
+    from dralint.findings import Violation
 
-CheckFn = Callable[[CheckContext], Iterable[Violation]]
+CheckFn = Callable[["CheckContext"], Iterable["Violation"]]
 
 CHECKS: dict[str, str] = {
     "admin-access": "dralint.checks.admin_access:check",

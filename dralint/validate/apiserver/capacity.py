@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dralint.api.model import quantity
+from dralint.api.meta import quantity
 from dralint.paths import Path
 from dralint.quantity import Quantity
 from dralint.validate.apiserver import access

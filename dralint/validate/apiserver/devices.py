@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from dralint.api.model import quantity
+from dralint.api.meta import quantity
 from dralint.paths import Key, Path
 from dralint.validate.apiserver import access
 from dralint.validate.apiserver.behaviour import Behaviour
