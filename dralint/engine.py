@@ -40,44 +40,79 @@ class Suppressor(Protocol):
     def violations(self, ran: frozenset[str]) -> Iterable[Violation]: ...
 
 
+Found = list[tuple[Finding, KubeObject | None]]  # findings and the objects they are about
+
+
 def run(
     ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, suppressor: Suppressor | None = None
 ) -> list[Finding]:
     """All findings for the enabled rules, resolved, suppressed where a suppression matched, and sorted."""
-    findings: list[Finding] = []
-    for violation in _violations(ctx, rules, selection):
+    return finish(ctx, rules, selection, collect(ctx, rules, selection), suppressor)
+
+
+def collect(ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, scope: checks.Scope = "all") -> Found:
+    """The findings of the enabled rules whose checks are in ``scope``, resolved but not yet suppressed.
+
+    ``local`` checks look at one object (or one file) at a time, so the inputs can be split
+    between processes and their findings concatenated (``--jobs``); ``global`` ones need the
+    whole input.
+    """
+    found: Found = []
+    for violation in _violations(ctx, rules, selection, scope):
         finding = resolve(ctx, violation, rules[violation.rule], selection)
-        if finding is None or _path_ignored(finding, selection):
+        if finding is not None and not _path_ignored(finding, selection):
+            found.append((finding, violation.obj))
+    return found
+
+
+def finish(
+    ctx: CheckContext,
+    rules: Mapping[str, Rule],
+    selection: Selection,
+    found: Found,
+    suppressor: Suppressor | None = None,
+) -> list[Finding]:
+    """Sort and deduplicate, then apply suppressions in that order (so baselines are used the same way whatever
+    order the checks ran in), then add the findings about the suppressions themselves."""
+    seen: set[tuple[object, ...]] = set()
+    findings: list[Finding] = []
+    for finding, obj in sorted(found, key=lambda pair: pair[0].sort_key()):
+        key = (*finding.sort_key(), finding.object)
+        if key in seen:
             continue
+        seen.add(key)
         if suppressor is not None:
-            finding = dataclasses.replace(finding, suppressed=suppressor.suppression(finding, violation.obj))
+            finding = dataclasses.replace(finding, suppressed=suppressor.suppression(finding, obj))
         findings.append(finding)
-    if suppressor is not None:
-        ran = frozenset(r for r in selection.enabled if not checks.is_engine(rules[r].check))
-        for violation in suppressor.violations(ran):
-            if violation.rule not in selection.enabled:
-                continue
-            finding = resolve(ctx, violation, rules[violation.rule], selection, context_filter=False)
-            if finding is not None and not _path_ignored(finding, selection):
-                findings.append(dataclasses.replace(finding, suppressed=suppressor.suppression(finding, None)))
+    if suppressor is None:
+        return findings
+    ran = frozenset(r for r in selection.enabled if not checks.is_engine(rules[r].check))
+    for violation in suppressor.violations(ran):
+        if violation.rule not in selection.enabled:
+            continue
+        about = resolve(ctx, violation, rules[violation.rule], selection, context_filter=False)
+        if about is not None and not _path_ignored(about, selection):
+            findings.append(dataclasses.replace(about, suppressed=suppressor.suppression(about, None)))
     return sort_unique(findings)
 
 
-def _violations(ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection) -> Iterator[Violation]:
-    """Violations of the enabled rules: registered checks in name order, then CEL policies."""
+def _violations(
+    ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, scope: checks.Scope
+) -> Iterator[Violation]:
+    """Violations of the enabled rules in ``scope``: registered checks in name order, then CEL policies (local)."""
     wanted: dict[str, set[str]] = {}
     policies: list[Rule] = []
     for rule_id in sorted(selection.enabled):
         rule = rules[rule_id]
         if rule.policy is not None:
             policies.append(rule)
-        elif rule.check is not None and not checks.is_engine(rule.check):
+        elif rule.check is not None and not checks.is_engine(rule.check) and checks.in_scope(rule.check, scope):
             wanted.setdefault(rule.check, set()).add(rule_id)
     for check_name in sorted(wanted):
         for violation in checks.load(check_name)(ctx):
             if violation.rule in wanted[check_name]:
                 yield violation
-    if policies:
+    if policies and scope != "global":
         from dralint.policy import run as policy_run
 
         yield from policy_run.check(ctx, policies)

@@ -14,9 +14,9 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -34,6 +34,14 @@ __all__ = ["DecodeIssue", "Document", "Limits", "decode", "resolve_plain"]
 _MERGE_TAG = TAG_PREFIX + "merge"
 
 
+class Finder(Protocol):
+    """Looks positions up in the node tree of a document that left it behind (in a ``--jobs`` worker)."""
+
+    def find(self, document: Document, path: Path, offset: int | None) -> tuple[int, int]:
+        """``document.position(path)``, or ``document.scalar_position(path, offset)`` with an offset."""
+        ...
+
+
 @dataclass(slots=True, eq=False)
 class Document:
     """One YAML document of a file: its value and the node tree for position look-ups.
@@ -41,6 +49,10 @@ class Document:
     ``position`` gives the position of a mapping entry's *key* (or of a list item), which is
     where editors and ``kubectl`` point for a field; ``value_position`` gives the start of the
     value; ``scalar_position`` a character inside a string value.
+
+    A pickled document (sent back by a ``--jobs`` worker) leaves its node tree behind, keeping
+    the positions already looked up; others are asked of ``finder`` (the worker that has the
+    tree), or the tree is composed again from ``text``.
     """
 
     file: str
@@ -50,10 +62,20 @@ class Document:
     node: Node | None = field(default=None, repr=False)
     line_offset: int = 0  # added to node marks when the document was parsed out of a fragment
     text: str = field(default="", repr=False)  # the whole (normalised) text of the file
+    # (start, end, n): the node is the n-th document of text[start:end]; None when not from YAML.
+    source: tuple[int, int, int] | None = field(default=None, repr=False)
+    positions: dict[Path, tuple[int, int]] = field(default_factory=dict, repr=False)  # looked up so far
+    finder: Finder | None = field(default=None, repr=False)  # where the node tree is, when not here
 
     def position(self, path: Path) -> tuple[int, int]:
         """1-based (line, column) of ``path``: a mapping entry's key, a list item, or the nearest parent."""
-        node = self.node
+        known = self.positions.get(path)
+        if known is not None:
+            return known
+        if self.node is None and self.finder is not None:
+            known = self.positions[path] = self.finder.find(self, path, None)
+            return known
+        node = self.tree()
         if node is None:
             return (self.line, 1)
         best = node.start_mark
@@ -63,11 +85,28 @@ class Document:
                 break
             mark_node, node = found
             best = mark_node.start_mark
-        return (best.line + 1 + self.line_offset, best.column + 1)
+        position = self.positions[path] = (best.line + 1 + self.line_offset, best.column + 1)
+        return position
+
+    def tree(self) -> Node | None:
+        """The root node: kept from decoding, or composed again from ``text`` when it was left behind."""
+        if self.node is None and self.source is not None and self.text:
+            start, end, number = self.source
+            self.node = _recompose(self.text, start, end)[number]
+        return self.node
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The node tree is several times larger than the data: pickled documents leave it behind.
+        return {name: getattr(self, name) for name in _DOCUMENT_FIELDS if name not in ("node", "finder")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.node = self.finder = None
+        for name, value in state.items():
+            setattr(self, name, value)
 
     def value_node(self, path: Path) -> Node | None:
         """The node holding the value at ``path``, or ``None`` when the path does not exist."""
-        node = self.node
+        node = self.tree()
         for step in path:
             if node is None:
                 return None
@@ -90,6 +129,8 @@ class Document:
         Exact for every scalar style (plain, quoted with escapes, literal, folded, multi-line);
         when the source cannot be matched to the value, the start of the value.
         """
+        if self.node is None and self.finder is not None:
+            return self.finder.find(self, path, offset)
         node = self.value_node(path)
         if not isinstance(node, ScalarNode):
             return self.position(path)
@@ -102,9 +143,21 @@ class Document:
         return (line + 1, column + 1)
 
 
+_DOCUMENT_FIELDS = tuple(f.name for f in fields(Document))
+
+
 @lru_cache(maxsize=4)
 def _lines(text: str) -> list[str]:
     return text.split("\n")
+
+
+@lru_cache(maxsize=8)
+def _recompose(text: str, start: int, end: int) -> list[Node]:
+    """The nodes of ``text[start:end]`` again (it composed before; the C stack guard still applies)."""
+    return compose(text[start:end], 0, _RECOMPOSE_LIMITS)
+
+
+_RECOMPOSE_LIMITS = Limits(max_depth=2**31)
 
 
 # --- reading nodes --------------------------------------------------------------------------
@@ -292,7 +345,7 @@ def decode(
 
 def _decode_all(file: str, text: str, limits: Limits) -> tuple[list[Document], list[DecodeIssue]]:
     try:
-        return _decode_yaml(file, text, 0, limits)
+        return _decode_yaml(file, text, 0, len(text), 0, limits)
     except ComposeError as error:
         first_issue = error.issue
     if file.endswith(".json") or text.lstrip().startswith("{"):
@@ -317,7 +370,7 @@ def _recover(
         end = starts[n + 1] if n + 1 < len(starts) else len(text)
         line_offset = text.count("\n", 0, start)
         try:
-            chunk_docs, chunk_issues = _decode_yaml(file, text[start:end], line_offset, limits)
+            chunk_docs, chunk_issues = _decode_yaml(file, text, start, end, line_offset, limits)
         except ComposeError as error:
             issues.append(error.issue)
             continue
@@ -328,11 +381,14 @@ def _recover(
     return documents, sorted(issues, key=lambda i: (i.line, i.column))
 
 
-def _decode_yaml(file: str, text: str, line_offset: int, limits: Limits) -> tuple[list[Document], list[DecodeIssue]]:
-    nodes = compose(text, line_offset, limits)
+def _decode_yaml(
+    file: str, text: str, start: int, end: int, line_offset: int, limits: Limits
+) -> tuple[list[Document], list[DecodeIssue]]:
+    """The documents of ``text[start:end]`` (which starts at line ``line_offset + 1``)."""
+    nodes = compose(text[start:end] if (start, end) != (0, len(text)) else text, line_offset, limits)
     documents: list[Document] = []
     issues: list[DecodeIssue] = []
-    for node in nodes:
+    for number, node in enumerate(nodes):
         builder = _Builder(limits)
         try:
             data = builder.build(node)
@@ -356,8 +412,8 @@ def _decode_yaml(file: str, text: str, line_offset: int, limits: Limits) -> tupl
             ))  # fmt: skip
         if data is None:
             continue  # an empty document (e.g. a trailing ---)
-        start = node.start_mark.line + 1 + line_offset
-        documents.append(Document(file, len(documents), start, data, node, line_offset))
+        line = node.start_mark.line + 1 + line_offset
+        documents.append(Document(file, len(documents), line, data, node, line_offset, source=(start, end, number)))
     return documents, issues
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -267,3 +268,31 @@ def test_decode_marks_every_document_with_the_file_text() -> None:
     text = Path(YAMLDOC / "recovery.yaml").read_text(encoding="utf-8")
     documents, _ = decode("recovery.yaml", text)
     assert all(d.text == text and d.file == "recovery.yaml" for d in documents)
+
+
+def test_pickled_documents_compose_their_node_tree_again() -> None:
+    # --jobs workers send documents without their node trees; positions must not change.
+    documents = load("recovery.yaml")[0] + load("cel-styles.yaml")[0]
+    paths = [(), ("metadata", "name"), ("kind",), ("double",), ("nested", "deeper"), ("missing", 3)]
+    expected = [[d.position(p) for p in paths] + [d.scalar_position(("double",), 18)] for d in documents]
+    copies = [pickle.loads(pickle.dumps(document)) for document in documents]
+    assert all(copy.node is None for copy in copies)
+    assert [[c.position(p) for p in paths] + [c.scalar_position(("double",), 18)] for c in copies] == expected
+    assert [c.data for c in copies] == [d.data for d in documents]
+
+
+def test_documents_left_without_their_tree_ask_their_finder() -> None:
+    document = pickle.loads(pickle.dumps(load("cel-styles.yaml")[0][0]))
+    asked: list[tuple[tuple[str | int, ...], int | None]] = []
+
+    class Finder:
+        def find(self, doc: yamldoc.Document, path: tuple[str | int, ...], offset: int | None) -> tuple[int, int]:
+            asked.append((path, offset))
+            return (40, 2)
+
+    document.finder = Finder()
+    assert document.position(("double",)) == (40, 2)
+    assert document.position(("double",)) == (40, 2)  # remembered
+    assert document.scalar_position(("double",), 3) == (40, 2)
+    assert asked == [(("double",), None), (("double",), 3)]
+    assert document.node is None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from dralint.context import CheckContext
@@ -29,6 +29,15 @@ CHECKS: dict[str, str] = {
     "served-versions": "dralint.checks.served_versions:check",
 }
 
+# Checks that look at one object (or one file) at a time, never at others: ``--jobs`` runs them
+# in the worker processes that read the files. Every other check sees the whole input (objects
+# referring to each other, the dry-run) and runs once, after the workers are done.
+LOCAL_CHECKS: frozenset[str] = frozenset(
+    {"apiserver", "cel-selectors", "gated-fields", "input", "schema", "served-versions"}
+)
+
+Scope = Literal["all", "local", "global"]
+
 # Rules the engine reports itself, after the checks ran: they are about suppressions and the
 # configuration (unused or broken suppressions, expired exceptions), not about the manifests.
 ENGINE_CHECKS: frozenset[str] = frozenset({"suppressions"})
@@ -42,6 +51,11 @@ def known(name: str) -> bool:
 def is_engine(name: str | None) -> bool:
     """Whether ``name`` is reported by the engine rather than by a check function."""
     return name in ENGINE_CHECKS
+
+
+def in_scope(name: str, scope: Scope) -> bool:
+    """Whether the check ``name`` runs in ``scope`` (``all``, or the ``local`` or ``global`` half)."""
+    return scope == "all" or (name in LOCAL_CHECKS) == (scope == "local")
 
 
 def load(name: str) -> CheckFn:
