@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dralint.api.normalise import Normalised, normalise
 from dralint.api.objects import KubeObject, Unidentified
@@ -18,6 +18,10 @@ from dralint.api.versions import Target
 from dralint.api.workloads import PodTemplate, pod_templates
 from dralint.sources import SourceFile
 from dralint.yamldoc import DecodeIssue, Document
+
+if TYPE_CHECKING:
+    from dralint.simulate.analysis import Analysis
+    from dralint.simulate.inventory import Inventory
 
 
 @dataclass(slots=True)
@@ -68,6 +72,20 @@ class CheckContext:
     def pod_templates(self) -> list[PodTemplate]:
         """Every pod template of every workload, in input order."""
         return [template for obj in self.workspace.objects for template in pod_templates(obj)]
+
+    @cached_property
+    def inventory(self) -> Inventory:
+        """The cluster inventory: inventory kinds among all loaded objects, compact Inventories expanded."""
+        from dralint.simulate import inventory
+
+        return inventory.build(self.workspace.objects, self.normalised)
+
+    @cached_property
+    def analysis(self) -> Analysis:
+        """The cluster dry-run every simulation check reads (run at most once)."""
+        from dralint.simulate import analysis
+
+        return analysis.analyse(self)
 
     def of_kind(self, kind: str) -> list[Normalised]:
         return [n for n in self.normalised.values() if n.obj.kind == kind]

@@ -20,6 +20,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from dralint.paths import Key, Path
+from dralint.simulate.suggest import closest
 
 API_VERSION = "dralint.io/v1alpha1"
 KIND = "Inventory"
@@ -41,6 +42,7 @@ def _pattern_names() -> dict[str, str]:
 class SchemaError:
     path: Path
     message: str
+    hint: str | None = None
 
 
 @cache
@@ -69,7 +71,24 @@ def validate(data: Mapping[str, Any]) -> list[SchemaError]:
 
 
 def _describe(error: ValidationError) -> SchemaError:
-    return SchemaError(_path(error.absolute_path), _message(_innermost(error)))
+    error = _innermost(error)
+    path = _path(error.absolute_path)
+    if error.validator == "additionalProperties":
+        known = _properties(error)
+        extra = sorted(set(_mapping(error.instance)) - known)
+        if extra:
+            match = closest(extra[0], known)
+            hint = f"did you mean {match}?" if match else f"known fields: {', '.join(sorted(known))}"
+            return SchemaError((*path, extra[0]), f"unknown field {extra[0]!r} in the Inventory document", hint)
+    return SchemaError(path, _message(error))
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _properties(error: ValidationError) -> set[str]:
+    return set(_mapping(_mapping(error.schema).get("properties")))
 
 
 def _innermost(error: ValidationError) -> ValidationError:
@@ -104,10 +123,6 @@ def _path(steps: Any) -> Path:
 
 def _message(error: ValidationError) -> str:
     validator = error.validator
-    if validator == "additionalProperties":
-        schema_node = error.schema if isinstance(error.schema, Mapping) else {}
-        extra = sorted(set(error.instance) - set(schema_node.get("properties", {})))
-        return f"unknown field {', '.join(repr(e) for e in extra)} in the Inventory document"
     if validator == "required":
         return f"missing required field {error.message.split(' is a required')[0]}"
     if validator == "const" and error.absolute_path and error.absolute_path[-1] == "apiVersion":

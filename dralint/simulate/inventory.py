@@ -35,8 +35,22 @@ class SliceEntry:
     origin: Origin
     device_paths: tuple[Path, ...]  # per device, relative to origin.obj
 
-    def device_origin(self, index: int) -> Origin:
-        return Origin(self.origin.obj, self.device_paths[index])
+    @property
+    def generated(self) -> bool:
+        """Whether the slice was expanded from a compact Inventory document (not written as a slice)."""
+        return self.origin.obj.kind != "ResourceSlice"
+
+    def at(self, path: Path) -> Origin:
+        """Where ``path`` (inside the slice) was written: the field itself, or the Inventory entry."""
+        return self.origin if self.generated else Origin(self.origin.obj, path)
+
+    def device_at(self, index: int, path: Path = ()) -> Origin:
+        """Where ``path`` inside device ``index`` was written.
+
+        For generated devices the device group has the same field names (``name``,
+        ``attributes``, ``capacity``), and positions fall back to the nearest existing parent.
+        """
+        return Origin(self.origin.obj, (*self.device_paths[index], *path))
 
 
 @dataclass(frozen=True, slots=True)

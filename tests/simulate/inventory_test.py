@@ -20,7 +20,7 @@ def test_build_reads_kubectl_list_nodes_and_allocated_claims() -> None:
     ]
     assert inv.nodes[0].node.taints[0].key == "dedicated"
     assert [(a.claim.namespace, a.claim.name) for a in inv.allocated] == [("ml", "already-running")]
-    assert inv.slices[0].device_origin(1).obj.position(inv.slices[0].device_paths[1]) == (29, 7)  # "- name: gpu-1"
+    assert inv.slices[0].origin.obj.position(inv.slices[0].device_at(1).path) == (29, 7)  # "- name: gpu-1"
 
 
 def test_build_expands_compact_inventory_with_origins() -> None:
