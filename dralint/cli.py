@@ -145,3 +145,41 @@ def check(
         return command.run(settings)
 
     _run(go)
+
+
+@main.command()
+@click.argument("scenario", metavar="SCENARIO.json")
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(["json", "text"]),
+    default="json",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--repeat",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Run the whole scenario N times (timing); adds totalSeconds and repeat to the output.",
+)
+@click.option(
+    "--budget",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="STEPS",
+    help="Search steps per node before giving up (default 1,000,000).",
+)
+def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None) -> None:
+    """Run the allocator on a scenario's claims for every node of the scenario."""
+    from dralint.commands import allocate as command
+
+    def go() -> int:
+        settings = command.AllocateSettings(scenario=scenario, format=fmt, repeat=repeat)
+        if budget is not None:
+            settings = command.AllocateSettings(scenario=scenario, format=fmt, repeat=repeat, budget=budget)
+        return command.run(settings)
+
+    _run(go)

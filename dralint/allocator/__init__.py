@@ -1,0 +1,139 @@
+"""The Kubernetes structured-parameters allocator, ported: objects in, allocation results out.
+
+Counterpart: ``structured/allocator.go`` and the ``experimental`` variant it selects
+(``structured/internal/experimental``), with every behaviour switchable by :class:`Features`.
+No I/O, no YAML, no findings: inputs are the typed model of :mod:`dralint.api.model` (already
+defaulted; see :mod:`dralint.allocator.prepare` for what the scheduler prepares), results are
+model ``AllocationResult`` values, unsatisfiable is ``None`` and invalid input raises
+:class:`AllocatorError` with upstream's message.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+
+from dralint.allocator.counters import CounterSets
+from dralint.allocator.devices import DeviceRegistry, SliceInfo
+from dralint.allocator.explain import Explanation, explain
+from dralint.allocator.pools import gather_pools
+from dralint.allocator.requests import validate_claims
+from dralint.allocator.results import build_results
+from dralint.allocator.search import Search
+from dralint.allocator.selection import SelectorCache
+from dralint.allocator.types import (
+    ALLOCATION_RESULTS_MAX_SIZE,
+    DEFAULT_SEARCH_BUDGET,
+    AllocatedState,
+    AllocatorError,
+    Context,
+    DeviceID,
+    Features,
+    SearchBudgetExhausted,
+    cancelled,
+    deadline,
+)
+from dralint.api import model
+from dralint.cel import Environment
+
+__all__ = [
+    "ALLOCATION_RESULTS_MAX_SIZE",
+    "DEFAULT_SEARCH_BUDGET",
+    "AllocatedState",
+    "Allocator",
+    "AllocatorError",
+    "Context",
+    "DeviceID",
+    "Explanation",
+    "Features",
+    "SearchBudgetExhausted",
+    "cancelled",
+    "deadline",
+]
+
+
+class Allocator:
+    """``NewAllocator`` + ``Allocate``: one allocator for one set of slices, classes and state.
+
+    Like the scheduler, use one allocator per pod and call :meth:`allocate` once per candidate
+    node. Only the available-counter cache (quirk Q6) and dralint's memo of CEL outcomes survive
+    between calls.
+    """
+
+    def __init__(
+        self,
+        features: Features,
+        allocated_state: AllocatedState,
+        classes: Mapping[str, model.DeviceClass],
+        slices: Sequence[model.ResourceSlice],
+        *,
+        budget: int = DEFAULT_SEARCH_BUDGET,
+        cel_environment: Environment | None = None,
+    ) -> None:
+        self.features = features
+        self.classes = classes
+        self.budget = budget
+        self._registry = DeviceRegistry(allocated_state)
+        self._all_slices = [SliceInfo(s) for s in slices]
+        self._on_node: dict[str, list[SliceInfo]] = {}
+        self._shared: list[SliceInfo] = []
+        for slice_info in self._all_slices:
+            if slice_info.node_name:
+                self._on_node.setdefault(slice_info.node_name, []).append(slice_info)
+            else:
+                self._shared.append(slice_info)
+        self._cache = SelectorCache(cel_environment)
+        self._counter_cache: dict[str, CounterSets] = {}
+        self.total_steps = 0  # ``GetStats().NumAllocateOneInvocations``
+        self.last_steps = 0  # steps of the latest ``allocate`` call
+
+    def allocate(
+        self, node: model.Node, claims: Sequence[model.ResourceClaim], *, context: Context | None = None
+    ) -> list[model.AllocationResult] | None:
+        """``Allocate``: results per claim, ``None`` when unsatisfiable; raises :class:`AllocatorError`."""
+        self.last_steps = 0
+        pools = gather_pools(self._slices_for(node), node, self.features, self._all_slices)
+        validated = validate_claims(claims, self.classes, pools, node, self.features, self._cache, self._registry)
+        search = Search(
+            claims=claims,
+            validated=validated,
+            pools=pools,
+            node=node,
+            features=self.features,
+            cache=self._cache,
+            registry=self._registry,
+            counter_cache=self._counter_cache,
+            budget=self.budget,
+            context=context,
+        )
+        depth = sum(ALLOCATION_RESULTS_MAX_SIZE + 2 * len(c.spec.requests) + 2 for c in claims) + 100
+        limit = sys.getrecursionlimit()
+        if depth > limit - 200:
+            sys.setrecursionlimit(depth + 400)
+        try:
+            done = search.run()
+        finally:
+            self.last_steps = search.steps
+            self.total_steps += search.steps
+            sys.setrecursionlimit(limit)
+        if not done:
+            if any(pool.invalid for pool in pools):
+                raise AllocatorError("invalid resource pools were encountered", failed_on_node=True)
+            return None
+        return build_results(search, node)
+
+    def explain(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Explanation:
+        """Why the claims do not fit on ``node``, as data (run it after an unsatisfiable result)."""
+        pools = gather_pools(self._slices_for(node), node, self.features, self._all_slices)
+        return explain(
+            claims=claims,
+            classes=self.classes,
+            pools=pools,
+            node=node,
+            features=self.features,
+            cache=self._cache,
+            registry=self._registry,
+        )
+
+    def _slices_for(self, node: model.Node) -> list[SliceInfo]:
+        return self._on_node.get(node.name, []) + self._shared

@@ -1,0 +1,140 @@
+"""Per-slice and per-device data the search needs, computed once per :class:`Allocator`.
+
+Upstream converts each slice to its internal ``draapi`` form per ``Allocate`` call; dralint does
+the equivalent once per allocator (lazily, slice by slice) and keeps everything the hot loop
+reads in slotted objects: quantities as exact integers in nano units, the taints that can block,
+the allocated state of the device, and the CEL ``device`` value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+
+from dralint.allocator.types import AllocatedState, DeviceID
+from dralint.api import model
+from dralint.cel import DeviceValue, device_value
+from dralint.quantity import Quantity
+
+NANO = 10**9
+BLOCKING_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
+
+
+def nano(quantity: Quantity) -> int:
+    """The quantity in nano units, exactly (parsed quantities never go below nano precision)."""
+    scaled = quantity.value * NANO
+    if scaled.denominator == 1:
+        return scaled.numerator
+    return -((-scaled.numerator) // scaled.denominator)  # ceil, for computed values
+
+
+def from_nano(value: int) -> Fraction:
+    return Fraction(value, NANO)
+
+
+class CapacityInfo:
+    """One ``DeviceCapacity`` with its request policy, in nano units."""
+
+    __slots__ = ("default", "name", "policy", "quantity", "value")
+
+    def __init__(self, name: str, capacity: model.DeviceCapacity) -> None:
+        self.name = name
+        self.quantity = capacity.value
+        self.value = nano(capacity.value)
+        self.policy = capacity.request_policy
+        self.default = capacity.request_policy.default if capacity.request_policy is not None else None
+
+
+class SliceInfo:
+    """A ResourceSlice and its devices (built on first use)."""
+
+    __slots__ = ("_devices", "driver", "node_name", "node_selector", "per_device_node_selection", "pool", "slice")
+
+    def __init__(self, resource_slice: model.ResourceSlice) -> None:
+        self.slice = resource_slice
+        self.driver = resource_slice.driver
+        self.pool = resource_slice.pool.name
+        self.node_name = resource_slice.node_name
+        self.node_selector = resource_slice.node_selector
+        self.per_device_node_selection = resource_slice.per_device_node_selection is True
+        self._devices: tuple[DeviceInfo, ...] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.slice.meta.name
+
+    def devices(self, registry: DeviceRegistry) -> tuple[DeviceInfo, ...]:
+        if self._devices is None:
+            self._devices = tuple(DeviceInfo(self, device, registry) for device in self.slice.devices)
+        return self._devices
+
+
+class DeviceRegistry:
+    """Interns device ids as small integers and knows the allocated state of each id."""
+
+    __slots__ = ("aggregated", "allocated", "exclusive", "keys")
+
+    def __init__(self, state: AllocatedState) -> None:
+        self.keys: dict[DeviceID, int] = {}
+        self.exclusive = state.allocated_devices
+        self.allocated = state.allocated_device_ids()
+        self.aggregated: dict[DeviceID, dict[str, int]] = {
+            device_id: {name: nano(q) for name, q in capacity.items()}
+            for device_id, capacity in state.aggregated_capacity.items()
+        }
+
+    def key(self, device_id: DeviceID) -> int:
+        key = self.keys.get(device_id)
+        if key is None:
+            key = self.keys[device_id] = len(self.keys)
+        return key
+
+
+class DeviceInfo:
+    """One device of a slice with everything the search reads, precomputed."""
+
+    __slots__ = (
+        "_value",
+        "aggregated",
+        "allocated",
+        "allow_multi",
+        "binding_conditions",
+        "binding_failure_conditions",
+        "blocking_taints",
+        "capacities",
+        "consumes",
+        "device",
+        "exclusive",
+        "id",
+        "key",
+        "slice",
+    )
+
+    def __init__(self, slice_info: SliceInfo, device: model.Device, registry: DeviceRegistry) -> None:
+        self.slice = slice_info
+        self.device = device
+        self.id: DeviceID = (slice_info.driver, slice_info.pool, device.name)
+        self.key = registry.key(self.id)
+        self.exclusive = self.id in registry.exclusive
+        self.allocated = self.id in registry.allocated
+        self.aggregated: Mapping[str, int] | None = registry.aggregated.get(self.id)
+        self.allow_multi = device.allow_multiple_allocations is True
+        self.capacities = tuple(CapacityInfo(name, capacity) for name, capacity in device.capacity.items())
+        self.consumes = tuple(
+            (consumption.counter_set, tuple((name, nano(q)) for name, q in consumption.counters.items()))
+            for consumption in device.consumes_counters
+        )
+        self.blocking_taints = tuple(taint for taint in device.taints if taint.effect in BLOCKING_EFFECTS)
+        self.binding_conditions = device.binding_conditions
+        self.binding_failure_conditions = device.binding_failure_conditions
+        self._value: DeviceValue | None = None
+
+    @property
+    def name(self) -> str:
+        return self.device.name
+
+    def value(self) -> DeviceValue:
+        """The CEL ``device`` variable (conversion errors surface when a selector runs)."""
+        if self._value is None:
+            self._value = device_value(self.slice.driver, self.device)
+        return self._value

@@ -1,0 +1,219 @@
+"""Why claims do not fit on a node, as data: per request, how many devices each check rejected.
+
+Not an upstream function: the search itself records nothing (so the successful path stays as
+fast as upstream's); after an unsatisfiable result the caller runs :func:`explain`, which
+checks every candidate device of the node against each request *on its own* (without the other
+picks of the search) and files it under the first check it fails, in the search's order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from dralint.allocator.capacity import capacity_fits
+from dralint.allocator.constraints import DistinctAttribute, MatchAttribute, as_set, lookup_attribute
+from dralint.allocator.counters import available_counters
+from dralint.allocator.devices import DeviceInfo, DeviceRegistry
+from dralint.allocator.pools import Pool
+from dralint.allocator.requests import RequestData, claim_ref
+from dralint.allocator.selection import SelectorCache
+from dralint.allocator.taints import untolerated_taint
+from dralint.allocator.types import AllocatorError, Features
+from dralint.api import model
+
+
+@dataclass(frozen=True, slots=True)
+class PoolProblem:
+    """A pool of the node that no request can use."""
+
+    pool: str  # driver/pool
+    state: str  # "incomplete" or "invalid"
+    reason: str = ""  # for invalid pools: duplicate device name, unknown counter set, ...
+
+
+@dataclass(frozen=True, slots=True)
+class RequestExplanation:
+    """The candidate devices of the node against one request (or ``firstAvailable`` entry).
+
+    ``seen`` devices are split over the ``rejected`` counts (first failing check, search order)
+    and ``usable``; ``error`` is the hard error this request runs into, if any.
+    """
+
+    claim: str  # namespace/name
+    request: str  # name, or parent/entry
+    mode: str  # "ExactCount" or "All"
+    count: int  # devices needed (ExactCount)
+    seen: int
+    usable: int
+    rejected: Mapping[str, int]  # check -> devices; keys in REJECTION_REASONS order, zeros omitted
+    taint_keys: tuple[str, ...] = ()  # keys of the untolerated taints met
+    error: str | None = None
+
+
+# The checks a device can fail, in the order the allocator applies them.
+REJECTION_REASONS = (
+    "binding-conditions",  # has bindingConditions while DeviceBindingAndStatus is off
+    "class-selector",
+    "request-selector",
+    "node-selection",  # per-device node selection excludes the node
+    "in-use",  # allocated exclusively by another claim
+    "capacity",  # requested capacity missing, too small, or against the request policy
+    "counters",  # shared counters exhausted (or partitionable devices disabled)
+    "taint",  # untolerated NoSchedule/NoExecute taint
+    "constraint",  # lacks the attribute a constraint of the claim compares
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    node: str
+    pools: tuple[PoolProblem, ...]
+    requests: tuple[RequestExplanation, ...]
+
+
+def explain(
+    *,
+    claims: Sequence[model.ResourceClaim],
+    classes: Mapping[str, model.DeviceClass],
+    pools: Sequence[Pool],
+    node: model.Node,
+    features: Features,
+    cache: SelectorCache,
+    registry: DeviceRegistry,
+) -> Explanation:
+    problems = tuple(
+        PoolProblem(pool.id_text(), "incomplete" if pool.incomplete else "invalid", pool.invalid_reason or "")
+        for pool in pools
+        if pool.incomplete or pool.invalid
+    )
+    usable_pools = [pool for pool in pools if not (pool.incomplete or pool.invalid)]
+    out = []
+    for claim_index, claim in enumerate(claims):
+        for request in claim.spec.requests:
+            parts: list[tuple[model.ExactDeviceRequest | model.DeviceSubRequest, str, str | None]] = []
+            if request.first_available:
+                parts = [(entry, entry.name, request.name) for entry in request.first_available]
+            elif request.exactly is not None:
+                parts = [(request.exactly, request.name, None)]
+            for spec, name, parent in parts:
+                out.append(
+                    _request(
+                        claim_index, claim, spec, name, parent, classes, usable_pools, node, features, cache, registry
+                    )
+                )
+    return Explanation(node.name, problems, tuple(out))
+
+
+def _request(
+    claim_index: int,
+    claim: model.ResourceClaim,
+    spec: model.ExactDeviceRequest | model.DeviceSubRequest,
+    name: str,
+    parent: str | None,
+    classes: Mapping[str, model.DeviceClass],
+    pools: Sequence[Pool],
+    node: model.Node,
+    features: Features,
+    cache: SelectorCache,
+    registry: DeviceRegistry,
+) -> RequestExplanation:
+    label = f"{parent}/{name}" if parent is not None else name
+    ref = claim_ref(claim)
+    device_class = classes.get(spec.device_class_name)
+    if device_class is None:
+        return RequestExplanation(
+            ref, label, spec.allocation_mode, spec.count, 0, 0, {},
+            error=f'deviceclass.resource.k8s.io "{spec.device_class_name}" not found',
+        )  # fmt: skip
+    data = RequestData(claim_index, claim, name, parent, device_class, spec)
+    constraints = [c for c in _constraints(claim, features) if c.covers(data.base_name, data.sub_name)]
+    counts = dict.fromkeys(REJECTION_REASONS, 0)
+    seen = usable = 0
+    error = None
+    taint_keys: list[str] = []
+    for pool in pools:
+        available = available_counters(pool, registry) if features.partitionable_devices else {}
+        for device in pool.candidates(registry):
+            seen += 1
+            try:
+                reason = _first_rejection(data, device, node, features, cache, available, constraints)
+            except AllocatorError as problem:
+                error = error or problem.message
+                continue
+            if reason is None:
+                usable += 1
+                continue
+            counts[reason] += 1
+            if reason == "taint":
+                taint = untolerated_taint(device.blocking_taints, data.tolerations)
+                if taint is not None and taint.key not in taint_keys:
+                    taint_keys.append(taint.key)
+    return RequestExplanation(
+        ref, label, data.mode, data.count, seen, usable,
+        {k: v for k, v in counts.items() if v}, tuple(taint_keys), error,
+    )  # fmt: skip
+
+
+def _constraints(claim: model.ResourceClaim, features: Features) -> list[MatchAttribute | DistinctAttribute]:
+    out: list[MatchAttribute | DistinctAttribute] = []
+    for constraint in claim.spec.constraints:
+        if constraint.match_attribute is not None:
+            out.append(MatchAttribute(constraint.requests, constraint.match_attribute, set_mode=False))
+        elif constraint.distinct_attribute is not None:
+            out.append(DistinctAttribute(constraint.requests, constraint.distinct_attribute, set_mode=False))
+    return out
+
+
+def _first_rejection(
+    data: RequestData,
+    device: DeviceInfo,
+    node: model.Node,
+    features: Features,
+    cache: SelectorCache,
+    available: dict[str, dict[str, int]],
+    constraints: Sequence[MatchAttribute | DistinctAttribute],
+) -> str | None:
+    if not features.device_binding_and_status and device.binding_conditions:
+        return "binding-conditions"
+    from dralint.allocator.selection import per_device_node_matches, selectors_match
+
+    if not selectors_match(cache, data.device_class.selectors, device, lambda: f"class {data.device_class.name}"):
+        return "class-selector"
+    if not selectors_match(cache, data.selectors, device, lambda: f"claim {claim_ref(data.claim)}"):
+        return "request-selector"
+    if device.slice.per_device_node_selection and not per_device_node_matches(device, node):
+        return "node-selection"
+    shared = features.consumable_capacity and device.allow_multi
+    if not data.admin and device.exclusive:
+        return "in-use"
+    if (
+        features.consumable_capacity
+        and capacity_fits(data.capacity, device.capacities, device.aggregated, None) is not True
+    ):
+        return "capacity"
+    if device.consumes:
+        if not features.partitionable_devices:
+            return "counters"
+        if not (shared and device.aggregated is not None) and not _counters_fit(device, available):
+            return "counters"
+    if features.device_taints and untolerated_taint(device.blocking_taints, data.tolerations) is not None:
+        return "taint"
+    for constraint in constraints:
+        attribute = lookup_attribute(device.device.attributes, device.id[0], constraint.attribute)
+        if attribute is None or (features.list_type_attributes and as_set(attribute) is None):
+            return "constraint"
+    return None
+
+
+def _counters_fit(device: DeviceInfo, available: dict[str, dict[str, int]]) -> bool:
+    consumed: dict[str, dict[str, int]] = {}
+    for set_name, counters in device.consumes:
+        target = consumed.setdefault(set_name, {})
+        for name, amount in counters:
+            target[name] = target.get(name, 0) + amount
+    return all(
+        amount >= consumed.get(set_name, {}).get(name, 0)
+        for set_name, counters in available.items()
+        for name, amount in counters.items()
+    )

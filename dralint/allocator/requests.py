@@ -1,0 +1,247 @@
+"""Per-request data and the validation phase that runs before the search (spec §3.1, §3.3).
+
+Counterparts: ``requestData``, ``requestAccessor`` (exact request / subrequest),
+``validateDeviceRequest``, ``isSelectable`` and the validation loop at the start of ``Allocate``
+in ``allocator_experimental.go``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from dralint.allocator.capacity import Amount, capacity_fits, requested_amounts
+from dralint.allocator.constraints import Constraint, DistinctAttribute, MatchAttribute
+from dralint.allocator.devices import DeviceInfo, DeviceRegistry
+from dralint.allocator.pools import Pool
+from dralint.allocator.selection import SelectorCache, per_device_node_matches, selectors_match
+from dralint.allocator.types import ALLOCATION_RESULTS_MAX_SIZE, AllocatorError, Features
+from dralint.api import model
+
+
+def claim_ref(claim: model.ResourceClaim) -> str:
+    """``klog.KObj``: ``namespace/name``, or ``name`` without a namespace."""
+    return f"{claim.namespace}/{claim.name}" if claim.namespace else claim.name
+
+
+class RequestData:
+    """``requestData``: one plain request or one ``firstAvailable`` entry, validated."""
+
+    __slots__ = (
+        "admin",
+        "all_devices",
+        "capacity",
+        "claim",
+        "claim_index",
+        "count",
+        "device_class",
+        "mode",
+        "name",
+        "parent",
+        "result_name",
+        "selectable",
+        "selectors",
+        "tolerations",
+    )
+
+    def __init__(
+        self,
+        claim_index: int,
+        claim: model.ResourceClaim,
+        name: str,
+        parent: str | None,
+        device_class: model.DeviceClass,
+        request: model.ExactDeviceRequest | model.DeviceSubRequest,
+    ) -> None:
+        self.claim_index = claim_index
+        self.claim = claim
+        self.name = name
+        self.parent = parent
+        self.result_name = f"{parent}/{name}" if parent is not None else name
+        self.device_class = device_class
+        self.selectors = request.selectors
+        self.mode = request.allocation_mode
+        self.count = request.count
+        self.admin = isinstance(request, model.ExactDeviceRequest) and request.admin_access is True
+        self.tolerations = request.tolerations
+        self.capacity: dict[str, Amount] | None = (
+            requested_amounts(request.capacity.requests) if request.capacity is not None else None
+        )
+        self.all_devices: list[DeviceInfo] = []
+        self.selectable: dict[int, bool] = {}
+
+    @property
+    def base_name(self) -> str:
+        """The name constraints see: the parent request's name for an entry."""
+        return self.parent if self.parent is not None else self.name
+
+    @property
+    def sub_name(self) -> str:
+        return self.name if self.parent is not None else ""
+
+    def is_selectable(self, device: DeviceInfo, node: model.Node, features: Features, cache: SelectorCache) -> bool:
+        """``isSelectable``: class selectors, request selectors, per-device node selection."""
+        if not features.device_binding_and_status and device.binding_conditions:
+            return False
+        known = self.selectable.get(device.key)
+        if known is not None:
+            return known
+        result = (
+            selectors_match(cache, self.device_class.selectors, device, self._class_owner)
+            and selectors_match(cache, self.selectors, device, self._claim_owner)
+            and (not device.slice.per_device_node_selection or per_device_node_matches(device, node))
+        )
+        self.selectable[device.key] = result
+        return result
+
+    def _class_owner(self) -> str:
+        return f"class {self.device_class.name}"
+
+    def _claim_owner(self) -> str:
+        return f"claim {claim_ref(self.claim)}"
+
+
+class ValidatedClaims:
+    """The outcome of the validation phase: request data per claim and request, constraints."""
+
+    __slots__ = ("constraints", "requests")
+
+    def __init__(self) -> None:
+        # requests[claim][request] = entries: one RequestData, or one per firstAvailable entry.
+        self.requests: list[list[list[RequestData]]] = []
+        self.constraints: list[list[Constraint]] = []
+
+
+def validate_claims(
+    claims: Sequence[model.ResourceClaim],
+    classes: Mapping[str, model.DeviceClass],
+    pools: Sequence[Pool],
+    node: model.Node,
+    features: Features,
+    cache: SelectorCache,
+    registry: DeviceRegistry,
+) -> ValidatedClaims:
+    """Validate every claim in order (first error wins) and build the All-mode device lists."""
+    out = ValidatedClaims()
+    context = (node, features, cache, registry)
+    for claim_index, claim in enumerate(claims):
+        ref = claim_ref(claim)
+        minimum = 0
+        per_claim: list[list[RequestData]] = []
+        for request in claim.spec.requests:
+            entries = request.first_available or ()
+            if not features.prioritized_list and entries:
+                raise AllocatorError(
+                    f"claim {ref}, request {request.name}: has subrequests, "
+                    "but the DRAPrioritizedList feature is disabled"
+                )
+            if not features.consumable_capacity:
+                if request.exactly is not None and request.exactly.capacity is not None:
+                    raise AllocatorError(
+                        f"claim {ref}, request {request.name}: has capacity requests, "
+                        "but the DRAConsumableCapacity feature is disabled"
+                    )
+                for entry in entries:
+                    if entry.capacity is not None:
+                        raise AllocatorError(
+                            f"claim {ref}, subrequest {entry.name}: has capacity requests, "
+                            "but the DRAConsumableCapacity feature is disabled"
+                        )
+            if entries:
+                datas = [
+                    _validate_request(claim_index, claim, entry, entry.name, request.name, classes, pools, context)
+                    for entry in entries
+                ]
+                minimum += min(d_count(d) for d in datas)
+            else:
+                if request.exactly is None:
+                    raise AllocatorError(
+                        f"claim {ref}, request {request.name}: neither exactly nor firstAvailable is set "
+                        "(invalid request)"
+                    )
+                datas = [
+                    _validate_request(claim_index, claim, request.exactly, request.name, None, classes, pools, context)
+                ]
+                minimum += d_count(datas[0])
+            per_claim.append(datas)
+        if minimum > ALLOCATION_RESULTS_MAX_SIZE:
+            raise AllocatorError(
+                f"claim {ref}: number of requested devices {minimum} exceeds the claim limit of "
+                f"{ALLOCATION_RESULTS_MAX_SIZE}"
+            )
+        constraints: list[Constraint] = []
+        for index, constraint in enumerate(claim.spec.constraints):
+            set_mode = features.list_type_attributes
+            if constraint.match_attribute is not None:
+                constraints.append(MatchAttribute(constraint.requests, constraint.match_attribute, set_mode=set_mode))
+            elif constraint.distinct_attribute is not None:
+                constraints.append(
+                    DistinctAttribute(constraint.requests, constraint.distinct_attribute, set_mode=set_mode)
+                )
+            else:
+                raise AllocatorError(
+                    f"claim {ref}, constraint #{index}: empty constraint (unsupported constraint type?)"
+                )
+        out.requests.append(per_claim)
+        out.constraints.append(constraints)
+    return out
+
+
+def d_count(data: RequestData) -> int:
+    """``numDevices``: the exact count, or the length of the All list."""
+    return len(data.all_devices) if data.mode == "All" else data.count
+
+
+def _validate_request(
+    claim_index: int,
+    claim: model.ResourceClaim,
+    request: model.ExactDeviceRequest | model.DeviceSubRequest,
+    name: str,
+    parent: str | None,
+    classes: Mapping[str, model.DeviceClass],
+    pools: Sequence[Pool],
+    ctx: tuple[model.Node, Features, SelectorCache, DeviceRegistry],
+) -> RequestData:
+    """``validateDeviceRequest``."""
+    node, features, cache, registry = ctx
+    ref = claim_ref(claim)
+    for index, selector in enumerate(request.selectors):
+        if selector.cel is None:
+            raise AllocatorError(
+                f"claim {ref}, request {name}, selector #{index}: CEL expression empty (unsupported selector type?)"
+            )
+    if not features.admin_access and isinstance(request, model.ExactDeviceRequest) and request.admin_access is not None:
+        raise AllocatorError(f"claim {ref}, request {name}: admin access is requested, but the feature is disabled")
+    class_name = request.device_class_name
+    if not class_name:
+        raise AllocatorError(f"claim {ref}, request {name}: missing device class name (unsupported request type?)")
+    device_class = classes.get(class_name)
+    if device_class is None:
+        raise AllocatorError(
+            f"claim {ref}, request {name}: could not retrieve device class {class_name}: "
+            f'deviceclass.resource.k8s.io "{class_name}" not found'
+        )
+    data = RequestData(claim_index, claim, name, parent, device_class, request)
+    if data.mode == "ExactCount":
+        return data
+    if data.mode != "All":
+        raise AllocatorError(f"claim {ref}, request {name}: unsupported count mode {data.mode}")
+    for pool in pools:
+        if pool.incomplete:
+            raise AllocatorError(
+                f"claim {ref}, request {name}: asks for all devices, but resource pool {pool.id_text()} "
+                "is currently being updated"
+            )
+        if pool.invalid:
+            raise AllocatorError(
+                f"claim {ref}, request {name}: asks for all devices, but resource pool {pool.id_text()} "
+                "is currently invalid"
+            )
+        for device in pool.candidates(registry):
+            if not data.is_selectable(device, node, features, cache):
+                continue
+            if features.consumable_capacity and not capacity_fits(
+                data.capacity, device.capacities, device.aggregated, None
+            ):
+                continue
+            data.all_devices.append(device)
+    return data

@@ -1,0 +1,274 @@
+"""The backtracking search of one ``Allocate`` call (spec §6).
+
+Counterparts: ``allocateOne``, ``allocateDevice`` (with its rollback), ``deviceInUse`` and
+friends in ``allocator_experimental.go``. The search is the upstream one step for step: the same
+candidate order, the same checks in the same order, the same rollbacks (and the same missing
+rollbacks, quirks Q4, Q5, Q7, Q8), the same number of steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dralint.allocator.capacity import Amount, capacity_fits, consumed_capacity
+from dralint.allocator.counters import CounterSets, check_available_counters, deallocate_counters
+from dralint.allocator.devices import DeviceInfo, DeviceRegistry
+from dralint.allocator.pools import Pool
+from dralint.allocator.requests import RequestData, ValidatedClaims, claim_ref, d_count
+from dralint.allocator.selection import SelectorCache
+from dralint.allocator.taints import untolerated_taint
+from dralint.allocator.types import (
+    ALLOCATION_RESULTS_MAX_SIZE,
+    AllocatorError,
+    Context,
+    Features,
+    PoolID,
+    SearchBudgetExhausted,
+    device_id_text,
+)
+from dralint.api import model
+
+
+class _MaxSizeExceeded(Exception):
+    """``errAllocationResultMaxSizeExceeded``: drives backtracking to the next entry or claim."""
+
+
+class Pick:
+    """``internalDeviceResult``: a device picked for a request in this call."""
+
+    __slots__ = ("consumed", "device", "pool", "request", "shared")
+
+    def __init__(
+        self, request: RequestData, device: DeviceInfo, pool: Pool, shared: bool, consumed: dict[str, Amount] | None
+    ) -> None:
+        self.request = request
+        self.device = device
+        self.pool = pool
+        self.shared = shared
+        self.consumed = consumed
+
+
+class Search:
+    """The state of one ``Allocate`` call while it searches (``allocator``)."""
+
+    def __init__(
+        self,
+        *,
+        claims: Sequence[model.ResourceClaim],
+        validated: ValidatedClaims,
+        pools: Sequence[Pool],
+        node: model.Node,
+        features: Features,
+        cache: SelectorCache,
+        registry: DeviceRegistry,
+        counter_cache: dict[str, CounterSets],
+        budget: int,
+        context: Context | None,
+    ) -> None:
+        self.claims = claims
+        self.requests = validated.requests
+        self.constraints = validated.constraints
+        self.node = node
+        self.features = features
+        self.cache = cache
+        self.registry = registry
+        self.counter_cache = counter_cache
+        self.budget = budget
+        self.context = context
+        self.pools: dict[PoolID, Pool] = {pool.id: pool for pool in pools}
+        self.candidates: list[DeviceInfo] = []
+        self.candidate_pools: list[Pool] = []
+        for pool in pools:
+            if pool.incomplete or pool.invalid:
+                continue
+            devices = pool.candidates(registry)
+            self.candidates.extend(devices)
+            self.candidate_pools.extend([pool] * len(devices))
+        self.results: list[list[Pick]] = [[] for _ in claims]
+        self.allocating: dict[int, set[int]] = {}
+        self.allocating_capacity: dict[int, dict[str, int]] = {}
+        self.consumed_counters: dict[str, CounterSets] = {}
+        self.selected: dict[tuple[int, int], int] = {}
+        self.steps = 0
+
+    def run(self) -> bool:
+        """The whole search; ``True`` when every claim got its devices."""
+        return self._step(0, 0, 0, 0, False, 0)
+
+    def _step(self, c: int, r: int, e: int, k: int, in_entry: bool, start: int) -> bool:
+        """``allocateOne``: allocate device ``k`` of entry ``e`` of request ``r`` of claim ``c``."""
+        self.steps += 1
+        if self.steps > self.budget:
+            raise SearchBudgetExhausted(self.budget)
+        if self.context is not None:
+            cause = self.context()
+            if cause is not None:
+                raise AllocatorError(f"filter operation aborted: {cause}")
+        if c >= len(self.requests):
+            return True
+        requests = self.requests[c]
+        if r >= len(requests):
+            try:
+                return self._step(c + 1, 0, 0, 0, False, 0)
+            except _MaxSizeExceeded:
+                return False  # the limit is per claim
+        entries = requests[r]
+        data = entries[e]
+        if not in_entry and data.parent is not None:
+            all_exceeded = True
+            for index in range(len(entries)):
+                try:
+                    done = self._step(c, r, index, k, True, 0)
+                except _MaxSizeExceeded:
+                    continue
+                all_exceeded = False
+                if done:
+                    self.selected[(c, r)] = index
+                    return True
+            if all_exceeded:
+                raise _MaxSizeExceeded
+            return False
+
+        all_mode = data.mode == "All"
+        if all_mode and not data.all_devices:
+            return False
+        count = d_count(data)
+        if k >= count:
+            return self._step(c, r + 1, 0, 0, False, 0)
+        if len(self.results[c]) + count - k > ALLOCATION_RESULTS_MAX_SIZE:
+            raise _MaxSizeExceeded
+
+        if all_mode:
+            device = data.all_devices[k]
+            pick = self._allocate_device(c, data, device, self.pools[device.id[:2]], must=True)
+            if pick is None:
+                return False
+            try:
+                done = self._step(c, r, e, k + 1, in_entry, 0)
+            except BaseException:
+                self._deallocate(c, pick)
+                raise
+            if not done:
+                self._deallocate(c, pick)
+            return done
+
+        candidates = self.candidates
+        allocating = self.allocating
+        admin = data.admin
+        features = self.features
+        node = self.node
+        cache = self.cache
+        check_capacity = features.consumable_capacity
+        for position in range(start, len(candidates)):
+            device = candidates[position]
+            holders = allocating.get(device.key)
+            if admin:
+                if holders and c in holders:
+                    continue
+            elif device.exclusive or holders:
+                continue
+            if not data.is_selectable(device, node, features, cache):
+                continue
+            if (
+                check_capacity
+                and (device.capacities or data.capacity)
+                and capacity_fits(
+                    data.capacity, device.capacities, device.aggregated, self.allocating_capacity.get(device.key)
+                )
+                is not True
+            ):
+                continue
+            pick = self._allocate_device(c, data, device, self.candidate_pools[position], must=False)
+            if pick is None:
+                continue
+            try:
+                done = self._step(c, r, e, k + 1, in_entry, position + 1)
+            except BaseException:
+                self._deallocate(c, pick)
+                raise
+            if done:
+                return True
+            self._deallocate(c, pick)
+        return False
+
+    def _allocate_device(self, c: int, data: RequestData, device: DeviceInfo, pool: Pool, *, must: bool) -> Pick | None:
+        """``allocateDevice``: the availability checks, then record the pick (or refuse)."""
+        features = self.features
+        shared = features.consumable_capacity and device.allow_multi
+        key = device.key
+        holders = self.allocating.get(key)
+        if data.admin:
+            if not shared and holders and c in holders:
+                return None
+        elif device.exclusive or holders:
+            return None
+        if device.consumes:
+            if not features.partitionable_devices:
+                return None
+            skip_counters = shared and (device.aggregated is not None or key in self.allocating_capacity)
+            if not skip_counters and not check_available_counters(
+                device, pool, self.counter_cache, self.consumed_counters, self.registry
+            ):
+                return None
+        if (
+            features.device_taints
+            and device.blocking_taints
+            and untolerated_taint(device.blocking_taints, data.tolerations) is not None
+        ):
+            return None  # quirk Q4: counters recorded above stay recorded
+        constraints = self.constraints[c]
+        if constraints:
+            base, sub = data.base_name, data.sub_name
+            driver, attributes = device.id[0], device.device.attributes
+            for index, constraint in enumerate(constraints):
+                if not constraint.add(base, sub, driver, attributes):
+                    if must:
+                        raise AllocatorError(
+                            f"claim {claim_ref(data.claim)}, request {data.name}: cannot add device "
+                            f"{device_id_text(device.id)} because a claim constraint would not be satisfied"
+                        )
+                    for earlier in constraints[:index]:
+                        earlier.remove(base, sub)
+                    return None
+        if holders is None:
+            holders = self.allocating[key] = set()
+        if not shared:
+            holders.add(c)
+        consumed = None
+        if features.consumable_capacity:
+            allocating = self.allocating_capacity.get(key)
+            if capacity_fits(data.capacity, device.capacities, device.aggregated, allocating) is not True:
+                return None  # quirk Q5: nothing above is undone
+            if shared:
+                consumed = consumed_capacity(data.capacity, device.capacities)
+                if allocating is None:
+                    self.allocating_capacity[key] = {name: amount[0] for name, amount in consumed.items()}
+                else:
+                    for name, amount in consumed.items():
+                        allocating[name] = allocating.get(name, 0) + amount[0]
+        pick = Pick(data, device, pool, shared, consumed or None)
+        self.results[c].append(pick)
+        return pick
+
+    def _deallocate(self, c: int, pick: Pick) -> None:
+        """The rollback ``allocateDevice`` returns."""
+        data, device = pick.request, pick.device
+        constraints = self.constraints[c]
+        if constraints:
+            base, sub = data.base_name, data.sub_name
+            for constraint in constraints:
+                constraint.remove(base, sub)
+        key = device.key
+        self.allocating[key].discard(c)
+        if pick.shared:
+            if pick.consumed is not None:
+                allocating = self.allocating_capacity.get(key)
+                if allocating is not None:
+                    for name, amount in pick.consumed.items():
+                        if name in allocating:
+                            allocating[name] -= amount[0]
+                    if all(value == 0 for value in allocating.values()):
+                        del self.allocating_capacity[key]
+        elif self.features.partitionable_devices and device.consumes:
+            deallocate_counters(device, pick.pool.name, self.consumed_counters)
+        self.results[c].pop()

@@ -1,0 +1,92 @@
+"""Whether a device is selectable for a request: class and request CEL selectors, per-device node
+selection, binding conditions (spec §4.1 step 2).
+
+Counterparts: ``isSelectable`` and ``selectorsMatch`` in ``allocator_experimental.go`` and the
+expression cache of ``cel/cache.go``. CEL outcomes are pure functions of (expression, device), so
+besides upstream's per-call cache this module memoises them for the allocator's lifetime; the
+order in which selectors run, and so which error surfaces first, is unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from dralint.allocator.devices import DeviceInfo
+from dralint.allocator.nodes import NodeSelectorError, node_matches
+from dralint.allocator.types import AllocatorError, device_id_text
+from dralint.api import model
+from dralint.cel import CelCompileError, CelRuntimeError, Environment, Selector, compile_selector
+
+# What a memoised evaluation produced: the boolean, or the runtime error message.
+_Outcome = bool | str
+
+
+class SelectorCache:
+    """Compiled selectors by expression, and their outcome per device key."""
+
+    __slots__ = ("_compiled", "_env", "_outcomes")
+
+    def __init__(self, env: Environment | None = None) -> None:
+        self._env = env
+        self._compiled: dict[str, Selector | CelCompileError] = {}
+        self._outcomes: dict[str, dict[int, _Outcome]] = {}
+
+    def evaluate(self, expression: str, device: DeviceInfo) -> bool:
+        """The selector's verdict on the device; raises CelCompileError or CelRuntimeError."""
+        outcomes = self._outcomes.get(expression)
+        if outcomes is None:
+            outcomes = self._outcomes[expression] = {}
+        else:
+            outcome = outcomes.get(device.key)
+            if outcome is not None:
+                if outcome is True or outcome is False:
+                    return outcome
+                raise CelRuntimeError(outcome)
+        selector = self._compiled.get(expression)
+        if selector is None:
+            try:
+                selector = compile_selector(expression, self._env)
+            except CelCompileError as error:
+                selector = error
+            self._compiled[expression] = selector
+        if isinstance(selector, CelCompileError):
+            raise selector
+        try:
+            result = selector.matches(device.value())
+        except CelRuntimeError as error:
+            outcomes[device.key] = error.message
+            raise
+        outcomes[device.key] = result
+        return result
+
+
+def selectors_match(
+    cache: SelectorCache,
+    selectors: tuple[model.DeviceSelector, ...],
+    device: DeviceInfo,
+    owner: Callable[[], str],
+) -> bool:
+    """``selectorsMatch``: every selector in order, stopping at the first false; errors are hard.
+
+    ``owner`` names the selectors' owner for messages (``class x`` or ``claim ns/name``).
+    """
+    for index, selector in enumerate(selectors):
+        expression = selector.cel.expression if selector.cel is not None else ""
+        try:
+            if not cache.evaluate(expression, device):
+                return False
+        except CelCompileError as error:
+            raise AllocatorError(f"{owner()}: selector #{index}: CEL compile error: {error.message}") from None
+        except CelRuntimeError as error:
+            where = f"{owner()}: selector #{index} on device {device_id_text(device.id)}"
+            raise AllocatorError(f"{where}: CEL runtime error: {error.message}") from None
+    return True
+
+
+def per_device_node_matches(device: DeviceInfo, node: model.Node) -> bool:
+    """Per-device node selection (``perDeviceNodeSelection: true`` slices); parse errors are hard."""
+    spec = device.device
+    try:
+        return node_matches(node, spec.node_name, spec.all_nodes, spec.node_selector)
+    except NodeSelectorError as error:
+        raise AllocatorError(str(error)) from None

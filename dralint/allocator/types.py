@@ -1,0 +1,99 @@
+"""Values shared by every part of the allocator: feature flags, device ids, allocated state, errors.
+
+Counterparts: ``structured/internal/types.go`` (``Features``), ``structured/schedulerapi/types.go``
+(``DeviceID``, ``AllocatedState``) and ``structured/internal/allocatedstate.go``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from dralint.quantity import Quantity
+
+# resourceapi.AllocationResultsMaxSize: devices per claim allocation.
+ALLOCATION_RESULTS_MAX_SIZE = 32
+# Steps of the recursive search (allocateOne invocations) after which dralint gives up.
+DEFAULT_SEARCH_BUDGET = 1_000_000
+
+DeviceID = tuple[str, str, str]  # (driver, pool, device)
+PoolID = tuple[str, str]  # (driver, pool)
+
+
+def device_id_text(device_id: DeviceID) -> str:
+    """``DeviceID.String()``: ``driver/pool/device``."""
+    return f"{device_id[0]}/{device_id[1]}/{device_id[2]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Features:
+    """``internal.Features``: one flag per control-flow change, sorted, mapped to gates (spec §11)."""
+
+    admin_access: bool = False
+    consumable_capacity: bool = False
+    device_binding_and_status: bool = False
+    device_taints: bool = False
+    list_type_attributes: bool = False
+    partitionable_devices: bool = False
+    prioritized_list: bool = False
+
+    @classmethod
+    def all(cls) -> Features:
+        """``internal.FeaturesAll``: every flag on (the full "experimental" allocator)."""
+        return cls(True, True, True, True, True, True, True)
+
+
+@dataclass(frozen=True, slots=True)
+class AllocatedState:
+    """``schedulerapi.AllocatedState``: what already-allocated claims hold (spec §1.1)."""
+
+    allocated_devices: frozenset[DeviceID] = frozenset()
+    allocated_shared_device_ids: frozenset[tuple[DeviceID, str]] = frozenset()
+    aggregated_capacity: Mapping[DeviceID, Mapping[str, Quantity]] = field(default_factory=dict)
+
+    def allocated_device_ids(self) -> frozenset[DeviceID]:
+        """Every device ``IsDeviceAllocated`` reports: exclusive, shared or with aggregated capacity."""
+        shared = {device_id for device_id, _ in self.allocated_shared_device_ids}
+        return self.allocated_devices | shared | frozenset(self.aggregated_capacity)
+
+
+class AllocatorError(Exception):
+    """Invalid input: ``Allocate`` returned an error. The message is upstream's.
+
+    ``failed_on_node`` marks ``invalid resource pools were encountered`` (it wraps upstream's
+    ``ErrFailedAllocationOnNode``): the node does not fit, the pod is not at fault.
+    """
+
+    def __init__(self, message: str, *, failed_on_node: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.failed_on_node = failed_on_node
+
+
+class SearchBudgetExhausted(AllocatorError):
+    """dralint's own limit: the search took more steps than its budget (upstream has none)."""
+
+    def __init__(self, steps: int) -> None:
+        super().__init__(f"search budget exhausted after {steps} steps")
+        self.steps = steps
+
+
+# A cancellation check, like a Go context: returns the cause ("context deadline exceeded",
+# "context canceled") once the allocation must stop, else None.
+Context = Callable[[], "str | None"]
+
+
+def deadline(seconds: float) -> Context:
+    """A context that expires ``seconds`` from now (``context.WithTimeout``)."""
+    end = time.monotonic() + seconds
+
+    def check() -> str | None:
+        return "context deadline exceeded" if time.monotonic() >= end else None
+
+    return check
+
+
+def cancelled() -> Context:
+    """An already cancelled context (``cancel()`` called before ``Allocate``)."""
+    return lambda: "context canceled"

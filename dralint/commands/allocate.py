@@ -1,0 +1,131 @@
+"""``dralint allocate``: run the allocator on a scenario's claims for every node; print the outcomes."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any, Literal, TextIO
+
+from dralint.allocator import DEFAULT_SEARCH_BUDGET, Allocator, AllocatorError, Features
+from dralint.allocator.prepare import allocated_state, apply_taint_rules
+from dralint.api import model, serialize
+from dralint.api.scenario import Scenario, ScenarioError, scenario
+from dralint.errors import InputError
+
+Format = Literal["json", "text"]
+Outcome = Literal["allocated", "unsatisfiable", "error"]
+
+
+@dataclass(frozen=True, slots=True)
+class AllocateSettings:
+    scenario: str  # a path, or "-" for standard input
+    format: Format = "json"
+    repeat: int = 1
+    budget: int = DEFAULT_SEARCH_BUDGET
+
+
+@dataclass(frozen=True, slots=True)
+class NodeOutcome:
+    node: str
+    outcome: Outcome
+    allocations: tuple[tuple[str, model.AllocationResult], ...]
+    seconds: float  # the allocate call alone
+    steps: int  # allocateOne invocations
+    error: str | None = None
+    failed_on_node: bool = False
+
+
+def run(settings: AllocateSettings, stream: TextIO | None = None) -> int:
+    try:
+        loaded = scenario(_read(settings.scenario))
+    except ScenarioError as error:
+        raise ScenarioError(f"scenario {settings.scenario}: {error}") from None
+    total = 0.0
+    outcomes: list[NodeOutcome] = []
+    for _ in range(max(settings.repeat, 1)):
+        outcomes = allocate_scenario(loaded, budget=settings.budget)
+        total += sum(o.seconds for o in outcomes)
+    out = stream if stream is not None else sys.stdout
+    if settings.format == "text":
+        _render_text(outcomes, out)
+    else:
+        document: dict[str, Any] = {"results": [_node_json(o) for o in outcomes]}
+        if settings.repeat > 1:
+            document["totalSeconds"] = total
+            document["repeat"] = settings.repeat
+        json.dump(document, out, indent=2)
+        out.write("\n")
+    return 0
+
+
+def allocate_scenario(loaded: Scenario, *, budget: int = DEFAULT_SEARCH_BUDGET) -> list[NodeOutcome]:
+    """One allocator for the scenario, one ``allocate`` per node, in node order."""
+    features = Features(**loaded.features)
+    state = allocated_state(loaded.allocated_claims, consumable_capacity=features.consumable_capacity)
+    slices = apply_taint_rules(loaded.resource_slices, loaded.device_taint_rules)
+    classes = {c.name: c for c in loaded.device_classes}
+    allocator = Allocator(features, state, classes, slices, budget=budget)
+    claims = loaded.claims
+    names = [f"{c.namespace}/{c.name}" if c.namespace else c.name for c in claims]
+    outcomes = []
+    for node in loaded.nodes:
+        start = time.perf_counter()
+        try:
+            results = allocator.allocate(node, claims)
+        except AllocatorError as error:
+            seconds = time.perf_counter() - start
+            outcomes.append(
+                NodeOutcome(node.name, "error", (), seconds, allocator.last_steps, error.message, error.failed_on_node)
+            )
+            continue
+        seconds = time.perf_counter() - start
+        if results is None:
+            outcomes.append(NodeOutcome(node.name, "unsatisfiable", (), seconds, allocator.last_steps))
+        else:
+            pairs = tuple(zip(names, results, strict=True))
+            outcomes.append(NodeOutcome(node.name, "allocated", pairs, seconds, allocator.last_steps))
+    return outcomes
+
+
+def _read(path: str) -> Any:
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        raise InputError(f"cannot read scenario {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise InputError(f"cannot read scenario {path}: not UTF-8 ({error.reason})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(
+            f"scenario {path} is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+        ) from None
+
+
+def _node_json(outcome: NodeOutcome) -> dict[str, Any]:
+    out: dict[str, Any] = {"node": outcome.node, "outcome": outcome.outcome, "error": outcome.error}
+    if outcome.failed_on_node:
+        out["failedOnNode"] = True
+    out["allocations"] = [
+        {"claim": claim, "allocation": serialize.allocation_result(result)} for claim, result in outcome.allocations
+    ]
+    out["seconds"] = outcome.seconds
+    out["allocateOneInvocations"] = outcome.steps
+    return out
+
+
+def _render_text(outcomes: list[NodeOutcome], out: TextIO) -> None:
+    for outcome in outcomes:
+        line = f"{outcome.node}: {outcome.outcome}"
+        if outcome.error is not None:
+            line += f": {outcome.error}"
+        out.write(line + "\n")
+        for claim, result in outcome.allocations:
+            devices = ", ".join(f"{r.request}={r.driver}/{r.pool}/{r.device}" for r in result.results)
+            out.write(f"  {claim}: {devices or '(no devices)'}\n")
