@@ -17,6 +17,7 @@ from dralint.findings import Violation
 CheckFn = Callable[[CheckContext], Iterable[Violation]]
 
 CHECKS: dict[str, str] = {
+    "allocation": "dralint.checks.allocation:check",
     "input": "dralint.checks.input:check",
     "inventory-defects": "dralint.checks.inventory_defects:check",
     "served-versions": "dralint.checks.served_versions:check",

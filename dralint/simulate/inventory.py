@@ -9,6 +9,7 @@ only the standard hostname label, as the kubelet would register them.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -123,7 +124,10 @@ def build(objects: Iterable[KubeObject], normalised: Mapping[KubeObject, Normali
         elif isinstance(typed, model.DeviceTaintRule):
             inventory.taint_rules.append(TaintRuleEntry(typed, Origin(obj)))
         elif isinstance(typed, model.ResourceClaim) and typed.allocation is not None:
-            inventory.allocated.append(AllocatedClaim(typed, Origin(obj)))
+            claim = typed
+            if not claim.meta.namespace:  # the API server puts it in the namespace it was applied to
+                claim = dataclasses.replace(claim, meta=dataclasses.replace(claim.meta, namespace=obj.namespace or ""))
+            inventory.allocated.append(AllocatedClaim(claim, Origin(obj)))
     _drop_duplicate_nodes(inventory)
     _add_implicit_nodes(inventory)
     return inventory

@@ -49,7 +49,8 @@ class Placement:
     node: str | None = None
     allocations: tuple[tuple[ClaimUse, model.AllocationResult], ...] = ()  # claims this pod allocated or reused
     reason: str = ""  # for anything but "placed": one line for the user
-    tried: tuple[str, ...] = ()  # nodes the allocator was asked about (for explanations)
+    candidates: tuple[str, ...] = ()  # nodes the pod may run on (for "unsatisfiable" and "error")
+    attempted: tuple[ClaimUse, ...] = ()  # the claims the allocator was asked to allocate
 
 
 @dataclass(slots=True)
@@ -143,15 +144,15 @@ class _Run:
             tuple((u.kind, u.entry_index) for u in to_allocate),
             tuple(u.key for u, _ in reused),
         )
-        tried: list[str] = []
         for position in self._positions(shape, len(candidates)):
             node = self.nodes[candidates[position]].node
             if not to_allocate:
                 return self._placed(pod, node.name, reused, (), ())
             attempt = self.allocate(node, [u.claim for u in to_allocate if u.claim is not None])
-            tried.append(node.name)
             if attempt.error is not None and not attempt.failed_on_node:
-                return Placement(pod, "error", reason=attempt.error, tried=tuple(tried))
+                return Placement(
+                    pod, "error", reason=attempt.error, candidates=(node.name,), attempted=tuple(to_allocate)
+                )
             if attempt.results is None:
                 self.failed.setdefault(shape, set()).add(position)
                 continue
@@ -162,12 +163,13 @@ class _Run:
         else:
             self.full.add(shape)
         count = len(candidates)
-        noun = "node" if count == 1 else "nodes"
+        where = "the only node" if count == 1 else f"any of the {count} nodes"
         return Placement(
             pod,
             "unsatisfiable",
-            reason=f"the claims cannot be allocated on any of the {count} {noun} the pod may run on",
-            tried=tuple(self.nodes[i].node.name for i in candidates),
+            reason=f"the claims cannot be allocated on {where} the pod may run on",
+            candidates=tuple(self.nodes[i].node.name for i in candidates),
+            attempted=tuple(to_allocate),
         )
 
     def _placed(

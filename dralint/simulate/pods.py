@@ -10,6 +10,7 @@ replica order, so the dry-run is deterministic.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -93,10 +94,17 @@ def claim_index(normalised: Iterable[Normalised]) -> ClaimIndex:
         typed = item.typed
         namespace = item.obj.namespace or "default"
         if isinstance(typed, model.ResourceClaim):
-            claims.setdefault((namespace, typed.name), (typed, item.obj))
+            claims.setdefault((namespace, typed.name), (with_namespace(typed, namespace), item.obj))
         elif isinstance(typed, model.ResourceClaimTemplate):
             templates.setdefault((namespace, typed.name), (typed, item.obj))
     return ClaimIndex(claims, templates)
+
+
+def with_namespace(claim: model.ResourceClaim, namespace: str) -> model.ResourceClaim:
+    """The claim as the API server stores it: in ``namespace`` when its manifest names none."""
+    if claim.meta.namespace:
+        return claim
+    return dataclasses.replace(claim, meta=dataclasses.replace(claim.meta, namespace=namespace))
 
 
 def extended_resource_classes(classes: Mapping[str, ClassEntry]) -> dict[str, str]:

@@ -1,0 +1,50 @@
+"""``dralint simulate``: dry-run every pod against the inventory and report placements and utilisation."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal, TextIO
+
+from dralint.api.versions import DEFAULT_RELEASE, make_target
+from dralint.context import CheckContext
+from dralint.errors import UsageError
+from dralint.load import load
+from dralint.report import simulation
+from dralint.simulate import analysis, report
+
+Strategy = Literal["pack", "spread"]
+
+
+@dataclass(frozen=True, slots=True)
+class SimulateSettings:
+    paths: tuple[str, ...]
+    inventory: tuple[str, ...] = ()
+    format: str = "text"
+    output: str | None = None
+    release: str = DEFAULT_RELEASE
+    feature_gates: Mapping[str, bool] = field(default_factory=dict)
+    strategy: Strategy = "pack"
+    stdin_name: str = "-"
+
+
+def run(settings: SimulateSettings) -> int:
+    """0 when every pod was placed, 1 when some were not."""
+    if settings.format not in simulation.FORMATS:
+        raise UsageError(f"unknown format {settings.format!r}; known: {', '.join(sorted(simulation.FORMATS))}")
+    target = make_target(settings.release, settings.feature_gates)
+    workspace = load(settings.paths + settings.inventory, stdin_name=settings.stdin_name)
+    ctx = CheckContext(workspace, target)
+    result = report.build(analysis.analyse(ctx, strategy=settings.strategy))
+    render = simulation.renderer(settings.format)
+    if settings.output is None:
+        render(result, sys.stdout)
+    else:
+        try:
+            stream: TextIO
+            with open(settings.output, "w", encoding="utf-8", newline="\n") as stream:
+                render(result, stream)
+        except OSError as error:
+            raise UsageError(f"cannot write {settings.output}: {error.strerror or error}") from None
+    return 1 if result.unplaced else 0
