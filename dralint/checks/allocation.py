@@ -3,6 +3,7 @@ emptier cluster, make the allocator fail, or fit no node at all."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from dralint.context import CheckContext
@@ -137,9 +138,15 @@ def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]
 def _error(placement: Placement) -> Violation:
     pod = placement.pod
     obj, path = pod.template.owner, pod.template.path
+    match = re.match(r"claim ([^,]+), (?:sub)?request ([^:]+):", placement.reason)
+    for use in placement.attempted:
+        if match and use.claim is not None and f"{use.key[0]}/{use.key[1]}" == match.group(1):
+            found, found_path = locate.request(use, match.group(2))
+            if found is not None:
+                obj, path = found, found_path
     return Violation(
         "DRA505",
-        f"the scheduler's allocator fails for pods of {pod.workload}: {placement.reason}",
+        f"the scheduler's allocator fails for {pod.subject}: {placement.reason}",
         obj,
         path,
         "the scheduler stops trying to place the pod on any node until this is fixed",
@@ -150,7 +157,7 @@ def _no_node(placement: Placement) -> Violation:
     pod = placement.pod
     return Violation(
         "DRA506",
-        f"no node of the inventory admits pods of {pod.workload}: {placement.reason}",
+        f"no node of the inventory admits {pod.subject}: {placement.reason}",
         pod.template.owner,
         pod.template.path,
         "check nodeSelector, node affinity and tolerations against the nodes' labels and taints",

@@ -75,6 +75,11 @@ class Pod:
         )
 
     @property
+    def subject(self) -> str:
+        """``"pod ml/notebook"`` for a bare Pod, ``"pods of Deployment ml/trainer"`` otherwise."""
+        return f"pod {self.display}" if self.template.owner.kind == "Pod" else f"pods of {self.workload}"
+
+    @property
     def display(self) -> str:
         return f"{self.namespace}/{self.name}"
 

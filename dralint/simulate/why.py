@@ -43,6 +43,7 @@ class RequestWhy:
     seen: int
     usable: int
     rejected: Mapping[str, int]
+    most_on_one_node: int = 0
     taint_keys: tuple[str, ...] = ()
     error: str | None = None
     clauses: tuple[hints.ClauseResult, ...] = ()  # request-selector clauses no device passes
@@ -64,6 +65,7 @@ class _Sum:
     error: str | None
     seen: int = 0
     usable: int = 0
+    most: int = 0
     enough: int = 0
     rejected: dict[str, int] = field(default_factory=lambda: dict.fromkeys(REJECTION_REASONS, 0))
     taint_keys: list[str] = field(default_factory=list)
@@ -85,6 +87,7 @@ def summarise(
                 total = sums[key] = _Sum(request.mode, request.count, request.error)
             total.seen += request.seen
             total.usable += request.usable
+            total.most = max(total.most, request.usable)
             needed = request.count if request.mode == "ExactCount" else 1
             total.enough += request.usable >= max(needed, 1)
             for reason, n in request.rejected.items():
@@ -105,6 +108,7 @@ def summarise(
             nodes_with_enough=total.enough,
             seen=total.seen,
             usable=total.usable,
+            most_on_one_node=total.most,
             rejected={k: v for k, v in total.rejected.items() if v},
             taint_keys=tuple(total.taint_keys),
             error=total.error,
@@ -198,6 +202,8 @@ def need(why: RequestWhy) -> str:
 def sentence(why: RequestWhy) -> str:
     """One line: what the request needs and where the devices fall out."""
     text = f"request {why.request} needs {need(why)}: {funnel(why)}"
+    if why.blocking and why.usable and why.mode == "ExactCount":
+        text += f", at most {why.most_on_one_node} on one node"
     if why.clauses:
         text += "; no device passes " + ", ".join(f"`{c.clause}`" for c in why.clauses)
     elif why.selector_index is not None:
