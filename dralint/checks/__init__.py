@@ -18,6 +18,7 @@ CheckFn = Callable[[CheckContext], Iterable[Violation]]
 
 CHECKS: dict[str, str] = {
     "allocation": "dralint.checks.allocation:check",
+    "cel-runtime": "dralint.checks.cel_runtime:check",
     "input": "dralint.checks.input:check",
     "inventory-defects": "dralint.checks.inventory_defects:check",
     "served-versions": "dralint.checks.served_versions:check",

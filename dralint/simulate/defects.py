@@ -107,7 +107,11 @@ def _completeness(key: tuple[str, str], current: list[SliceEntry]) -> Iterator[D
             f"slice{'s' if len(current) != 1 else ''} but resourceSliceCount is {counts[0]}",
             where,
             "the scheduler allocates nothing from an incomplete pool; "
-            f"publish all {counts[0]} slices or set resourceSliceCount to {len(current)}",
+            + (
+                f"publish all {counts[0]} slices or set resourceSliceCount to {len(current)}"
+                if len(current) < counts[0]
+                else f"remove the extra slices or set resourceSliceCount to {len(current)}"
+            ),
         )
 
 

@@ -1,0 +1,38 @@
+"""DRA420: selectors that raise CEL runtime errors on inventory devices (scheduling of the pod aborts)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dralint.api import model
+from dralint.api.objects import KubeObject
+from dralint.context import CheckContext
+from dralint.findings import Violation
+from dralint.paths import Path
+from dralint.simulate import selector_errors
+
+
+def check(ctx: CheckContext) -> Iterator[Violation]:
+    if not ctx.options.simulate or not ctx.inventory.has_devices:
+        return
+    inventory = ctx.inventory
+    classes = [(entry.device_class, entry.origin.obj) for entry in inventory.classes.values()]
+    claims: list[tuple[model.ResourceClaimSpec, KubeObject, Path]] = []
+    for normalised in ctx.normalised.values():
+        typed = normalised.typed
+        if isinstance(typed, model.ResourceClaim):
+            claims.append((typed.spec, normalised.obj, ("spec", "devices", "requests")))
+        elif isinstance(typed, model.ResourceClaimTemplate):
+            claims.append((typed.spec, normalised.obj, ("spec", "spec", "devices", "requests")))
+    slices = [entry.slice for entry in inventory.slices]
+    for error in selector_errors.find(classes, claims, slices):
+        of = f" of {error.evaluated}" if error.evaluated != error.failing else ""
+        yield Violation(
+            "DRA420",
+            f"selector #{error.index} of {error.owner} raises a CEL runtime error on {error.failing}{of} inventory "
+            f"device{'s' if error.evaluated != 1 else ''}, first {error.device}: {error.message}",
+            error.obj,
+            error.path,
+            'the scheduler stops trying to place any pod using it; test device.driver == "..." first, '
+            "or guard the access with has(...) or .?name.orValue(...)",
+        )
