@@ -98,9 +98,17 @@ def find(
         passed, errors = evaluate(device_class.selectors, devices)
         accepted[device_class.name] = passed
         for index, (message, first, failing, evaluated) in sorted(errors.items()):
-            path = ("spec", "selectors", index, "cel", "expression")
             owner = f"DeviceClass {device_class.name}"
-            yield SelectorError(obj, path, index, owner, message, first.name, failing, evaluated)
+            yield SelectorError(
+                obj,
+                ("spec", "selectors", index, "cel", "expression"),
+                index,
+                owner,
+                message,
+                first.name,
+                failing,
+                evaluated,
+            )
     for spec, obj, base in claims:
         for r, request in enumerate(spec.requests):
             parts: list[tuple[model.ExactDeviceRequest | model.DeviceSubRequest, Path, str]] = []
