@@ -18,10 +18,12 @@ CheckFn = Callable[[CheckContext], Iterable[Violation]]
 
 CHECKS: dict[str, str] = {
     "allocation": "dralint.checks.allocation:check",
+    "capacity": "dralint.checks.capacity:check",
     "cel-runtime": "dralint.checks.cel_runtime:check",
     "input": "dralint.checks.input:check",
     "inventory-defects": "dralint.checks.inventory_defects:check",
     "served-versions": "dralint.checks.served_versions:check",
+    "sharing": "dralint.checks.sharing:check",
 }
 
 

@@ -63,11 +63,15 @@ def _unsatisfiable(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
             path = (*path, "cel", "expression")
             if reason.clauses:
                 offset = _offset(use, reason, reason.clauses[0].clause)
-        together = "" if reason.blocking else " together with the pod's other requests"
-        message = (
-            f"{locate.describe(use)} cannot be allocated for {_pods_text(failure)} on any node{together}: "
-            f"{why.sentence(reason)}"
-        )
+        if reason.blocking:
+            detail = why.sentence(reason)
+            message = f"{locate.describe(use)} cannot be allocated for {_pods_text(failure)} on any node: {detail}"
+        else:
+            detail = why.together(reasons, failure.explanations)
+            message = (
+                f"{locate.describe(use)} cannot be allocated for {_pods_text(failure)} on any node together with "
+                f"the pod's other requests: {detail}"
+            )
         hint = "; ".join(reason.hints) if reason.hints else _hint(reason)
         yield Violation("DRA500", message, obj, path, hint, offset=offset)
 

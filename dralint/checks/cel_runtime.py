@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dralint.api import model
-from dralint.api.objects import KubeObject
 from dralint.context import CheckContext
 from dralint.findings import Violation
-from dralint.paths import Path
-from dralint.simulate import selector_errors
+from dralint.simulate import requests, selector_errors
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
@@ -17,13 +14,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         return
     inventory = ctx.inventory
     classes = [(entry.device_class, entry.origin.obj) for entry in inventory.classes.values()]
-    claims: list[tuple[model.ResourceClaimSpec, KubeObject, Path]] = []
-    for normalised in ctx.normalised.values():
-        typed = normalised.typed
-        if isinstance(typed, model.ResourceClaim):
-            claims.append((typed.spec, normalised.obj, ("spec", "devices", "requests")))
-        elif isinstance(typed, model.ResourceClaimTemplate):
-            claims.append((typed.spec, normalised.obj, ("spec", "spec", "devices", "requests")))
+    claims = requests.claim_specs(ctx.normalised.values())
     slices = [entry.slice for entry in inventory.slices]
     for error in selector_errors.find(classes, claims, slices):
         of = f" of {error.evaluated}" if error.evaluated != error.failing else ""

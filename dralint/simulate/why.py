@@ -235,3 +235,23 @@ def class_devices(
             except CelError:
                 continue
     return out
+
+
+def together(reasons: Sequence[RequestWhy], explanations: Sequence[Explanation]) -> str:
+    """Why requests that each fit somewhere do not fit together: devices needed per class against the most on a node."""
+    need_by_class: dict[str, int] = {}
+    for reason in reasons:
+        if reason.mode == "ExactCount":
+            need_by_class[reason.device_class] = need_by_class.get(reason.device_class, 0) + reason.count
+    classes = {(r.claim, r.request): r.device_class for r in reasons}
+    parts = []
+    for class_name, needed in need_by_class.items():
+        most = 0
+        for explanation in explanations:
+            usable = [r.usable for r in explanation.requests if classes.get((r.claim, r.request)) == class_name]
+            most = max(most, max(usable, default=0))
+        if needed > most:
+            parts.append(f"{needed} devices of class {class_name} in total, at most {most} usable on one node")
+    if parts:
+        return "the pod's requests need " + "; ".join(parts)
+    return "no node has devices that satisfy all requests and constraints at once"
