@@ -10,6 +10,7 @@ only the standard hostname label, as the kubelet would register them.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -146,8 +147,19 @@ def _drop_duplicate_nodes(inventory: Inventory) -> None:
 def _add_expansion(inventory: Inventory, obj: KubeObject, expansion: compact.Expansion) -> None:
     for node in expansion.nodes:
         inventory.nodes.append(NodeEntry(model.node(node.data), Origin(obj, node.path)))
+    # Every node of a pool has the same devices: build each distinct device once (names aside).
+    built: dict[str, model.Device] = {}
     for expanded in expansion.slices:
-        typed = model.resource_slice(expanded.data)
+        spec = expanded.data["spec"]
+        typed = model.resource_slice({**expanded.data, "spec": {k: v for k, v in spec.items() if k != "devices"}})
+        devices = []
+        for device in spec.get("devices", ()):
+            key = json.dumps({k: v for k, v in device.items() if k != "name"}, sort_keys=True)
+            template = built.get(key)
+            if template is None:
+                template = built[key] = model.device(device)
+            devices.append(dataclasses.replace(template, name=device["name"]))
+        typed = dataclasses.replace(typed, devices=tuple(devices))
         inventory.slices.append(SliceEntry(typed, Origin(obj, expanded.path), expanded.device_paths))
 
 

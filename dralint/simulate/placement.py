@@ -103,6 +103,7 @@ class _Run:
         self.limits = limits
         self.result = Simulation()
         self.eligible_cache: dict[tuple[int, str | None], list[int] | str] = {}
+        self.candidate_cache: dict[tuple[object, ...], list[int]] = {}
         # Per pod shape: "pack" resumes at the first candidate not known to be full, "spread" at the
         # candidate after the last one used; a shape that fit nowhere fits nowhere later either.
         self.cursor: dict[tuple[object, ...], int] = {}
@@ -130,7 +131,7 @@ class _Run:
                     reason=f"claim {use.key[0]}/{use.key[1]} is already reserved by {self.limits.reserved_for} pods",
                 )
             reused.append((use, existing))
-        candidates = [i for i in eligible if all(self._usable(self.nodes[i].node, a) for _, a in reused)]
+        candidates = self._candidates(pod, eligible, reused)
         if not candidates:
             names = ", ".join(f"{u.key[0]}/{u.key[1]}" for u, _ in reused)
             return Placement(
@@ -220,6 +221,19 @@ class _Run:
         result: list[int] | str = indexes if indexes else eligibility.summarise(excluded)
         self.eligible_cache[key] = result
         return result
+
+    def _candidates(
+        self, pod: Pod, eligible: list[int], reused: list[tuple[ClaimUse, model.AllocationResult]]
+    ) -> list[int]:
+        """Eligible nodes where every reused allocation is usable (cached: allocations never change)."""
+        if not reused:
+            return eligible
+        key = (pod.template_index, pod.node_name, tuple(use.key for use, _ in reused))
+        cached = self.candidate_cache.get(key)
+        if cached is None:
+            cached = [i for i in eligible if all(self._usable(self.nodes[i].node, a) for _, a in reused)]
+            self.candidate_cache[key] = cached
+        return cached
 
     @staticmethod
     def _usable(node: model.Node, allocation: model.AllocationResult) -> bool:
