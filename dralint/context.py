@@ -22,6 +22,7 @@ from dralint.yamldoc import DecodeIssue, Document
 if TYPE_CHECKING:
     from dralint.simulate.analysis import Analysis
     from dralint.simulate.inventory import Inventory
+    from dralint.validate.schema import SchemaError
 
 
 @dataclass(slots=True)
@@ -86,6 +87,27 @@ class CheckContext:
         from dralint.simulate import analysis
 
         return analysis.analyse(self)
+
+    @cached_property
+    def schema_errors(self) -> dict[KubeObject, list[SchemaError]]:
+        """Strict-schema errors of every DRA object and every workload whose pods reference claims.
+
+        Only objects with errors are keys. Objects with unknown fields, wrong types or
+        undecodable values are rejected by kube-apiserver before semantic validation.
+        """
+        from dralint.validate.schema import validate
+
+        release = self.target.release
+        claiming = {
+            t.owner for t in self.pod_templates if t.spec.resource_claims or any(c.claims for c in t.spec.containers)
+        }
+        out: dict[KubeObject, list[SchemaError]] = {}
+        for obj in self.workspace.objects:
+            if obj.is_dra or obj in claiming:
+                errors = validate(release, obj.api_version, obj.kind, obj.raw)
+                if errors:
+                    out[obj] = errors
+        return out
 
     def of_kind(self, kind: str) -> list[Normalised]:
         return [n for n in self.normalised.values() if n.obj.kind == kind]

@@ -22,4 +22,5 @@ def test_corpus_loads_and_normalises_every_dra_object() -> None:
     assert set(ctx.normalised) == set(current)
     # Only the one deliberately broken kubernetes.io snippet fails to parse.
     syntax = sorted({file for file, issue in workspace.issues if issue.kind == "syntax"})
-    assert syntax == [str(corpus / "kubernetes__website/content__en__docs__concepts__scheduling-eviction__dynamic-resource-allocation.md__snippet01.yaml")]
+    broken = "content__en__docs__concepts__scheduling-eviction__dynamic-resource-allocation.md__snippet01.yaml"
+    assert syntax == [str(corpus / "kubernetes__website" / broken)]

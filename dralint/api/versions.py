@@ -6,6 +6,7 @@ release and the effective gate set travel through the pipeline as a :class:`Targ
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
@@ -131,7 +132,13 @@ class Target:
         return self.gates.get(gate, False)
 
     def at_least(self, release: str) -> bool:
-        return RELEASES.index(self.release) >= RELEASES.index(release)
+        """Whether the target is ``release`` or newer (``release`` may lie outside 1.31-1.37)."""
+        return release_key(self.release) >= release_key(release)
+
+
+def release_key(release: str) -> tuple[int, ...]:
+    """``"1.37"`` → ``(1, 37)``, for ordering releases numerically."""
+    return tuple(int(part) for part in release.split("."))
 
 
 def normalise_release(text: str) -> str:
@@ -145,6 +152,13 @@ def normalise_release(text: str) -> str:
     return candidate
 
 
+# strconv.ParseBool, which kube-apiserver's --feature-gates parser uses.
+_GO_BOOLS = {
+    **dict.fromkeys(("1", "t", "T", "TRUE", "true", "True"), True),
+    **dict.fromkeys(("0", "f", "F", "FALSE", "false", "False"), False),
+}
+
+
 def parse_feature_gates(text: str) -> dict[str, bool]:
     """``"A=true,B=false"`` (kube-apiserver's ``--feature-gates`` syntax) → ``{"A": True, "B": False}``."""
     out: dict[str, bool] = {}
@@ -153,10 +167,10 @@ def parse_feature_gates(text: str) -> dict[str, bool]:
         if not item:
             continue
         name, sep, value = item.partition("=")
-        name, value = name.strip(), value.strip().lower()
-        if not sep or value not in ("true", "false"):
+        name, value = name.strip(), value.strip()
+        if not sep or not name or value not in _GO_BOOLS:
             raise UsageError(f"invalid feature gate {item!r}: expected Name=true or Name=false")
-        out[name] = value == "true"
+        out[name] = _GO_BOOLS[value]
     return out
 
 
@@ -180,9 +194,28 @@ def make_target(release: str = DEFAULT_RELEASE, overrides: Mapping[str, bool] | 
             continue
         state = GATES.get(name, {}).get(release)
         if state is None:
-            known = ", ".join(sorted(n for n, r in GATES.items() if release in r))
-            raise UsageError(f"unknown feature gate {name!r} for Kubernetes {release}; known: {known}")
+            _unknown_gate(name, release)
+            continue
         if state.locked and value != state.default:
             raise UsageError(f"feature gate {name} is locked to {str(state.default).lower()} in Kubernetes {release}")
         gates[name] = value
     return Target(release, gates, overrides)
+
+
+def _unknown_gate(name: str, release: str) -> None:
+    """Reject a gate dralint should know (a DRA gate, or a misspelling of one); accept any other.
+
+    Only gates that change DRA behaviour are modelled, so a cluster's full ``--feature-gates``
+    value (with gates of other features) is accepted and those gates are ignored.
+    """
+    known = sorted(n for n, r in GATES.items() if release in r)
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
+    if name in GATES:
+        releases = list(GATES[name])
+        raise UsageError(
+            f"feature gate {name} does not exist in Kubernetes {release} (it exists in {', '.join(releases)})"
+        )
+    if close:
+        raise UsageError(f"unknown feature gate {name!r} for Kubernetes {release}; did you mean {close[0]}?")
+    if name.startswith("DRA") or name.startswith("DynamicResource"):
+        raise UsageError(f"unknown feature gate {name!r} for Kubernetes {release}; known: {', '.join(known)}")

@@ -20,8 +20,10 @@ CHECKS: dict[str, str] = {
     "allocation": "dralint.checks.allocation:check",
     "capacity": "dralint.checks.capacity:check",
     "cel-runtime": "dralint.checks.cel_runtime:check",
+    "gated-fields": "dralint.checks.gated_fields:check",
     "input": "dralint.checks.input:check",
     "inventory-defects": "dralint.checks.inventory_defects:check",
+    "schema": "dralint.checks.schema:check",
     "served-versions": "dralint.checks.served_versions:check",
     "sharing": "dralint.checks.sharing:check",
 }

@@ -1,44 +1,81 @@
-"""``resource.k8s.io`` versions the target release does not serve at all."""
+"""``resource.k8s.io`` versions the target release does not serve, serves only when enabled, or deprecates."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dralint.api.versions import LEGACY_VERSIONS, RELEASES, SERVED
+from dralint.api.objects import KubeObject
+from dralint.api.versions import LEGACY_VERSIONS, RELEASES, SERVED, Target
 from dralint.context import CheckContext
 from dralint.findings import Violation
+from dralint.validate.skew import availability, preferred_version
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
-    release = ctx.target.release
+    target = ctx.target
     for obj in ctx.objects:
         if not obj.is_dra:
             continue
-        served_in = SERVED.get((obj.kind, obj.version), ())
-        if release in served_in:
+        info = availability(target, obj.kind, obj.version)
+        if not info.served:
+            yield _not_served(obj, target.release)
             continue
-        if obj.version in LEGACY_VERSIONS:
-            message = (
-                f"{obj.api_version} {obj.kind} is classic DRA, removed in Kubernetes 1.31; "
-                f"Kubernetes {release} does not serve it"
+        if info.needs:
+            configured = any(
+                need.removeprefix("feature gate ").split("=")[0] in target.overrides for need in info.needs
             )
-            hint: str | None = "rewrite it for structured parameters (resource.k8s.io/v1 ResourceClaim and DeviceClass)"
-        elif served_in:
-            window = served_in[0] if len(served_in) == 1 else f"{served_in[0]}-{served_in[-1]}"
-            message = f"Kubernetes {release} does not serve {obj.api_version} {obj.kind} (served in {window})"
-            hint = _newest_served_hint(obj.kind, release)
-        else:
-            message = f"{obj.api_version} {obj.kind} is not an API any Kubernetes release serves"
-            hint = _newest_served_hint(obj.kind, release)
-        yield Violation("DRA200", message, obj, ("apiVersion",), hint)
+            how = "with the configured feature gates" if configured else "by default"
+            yield Violation(
+                "DRA201",
+                f"{obj.api_version} {obj.kind} is not enabled {how} in Kubernetes {target.release}",
+                obj,
+                ("apiVersion",),
+                f"the cluster needs {' and '.join(info.needs)}" + _instead(target, obj),
+            )
+        if info.deprecated is not None:
+            # The text of the API server's Warning header for deprecated versions.
+            message = (
+                f"{obj.api_version} {obj.kind} is deprecated in v{info.deprecated}+, unavailable in v{info.removed}+"
+            )
+            if info.replacement is not None:
+                message += f"; use {info.replacement} {obj.kind}"
+            preferred = preferred_version(target, obj.kind)
+            hint = f"use resource.k8s.io/{preferred}" if preferred is not None else None
+            yield Violation("DRA202", message, obj, ("apiVersion",), hint)
+
+
+def _instead(target: Target, obj: KubeObject) -> str:
+    preferred = preferred_version(target, obj.kind)
+    if preferred is None or preferred == obj.version or availability(target, obj.kind, preferred).needs:
+        return ""
+    return f", or use resource.k8s.io/{preferred}"
+
+
+def _not_served(obj: KubeObject, release: str) -> Violation:
+    served_in = SERVED.get((obj.kind, obj.version), ())
+    if obj.version in LEGACY_VERSIONS:
+        message = (
+            f"{obj.api_version} {obj.kind} is classic DRA, removed in Kubernetes 1.31; "
+            f"Kubernetes {release} does not serve it"
+        )
+        hint: str | None = "rewrite it for structured parameters (resource.k8s.io/v1 ResourceClaim and DeviceClass)"
+    elif served_in:
+        window = served_in[0] if len(served_in) == 1 else f"{served_in[0]}-{served_in[-1]}"
+        message = f"Kubernetes {release} does not serve {obj.api_version} {obj.kind} (served in {window})"
+        hint = _newest_served_hint(obj.kind, release)
+    else:
+        message = f"{obj.api_version} {obj.kind} is not an API any Kubernetes release serves"
+        hint = _newest_served_hint(obj.kind, release)
+    return Violation("DRA200", message, obj, ("apiVersion",), hint)
 
 
 def _newest_served_hint(kind: str, release: str) -> str | None:
     for version in ("v1", "v1beta2", "v1beta1", "v1alpha3"):
         if release in SERVED.get((kind, version), ()):
             return f"use resource.k8s.io/{version}"
-    later = [r for (k, _), served in SERVED.items() if k == kind for r in served]
-    if later:
-        first = min(later, key=RELEASES.index)
-        return f"{kind} needs Kubernetes {first} or newer"
-    return None
+    served_in = sorted({r for (k, _), served in SERVED.items() if k == kind for r in served}, key=RELEASES.index)
+    if not served_in:
+        return None
+    if RELEASES.index(served_in[0]) > RELEASES.index(release):
+        return f"{kind} needs Kubernetes {served_in[0]} or newer"
+    return f"{kind} was removed after Kubernetes {served_in[-1]}"

@@ -1,0 +1,44 @@
+"""Strict schema validation of DRA objects and of the workloads whose pods reference claims."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dralint.api.objects import KubeObject
+from dralint.context import CheckContext
+from dralint.findings import Violation
+from dralint.paths import Path
+from dralint.validate.schema import Problem, SchemaError
+
+RULE_OF_PROBLEM: dict[Problem, str] = {
+    "unknown-field": "DRA100",
+    "wrong-type": "DRA101",
+    "missing-field": "DRA102",
+    "invalid-quantity": "DRA103",
+    "invalid-format": "DRA104",
+}
+
+
+def check(ctx: CheckContext) -> Iterator[Violation]:
+    # Objects of a kind/version the release does not have get no schema (DRA200 reports them).
+    for obj, errors in ctx.schema_errors.items():
+        for error in errors:
+            if error.problem == "missing-field" and _required_by_apiserver_rules(obj, error):
+                continue
+            rule = RULE_OF_PROBLEM[error.problem]
+            yield Violation(rule, error.message, obj, error.path, error.hint, source_path=True)
+
+
+def _required_by_apiserver_rules(obj: KubeObject, error: SchemaError) -> bool:
+    """Whether a missing field is left to the kube-apiserver rules (DRA120-DRA199).
+
+    OpenAPI marks fields as required that the API server does not insist on (a ResourceSlice
+    without ``pool.generation`` is accepted), and the ones it does insist on are reported by the
+    semantic rules with the server's own "Required value" text. So requiredness is only checked
+    here outside DRA objects and outside the pod's DRA fields.
+    """
+    return obj.is_dra or _in_pod_claims(error.path)
+
+
+def _in_pod_claims(path: Path) -> bool:
+    return "resourceClaims" in path or any(path[i : i + 2] == ("resources", "claims") for i in range(len(path)))

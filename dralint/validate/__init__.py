@@ -1,0 +1,1 @@
+"""Validation of objects as the API server sees them: schemas, semantic rules, version skew."""

@@ -1,0 +1,295 @@
+"""Strict JSON-schema validation of one object against the schema of its kind in a release.
+
+Strict as kubectl's default server-side field validation: unknown fields are errors. Every
+error of a document is reported (not just the first), each at the path of the offending value
+in the user's own shape, with a message that says what was expected and what was found,
+never a dump of the schema. Decoding rules the API server applies before validation and that
+JSON schema cannot express (quantities, integer widths, timestamps) are checked here too.
+
+Validators are built lazily, once per (release, apiVersion, kind).
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cache
+from typing import Any, Literal
+
+from jsonschema import Draft202012Validator, ValidationError, validators
+from jsonschema.protocols import Validator
+
+from dralint import schemas
+from dralint.api.versions import RELEASES
+from dralint.paths import Path, render
+from dralint.quantity import QuantityError, parse_quantity
+
+Problem = Literal["unknown-field", "wrong-type", "missing-field", "invalid-quantity", "invalid-format"]
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaError:
+    """One schema defect: what kind, where (relative to the object, map keys marked), and the text."""
+
+    problem: Problem
+    path: Path
+    message: str
+    hint: str | None = None
+
+
+_INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
+# metav1.Time is decoded with Go's time.RFC3339 layout.
+_RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})")
+
+
+def _format(validator: Any, fmt: str, instance: Any, schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+    """The ``format`` keyword, for the formats whose violations the API server rejects when decoding."""
+    if fmt == "quantity":
+        if isinstance(instance, str):
+            try:
+                parse_quantity(instance.strip())
+            except QuantityError as error:
+                yield ValidationError(str(error), validator="format", validator_value=fmt)
+        elif isinstance(instance, float) and not math.isfinite(instance):
+            yield ValidationError("not a finite number", validator="format", validator_value=fmt)
+    elif fmt in _INT_RANGES and isinstance(instance, int) and not isinstance(instance, bool):
+        low, high = _INT_RANGES[fmt]
+        if not low <= instance <= high:
+            yield ValidationError(f"out of range for {fmt}", validator="format", validator_value=fmt)
+    elif fmt == "date-time" and isinstance(instance, str) and not _is_rfc3339(instance):
+        yield ValidationError("not an RFC 3339 timestamp", validator="format", validator_value=fmt)
+
+
+def _is_rfc3339(text: str) -> bool:
+    if not _RFC3339.fullmatch(text):
+        return False
+    try:
+        datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
+_StrictValidator = validators.extend(Draft202012Validator, {"format": _format})  # type: ignore[no-untyped-call]
+
+
+@cache
+def validator(release: str, api_version: str, kind: str) -> Validator | None:
+    """The compiled validator of ``kind`` in ``api_version`` for ``release``; ``None`` if not stored."""
+    name = schemas.root_name(release, api_version, kind)
+    if name is None:
+        return None
+    root = {"$defs": schemas.definitions(), "$ref": f"#/$defs/{name}"}
+    compiled: Validator = _StrictValidator(root)
+    return compiled
+
+
+def validate(release: str, api_version: str, kind: str, raw: Mapping[str, Any]) -> list[SchemaError]:
+    """Every schema error of ``raw`` (an object of ``kind``), each once; the engine orders findings."""
+    compiled = validator(release, api_version, kind)
+    if compiled is None:
+        return []
+    found: dict[tuple[Problem, Path, str], SchemaError] = {}
+    for error in compiled.iter_errors(raw):
+        for item in _explain(release, api_version, kind, error):
+            found.setdefault((item.problem, item.path, item.message), item)
+    return list(found.values())
+
+
+def _explain(release: str, api_version: str, kind: str, error: ValidationError) -> Iterator[SchemaError]:
+    path = schemas.typed_path(release, api_version, kind, tuple(error.absolute_path))
+    instance = error.instance
+    schema: Mapping[str, Any] = error.schema if isinstance(error.schema, Mapping) else {}
+    if error.validator == "additionalProperties" and isinstance(instance, Mapping):
+        declared = schemas.properties(schema)
+        for name in instance:
+            if name not in declared:
+                field_path = (*path, name)
+                yield SchemaError(
+                    "unknown-field",
+                    field_path,
+                    f'unknown field "{render(field_path)}"',
+                    _unknown_field_hint(release, api_version, kind, path, name, declared),
+                )
+    elif error.validator == "type":
+        yield _wrong_type(path, error.validator_value, instance, schema)
+    elif error.validator == "required" and isinstance(instance, Mapping) and isinstance(error.validator_value, list):
+        for name in error.validator_value:
+            if name not in instance:
+                yield SchemaError(
+                    "missing-field",
+                    path,
+                    f'missing required field "{render((*path, name))}"',
+                    f"add {name}",
+                )
+    elif error.validator == "format":
+        yield _bad_format(path, str(error.validator_value), instance, error.message)
+    else:  # keywords the generated schemas do not use today (enum on apiVersion/kind is checked upstream)
+        yield SchemaError("wrong-type", path, f"{render(path)} has an invalid value: {_show(instance)}")
+
+
+_JSON_TYPES = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean",
+    "object": "a mapping",
+    "array": "a list",
+}
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, Mapping):
+        return "mapping"
+    if isinstance(value, list):
+        return "list"
+    return "null"
+
+
+def _show(value: Any) -> str:
+    """A short rendering of a value for messages (scalars shown, containers only named)."""
+    if isinstance(value, str):
+        text = value if len(value) <= 40 else value[:37] + "..."
+        return f'string "{text}"'
+    if isinstance(value, bool):
+        return f"boolean {str(value).lower()}"
+    if isinstance(value, (int, float)):
+        return f"{_type_name(value)} {value}"
+    return {"mapping": "a mapping", "list": "a list"}.get(_type_name(value), "null")
+
+
+def _wrong_type(path: Path, expected: Any, instance: Any, schema: Mapping[str, Any]) -> SchemaError:
+    fmt = schema.get("format")
+    required = schema.get("required") or []
+    names = [expected] if isinstance(expected, str) else list(expected)
+    names = [_JSON_TYPES[n] for n in names if n != "null"]
+    if fmt == "quantity":
+        wanted = "a quantity (string or number)"
+    elif fmt == "int-or-string":
+        wanted = "an integer or a string"
+    else:
+        wanted = " or ".join(names)
+    got = _type_name(instance)
+    scalar = got in ("string", "integer", "number", "boolean")
+    hint = None
+    if names == ["a string"] and got == "boolean":
+        hint = "quote the value: YAML reads unquoted y, n, yes, no, on and off as booleans"
+    elif names == ["a string"] and scalar:
+        hint = f'quote the value: "{_plain(instance)}"'
+    elif names in (["an integer"], ["a number"], ["a boolean"]) and got == "string":
+        hint = "write the value without quotes"
+    elif names == ["a list"] and got == "mapping":
+        hint = "write a list: each item starts with '-'"
+    elif names == ["a mapping"] and got == "list":
+        hint = "write a mapping (key: value), not a list"
+    elif names == ["a mapping"] and scalar and len(required) == 1:
+        hint = f'write it as a mapping: "{required[0]}: {_plain(instance)}"'
+    elif names == ["a mapping"] and scalar and path and isinstance(path[-1], int):
+        hint = "each item of this list is a mapping of fields, not a plain value"
+    elif names == ["a mapping"] and scalar:
+        hint = "this field holds nested fields; check the indentation"
+    return SchemaError("wrong-type", path, f"{render(path)} must be {wanted}, got {_show(instance)}", hint)
+
+
+def _plain(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _bad_format(path: Path, fmt: str, instance: Any, detail: str) -> SchemaError:
+    where = render(path)
+    if fmt == "quantity":
+        return SchemaError(
+            "invalid-quantity",
+            path,
+            f"{where} is not a valid quantity: {_show(instance)}",
+            "write a number with an optional suffix, such as 10Gi, 500m, 2 or 1e3",
+        )
+    if fmt == "date-time":
+        return SchemaError(
+            "invalid-format",
+            path,
+            f"{where} is not an RFC 3339 timestamp: {_show(instance)}",
+            "write the time like 2025-01-31T12:00:00Z",
+        )
+    if fmt in _INT_RANGES:
+        low, high = _INT_RANGES[fmt]
+        return SchemaError(
+            "invalid-format", path, f"{where} is {detail}: {_show(instance)}", f"use a value from {low} to {high}"
+        )
+    return SchemaError("invalid-format", path, f"{where} is {detail}: {_show(instance)}")
+
+
+# --- hints for unknown fields ----------------------------------------------------------------
+
+# Fields that moved between versions of the same kind (spec/api.md §2.3).
+_GROUP_V1 = "resource.k8s.io/v1"
+_FLAT_REQUEST = frozenset(
+    {"deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations", "capacity"}
+)
+
+
+def _unknown_field_hint(
+    release: str, api_version: str, kind: str, parent: Path, name: str, declared: Mapping[str, Any]
+) -> str | None:
+    moved = _moved_field_hint(api_version, kind, parent, name, declared)
+    if moved:
+        return moved
+    hints = []
+    elsewhere = _other_release_hint(release, api_version, kind, (*parent, name))
+    if elsewhere:
+        hints.append(elsewhere)
+    close = difflib.get_close_matches(name, list(declared), n=1, cutoff=0.75)
+    if close:
+        hints.append(f'did you mean "{close[0]}"?')
+    return "; ".join(hints) or None
+
+
+def _moved_field_hint(api_version: str, kind: str, parent: Path, name: str, declared: Mapping[str, Any]) -> str | None:
+    version = api_version.rpartition("/")[2]
+    in_request = _is_request(kind, parent)
+    if name == "exactly" and in_request:
+        return (
+            f"{version} requests are flat: put the fields of exactly directly on the request, or use resource.k8s.io/v1"
+        )
+    if name in _FLAT_REQUEST and in_request and "exactly" in declared:
+        return f"in {version} this field belongs under exactly"
+    if name == "basic" and kind == "ResourceSlice" and parent[-2:-1] == ("devices",):
+        return f"{version} devices have no basic wrapper: move its fields up onto the device"
+    if name == "source" and parent[-2:-1] == ("resourceClaims",):
+        return (
+            "the source wrapper was removed in Kubernetes 1.31: "
+            "put resourceClaimName or resourceClaimTemplateName directly on the entry"
+        )
+    return None
+
+
+def _is_request(kind: str, parent: Path) -> bool:
+    base: Path = ("spec", "spec") if kind == "ResourceClaimTemplate" else ("spec",)
+    return len(parent) == len(base) + 3 and parent[: len(base) + 2] == (*base, "devices", "requests")
+
+
+def _other_release_hint(release: str, api_version: str, kind: str, path: Path) -> str | None:
+    having = [r for r in RELEASES if r != release and schemas.at_path(r, api_version, kind, path) is not None]
+    if not having:
+        return None
+    later = [r for r in having if RELEASES.index(r) > RELEASES.index(release)]
+    where = f"{api_version} {kind}"
+    if later and len(later) == len(having):
+        return f"{path[-1]} exists in {where} from Kubernetes {later[0]}"
+    return f"{path[-1]} exists in {where} only in Kubernetes {_span(having)}"
+
+
+def _span(releases: list[str]) -> str:
+    return releases[0] if len(releases) == 1 else f"{releases[0]}-{releases[-1]}"
