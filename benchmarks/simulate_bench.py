@@ -15,10 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dralint.api.versions import make_target  # noqa: E402
-from dralint.context import CheckContext  # noqa: E402
-from dralint.load import load  # noqa: E402
-from dralint.simulate import analysis  # noqa: E402
+from dralint.api.versions import make_target
+from dralint.context import CheckContext
+from dralint.load import load
+from dralint.simulate import analysis
 
 NODES = 1_000
 DEVICES_PER_NODE = 8

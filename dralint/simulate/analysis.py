@@ -121,7 +121,7 @@ def analyse(ctx: CheckContext, *, strategy: Strategy = "pack") -> Analysis:
     classes = {name: entry.device_class for name, entry in inventory.classes.items()}
     index = pods_module.claim_index(ctx.normalised.values())
     extended = pods_module.extended_resource_classes(inventory.classes) if target.enabled("DRAExtendedResource") else {}
-    pods = [p for p in pods_module.expand(ctx.pod_templates, index, inventory.nodes, extended) if p.claims]
+    pods = pods_module.expand(ctx.pod_templates, index, inventory.nodes, extended)
     environment = selector_environment(target=target)
     cluster = Cluster(slices, classes, features, cel_environment=environment)
     base = Cluster(slices, classes, features, cel_environment=environment)

@@ -11,7 +11,7 @@ replica order, so the dry-run is deterministic.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -136,7 +136,11 @@ def expand(
     *,
     max_pods: int = MAX_PODS,
 ) -> list[Pod]:
-    """Every pod of every template, in document order then replica order."""
+    """Every pod that needs devices, of every template, in document order then replica order.
+
+    Pods without claims are left out (the dry-run has nothing to place for them); at most
+    ``max_pods`` pods are made, whatever the replica counts say.
+    """
     pods: list[Pod] = []
     per_owner: dict[KubeObject, int] = {}
     for template in templates:
@@ -145,24 +149,40 @@ def expand(
     for t, template in enumerate(templates):
         k = seen_in_owner.get(template.owner, 0)
         seen_in_owner[template.owner] = k + 1
+        if not _needs_devices(template, extended):
+            continue
         base = template.name if per_owner[template.owner] == 1 else f"{template.name}-{k}"
         tolerations = template.spec.tolerations
-        names: list[tuple[int, str, str | None]]
         if template.per_node:
             tolerations = (*tolerations, *eligibility.DAEMONSET_TOLERATIONS)
-            targets = [n.node.name for n in nodes if eligibility.exclusion(n.node, template.spec, tolerations) is None]
-            names = [(i, f"{base}-{node}", node) for i, node in enumerate(targets)]
-        elif template.owner.kind == "Pod":
-            names = [(0, base, template.spec.node_name)]
-        else:
-            count = template.replicas or 0
-            names = [(i, f"{base}-{i}", template.spec.node_name) for i in range(count)]
-        for ordinal, name, node_name in names:
-            if len(pods) >= max_pods:
-                return pods
+        for ordinal, name, node_name in _names(template, base, nodes, tolerations, max_pods - len(pods)):
             claims = _claims(template, name, index, extended)
             pods.append(Pod(template, t, ordinal, name, template.namespace, claims, tolerations, node_name))
+        if len(pods) >= max_pods:
+            break
     return pods
+
+
+def _needs_devices(template: PodTemplate, extended: Mapping[str, str]) -> bool:
+    if template.spec.resource_claims:
+        return True
+    return any(name in extended for c in template.spec.containers for name in (*c.requests, *c.limits))
+
+
+def _names(
+    template: PodTemplate, base: str, nodes: Sequence[NodeEntry], tolerations: Sequence[Toleration], limit: int
+) -> Iterator[tuple[int, str, str | None]]:
+    """(ordinal, pod name, node the pod is bound to) for each pod of ``template``, at most ``limit``."""
+    if template.per_node:
+        targets = [n.node.name for n in nodes if eligibility.exclusion(n.node, template.spec, tolerations) is None]
+        for i, node in enumerate(targets[:limit]):
+            yield i, f"{base}-{node}", node
+    elif template.owner.kind == "Pod":
+        if limit > 0:
+            yield 0, base, template.spec.node_name
+    else:
+        for i in range(min(template.replicas or 0, limit)):
+            yield i, f"{base}-{i}", template.spec.node_name
 
 
 def _claims(

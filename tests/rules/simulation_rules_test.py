@@ -1,9 +1,10 @@
 """Rule fixtures of the dry-run and inventory rules (DRA420-DRA439, DRA5xx, DRA6xx, DRA7xx).
 
 Every ``tests/rules/<ID>/fail/*.yaml`` must produce exactly the findings of that rule listed in
-the ``.expected`` file beside it (text format, run from the fixture's folder); every
-``pass/*.yaml`` must produce none of that rule. The rule's documented example must trigger it
-and its "use instead" must not.
+the ``.expected`` file beside it (text format, run from the repository root, only that rule's
+lines); every ``pass/*.yaml`` must produce none of that rule. ``x.dralint.yaml`` beside ``x.yaml``
+names the target (``kubernetesVersion``, ``featureGates``). The rule's documented example must
+trigger it and its "use instead" must not. ``DRALINT_UPDATE_GOLDEN=1`` rewrites the goldens.
 """
 
 from __future__ import annotations
@@ -14,12 +15,17 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from ruamel.yaml import YAML
 
 from dralint.cli import main
 from dralint.rules import builtin_rules
+from tests.conftest import ROOT
 
 RULES_DIR = Path(__file__).resolve().parent
 OWNED = re.compile(r"^DRA(4[23]\d|[567]\d\d)$")
+
+
+CONFIG_SUFFIX = ".dralint.yaml"
 
 
 def _owned_rules() -> list[str]:
@@ -27,18 +33,38 @@ def _owned_rules() -> list[str]:
 
 
 def _fixtures(kind: str) -> list[Path]:
-    return sorted(p for rule_id in _owned_rules() for p in (RULES_DIR / rule_id / kind).glob("*.yaml"))
+    return sorted(
+        p
+        for rule_id in _owned_rules()
+        for p in (RULES_DIR / rule_id / kind).glob("*.yaml")
+        if not p.name.endswith(CONFIG_SUFFIX)
+    )
 
 
-def _findings(path: Path, rule_id: str, *extra: str) -> list[str]:
+def _findings(path: Path, rule_id: str) -> list[str]:
+    config_path = path.with_name(path.stem + CONFIG_SUFFIX)
+    config = YAML(typ="safe", pure=True).load(config_path.read_text(encoding="utf-8")) if config_path.exists() else {}
+    args = ["check", _shown(path), "--color", "never"]
+    if config.get("kubernetesVersion"):
+        args += ["--kubernetes-version", str(config["kubernetesVersion"])]
+    gates = ",".join(f"{k}={str(v).lower()}" for k, v in (config.get("featureGates") or {}).items())
+    if gates:
+        args += ["--feature-gates", gates]
     cwd = os.getcwd()
-    os.chdir(path.parent)
+    os.chdir(ROOT)
     try:
-        result = CliRunner().invoke(main, ["check", path.name, "--color", "never", *extra])
+        result = CliRunner().invoke(main, args)
     finally:
         os.chdir(cwd)
     assert result.exit_code in (0, 1), result.output
     return [line for line in result.output.splitlines() if re.match(rf"^\S+:\d+:\d+: \w+ {rule_id} ", line)]
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
 
 
 def _rule_of(path: Path) -> str:
@@ -47,8 +73,12 @@ def _rule_of(path: Path) -> str:
 
 @pytest.mark.parametrize("path", _fixtures("fail"), ids=lambda p: f"{_rule_of(p)}/{p.name}")
 def test_fail_fixture_reports_expected_findings(path: Path) -> None:
-    expected = path.with_suffix(".expected").read_text(encoding="utf-8").splitlines()
-    assert _findings(path, _rule_of(path)) == expected
+    lines = _findings(path, _rule_of(path))
+    expected = path.with_suffix(".expected")
+    if os.environ.get("DRALINT_UPDATE_GOLDEN") == "1":
+        expected.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    assert lines, f"{_shown(path)} does not trigger {_rule_of(path)}"
+    assert lines == expected.read_text(encoding="utf-8").splitlines()
 
 
 @pytest.mark.parametrize("path", _fixtures("pass"), ids=lambda p: f"{_rule_of(p)}/{p.name}")

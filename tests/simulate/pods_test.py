@@ -60,6 +60,12 @@ def test_expand_builds_the_extended_resource_claim() -> None:
     ]
 
 
-def test_expand_without_the_extended_resource_gate_makes_no_claim() -> None:
-    batch = {p.name: p for p in _pods("1.35")}["batch-0"]  # DRAExtendedResource is alpha, off, in 1.35
-    assert batch.claims == ()
+def test_expand_without_the_extended_resource_gate_leaves_out_pods_without_claims() -> None:
+    # DRAExtendedResource is alpha, off, in 1.35: the Job's pod needs no devices and is not simulated.
+    assert [p.name for p in _pods("1.35")] == [
+        "trainer-0",
+        "trainer-1",
+        "inference-0",
+        "inference-1",
+        "monitor-worker-2",
+    ]
