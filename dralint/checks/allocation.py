@@ -126,10 +126,10 @@ def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]
             arithmetic = demand.class_demand(analysis.pods, reason.device_class, len(devices)).text()
         obj, path = locate.claim_entry(pod, use)
         unplaced = len(failure.placements)
-        message = (
-            f"{unplaced} of {total} pod{'s' if total != 1 else ''} of {pod.workload} get no devices: "
-            f"earlier pods hold them ({arithmetic})"
-        )
+        who = f"the pod of {pod.workload} gets" if total == 1 else f"{unplaced} of {total} pods of {pod.workload} get"
+        if pod.template.owner.kind == "Pod":
+            who = f"pod {pod.display} gets"
+        message = f"{who} no devices: earlier pods hold them ({arithmetic})"
         yield Violation(
             "DRA501",
             message,

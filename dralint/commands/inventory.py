@@ -28,13 +28,15 @@ def expand(settings: ExpandSettings) -> int:
         raise InputError(
             f"{settings.path}: no Inventory document (apiVersion {compact_schema.API_VERSION}, kind Inventory)"
         )
-    problems = [
-        f"{obj.file}:{obj.position(error.path)[0]}:{obj.position(error.path)[1]}: {error.message}"
+    problems = sorted(
+        (obj.file, *obj.position(error.path), error.message)
         for obj in documents
         for error in compact_schema.validate(obj.raw)
-    ]
+    )
     if problems:
-        raise InputError("invalid Inventory document:\n" + "\n".join(problems))
+        file, line, column, message = problems[0]
+        more = f" (and {len(problems) - 1} more; dralint check {settings.path} lists them)" if len(problems) > 1 else ""
+        raise InputError(f"invalid Inventory document: {file}:{line}:{column}: {message}{more}")
     objects: list[Any] = []
     for obj in documents:
         expansion = compact.expand(obj.raw)

@@ -19,9 +19,8 @@ def render(report: SimulationReport, stream: TextIO) -> None:
     if not report.inventory:
         stream.write("no inventory: give ResourceSlices or an Inventory document (--inventory) to dry-run against\n")
         return
-    stream.write(
-        f"Placements ({report.placed} of {len(report.pods)} pods on {report.nodes} nodes, {report.strategy})\n"
-    )
+    nodes = f"{report.nodes} node{'s' if report.nodes != 1 else ''}"
+    stream.write(f"Placements ({report.placed} of {len(report.pods)} pods on {nodes}, {report.strategy})\n")
     rows = [("POD", "NODE", "CLAIM", "DEVICES")]
     for pod in report.pods:
         if pod.outcome != "placed":
@@ -35,11 +34,12 @@ def render(report: SimulationReport, stream: TextIO) -> None:
     if len(rows) > 1:
         _table(rows, stream)
     stream.write("\nUtilisation\n")
-    pool_rows = [("DRIVER", "POOL", "DEVICES", "ALLOCATED", "UTILISATION")]
+    pool_rows = [("DRIVER", "POOL", "DEVICES", "ALLOCATED", "UTILISATION", "COUNTERS")]
     for pool in report.pools:
         note = " (incomplete)" if pool.incomplete else ""
+        counters = ", ".join(f"{c.counter_set}/{c.counter} {c.consumed}/{c.total}" for c in pool.counters) or "-"
         pool_rows.append(
-            (pool.driver, pool.pool, str(pool.devices), str(pool.allocated), percent(pool.utilisation) + note)
+            (pool.driver, pool.pool, str(pool.devices), str(pool.allocated), percent(pool.utilisation) + note, counters)
         )
     _table(pool_rows, stream)
     unplaced = report.unplaced
