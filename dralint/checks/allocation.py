@@ -48,7 +48,8 @@ def _pods_text(failure: Failure) -> str:
 def _unsatisfiable(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
     pod = failure.first.pod
     reasons = analysis.reasons(failure)
-    blocking = [r for r in reasons if r.blocking] or reasons[:1]
+    blocked = why.blocking(reasons)
+    blocking = blocked or reasons[:1]
     uses = {f"{u.key[0]}/{u.key[1]}": u for u in failure.first.attempted if u.claim is not None}
     for reason in blocking:
         use = uses.get(reason.claim)
@@ -63,7 +64,7 @@ def _unsatisfiable(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
             path = (*path, "cel", "expression")
             if reason.clauses:
                 offset = _offset(use, reason, reason.clauses[0].clause)
-        if reason.blocking:
+        if blocked:
             detail = why.sentence(reason)
             message = f"{locate.describe(use)} cannot be allocated for {_pods_text(failure)} on any node: {detail}"
         else:
@@ -101,7 +102,7 @@ def _hint(reason: why.RequestWhy) -> str | None:
 def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
     pod = failure.first.pod
     reasons = analysis.reasons(failure)
-    exhausted = [r for r in reasons if r.blocking] or reasons[:1]
+    exhausted = why.blocking(reasons) or reasons[:1]
     use_by_ref = {f"{u.key[0]}/{u.key[1]}": u for u in failure.first.attempted if u.claim is not None}
     total = sum(1 for p in analysis.simulation.placements if p.pod.template_index == pod.template_index)
     for reason in exhausted:

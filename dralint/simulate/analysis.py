@@ -15,7 +15,6 @@ from dralint.allocator import Explanation, Features
 from dralint.allocator.prepare import apply_taint_rules, features_for, taint_rules_apply
 from dralint.api import model
 from dralint.api.versions import Target
-from dralint.cel import selector_environment
 from dralint.simulate import hints, why
 from dralint.simulate import pods as pods_module
 from dralint.simulate.cluster import Cluster
@@ -122,9 +121,9 @@ def analyse(ctx: CheckContext, *, strategy: Strategy = "pack") -> Analysis:
     index = pods_module.claim_index(ctx.normalised.values())
     extended = pods_module.extended_resource_classes(inventory.classes) if target.enabled("DRAExtendedResource") else {}
     pods = pods_module.expand(ctx.pod_templates, index, inventory.nodes, extended)
-    environment = selector_environment(target=target)
-    cluster = Cluster(slices, classes, features, cel_environment=environment)
-    base = Cluster(slices, classes, features, cel_environment=environment)
+    # The scheduler evaluates selectors in the StoredExpressions environment (everything enabled).
+    cluster = Cluster(slices, classes, features)
+    base = Cluster(slices, classes, features)
     existing = [entry.claim for entry in inventory.allocated]
     for claims_cluster in (cluster, base):
         claims_cluster.add(c.allocation for c in existing if c.allocation is not None)

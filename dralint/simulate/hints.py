@@ -75,7 +75,7 @@ def did_you_mean(expression: str, vocab: Vocabulary) -> list[str]:
         if value is not None and kind == "attributes":
             values = vocab.values.get((domain, name), set())
             if values and value not in values:
-                guess = closest(value, values)
+                guess = closest(value, values, per_edit=5)
                 if guess:
                     hints.append(f'no device has {domain}/{name} "{value}"; did you mean "{guess}"?')
     return list(dict.fromkeys(hints))

@@ -21,11 +21,13 @@ def distance(a: str, b: str) -> int:
     return rows[-1][-1]
 
 
-def closest(name: str, known: Iterable[str]) -> str | None:
+def closest(name: str, known: Iterable[str], *, per_edit: int = 3) -> str | None:
     """The known name nearest to ``name`` when it is plausibly a typo of it (else ``None``).
 
-    Plausible: at most a third of the longer name differs (at least one edit, at most three), or the
-    names differ only in case. Ties go to the alphabetically first name, for stable output.
+    Plausible: the names differ only in case, or by at most one edit per ``per_edit`` characters
+    of the longer name (at most three edits). Ties go to the alphabetically first name, for
+    stable output. Values such as model names want a stricter ``per_edit`` than field names:
+    "H100" is not a typo of "A100".
     """
     best: tuple[int, str] | None = None
     for candidate in sorted(set(known)):
@@ -34,7 +36,7 @@ def closest(name: str, known: Iterable[str]) -> str | None:
         if candidate.lower() == name.lower():
             return candidate
         d = distance(name.lower(), candidate.lower())
-        limit = min(3, max(1, max(len(name), len(candidate)) // 3))
+        limit = min(3, max(len(name), len(candidate)) // per_edit)
         if d <= limit and (best is None or d < best[0]):
             best = (d, candidate)
     return best[1] if best else None

@@ -176,6 +176,23 @@ def _with_hints(
     return replace(why, hints=tuple(dict.fromkeys(found)))
 
 
+def blocking(reasons: Sequence[RequestWhy]) -> list[RequestWhy]:
+    """The requests that fit no candidate node even alone: for a ``firstAvailable`` request, only
+    when every alternative is blocked (then all alternatives are returned)."""
+    by_parent: dict[tuple[str, str], list[RequestWhy]] = {}
+    for reason in reasons:
+        if "/" in reason.request:
+            by_parent.setdefault((reason.claim, reason.request.partition("/")[0]), []).append(reason)
+    out = []
+    for reason in reasons:
+        if "/" in reason.request:
+            if all(r.blocking for r in by_parent[(reason.claim, reason.request.partition("/")[0])]):
+                out.append(reason)
+        elif reason.blocking:
+            out.append(reason)
+    return out
+
+
 def funnel(why: RequestWhy) -> str:
     """``"16 devices on 2 nodes, 16 matching the class selector, 0 matching the request selector"``."""
     nodes = f"{why.nodes} node" + ("s" if why.nodes != 1 else "")
