@@ -29,7 +29,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         template = placement.pod.template_index
         if template in reported:
             continue
-        if placement.outcome == "error" and "CEL runtime error" not in placement.reason:
+        if placement.outcome == "error" and _claims_fault(placement.reason):
             reported.add(template)
             yield _error(placement)
         elif placement.outcome == "no-node":
@@ -138,6 +138,16 @@ def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]
             path,
             "add devices to the inventory, lower the replicas, or request fewer devices per pod",
         )
+
+
+def _claims_fault(error: str) -> bool:
+    """Errors the claims cause; CEL runtime errors (DRA420), unknown classes (reference checks) and
+    slices whose node selection cannot be parsed (API validation) are reported where they are."""
+    return (
+        error.startswith("claim ")
+        and "CEL runtime error" not in error
+        and "could not retrieve device class" not in error
+    )
 
 
 def _error(placement: Placement) -> Violation:

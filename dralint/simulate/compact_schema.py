@@ -67,6 +67,8 @@ def validate(data: Mapping[str, Any]) -> list[SchemaError]:
         _PATTERN_NAMES.update(_pattern_names())
     errors = [_describe(error) for error in _validator().iter_errors(data)]
     errors.extend(_placeholder_errors(data, ()))
+    if not errors:
+        errors.extend(_size_errors(data))
     return sorted(errors, key=lambda e: (len(e.path) == 0, [str(s) for s in e.path]))
 
 
@@ -138,6 +140,34 @@ def _message(error: ValidationError) -> str:
     if validator == "oneOf" and len(error.absolute_path) == 3 and error.absolute_path[1] == "networkPools":
         return "a network pool needs exactly one of allNodes, nodePools or nodeSelector"
     return error.message
+
+
+MAX_NODES = 20_000
+MAX_DEVICES = 250_000  # about 250 MB of typed devices
+
+
+def _size_errors(data: Mapping[str, Any]) -> Iterator[SchemaError]:
+    """A valid document can still stand for more objects than a dry-run can hold."""
+    spec = data.get("spec") or {}
+    nodes = devices = 0
+    for pool in spec.get("nodePools") or []:
+        nodes += pool["count"]
+        devices += pool["count"] * sum(_group_size(g) for g in pool.get("devices") or [])
+    for network in spec.get("networkPools") or []:
+        devices += sum(g.get("count", 1) for g in network["devices"])
+    if nodes > MAX_NODES:
+        yield SchemaError(
+            ("spec", "nodePools"), f"the Inventory makes {nodes} nodes; dralint expands at most {MAX_NODES}"
+        )
+    if devices > MAX_DEVICES:
+        yield SchemaError(("spec",), f"the Inventory makes {devices} devices; dralint expands at most {MAX_DEVICES}")
+
+
+def _group_size(group: Mapping[str, Any]) -> int:
+    partitions = group.get("partitions")
+    per_device = 1 + (sum(p.get("count", 1) for p in partitions["devices"]) if partitions else 0)
+    count: int = group.get("count", 1) * per_device
+    return count
 
 
 def _placeholder_errors(data: Any, path: Path) -> Iterator[SchemaError]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from dralint.simulate import why
+from dralint.simulate import compact_schema, why
 from dralint.simulate.analysis import Analysis
 
 
@@ -137,7 +137,11 @@ def build(analysis: Analysis) -> SimulationReport:
         "kubernetesVersion": analysis.target.release,
         "featureGates": dict(sorted(analysis.target.overrides.items())),
     }
-    notes = []
+    notes = [
+        f"Inventory {obj.name} ({obj.file}) is invalid and was not expanded; dralint check lists why"
+        for obj in analysis.inventory.documents
+        if compact_schema.validate(obj.raw)
+    ]
     implicit = sum(1 for n in analysis.inventory.nodes if n.origin is None)
     if implicit:
         notes.append(

@@ -107,13 +107,12 @@ def capacity_problems(
         having = [(driver, d, d.capacity[name]) for driver, d in devices if name in d.capacity]
         if not having:
             known = sorted({c for _, d in devices for c in d.capacity})
-            guess = closest(name, known)
             yield CapacityProblem(
                 "DRA502",
                 request,
                 name,
                 f"{request.owner} requests capacity {name} but none of the {len(devices)} matching devices has it",
-                f"did you mean {guess}?" if guess else ("devices have: " + ", ".join(known) if known else None),
+                _capacity_hint(name, known),
             )
             continue
         largest = max(having, key=lambda item: item[2].value)
@@ -158,6 +157,17 @@ def capacity_problems(
                 f"the pod gets a whole device ({largest[2].value})",
                 "drop the capacity request, or use devices with allowMultipleAllocations: true",
             )
+
+
+def _capacity_hint(name: str, known: list[str]) -> str | None:
+    unqualified = name.partition("/")[2] or name
+    same = [k for k in known if (k.partition("/")[2] or k) == unqualified]
+    if same:
+        return f"the allocator compares capacity names exactly, without domains: the devices publish {same[0]}"
+    guess = closest(name, known)
+    if guess:
+        return f"did you mean {guess}?"
+    return "devices have: " + ", ".join(known) if known else None
 
 
 def _policy(wanted: Quantity, name: str, capacity: model.DeviceCapacity) -> tuple[bool, Quantity | None, str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from html import escape
 from typing import TextIO
 
+from dralint.quantity import QuantityError, parse_quantity
 from dralint.report.simulation import percent
 from dralint.simulate.report import PoolRow, SimulationReport
 
@@ -55,8 +56,6 @@ def _chart(pool: PoolRow) -> str:
 
 
 def _ratio(consumed: str, total: str) -> float:
-    from dralint.quantity import QuantityError, parse_quantity
-
     try:
         whole = parse_quantity(total)
         return float(parse_quantity(consumed).value / whole.value) if whole.value else 0.0
@@ -74,7 +73,9 @@ def render(report: SimulationReport, stream: TextIO) -> None:
     ]
     release = escape(str(report.target.get("kubernetesVersion", "")))
     if not report.inventory:
-        out.append('<p class="summary">No inventory: nothing to dry-run against.</p></body></html>')
+        out.append('<p class="summary">No inventory: nothing to dry-run against.</p>')
+        out.extend(f'<p class="summary note">Note: {escape(note)}</p>' for note in report.notes)
+        out.append("</body></html>")
         stream.write("\n".join(out) + "\n")
         return
     out.append(

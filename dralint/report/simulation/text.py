@@ -18,6 +18,8 @@ def _table(rows: Sequence[tuple[str, ...]], stream: TextIO) -> None:
 def render(report: SimulationReport, stream: TextIO) -> None:
     if not report.inventory:
         stream.write("no inventory: give ResourceSlices or an Inventory document (--inventory) to dry-run against\n")
+        for note in report.notes:
+            stream.write(f"note: {note}\n")
         return
     nodes = f"{report.nodes} node{'s' if report.nodes != 1 else ''}"
     stream.write(f"Placements ({report.placed} of {len(report.pods)} pods on {nodes}, {report.strategy})\n")
