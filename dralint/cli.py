@@ -10,9 +10,10 @@ from typing import Any
 import click
 
 from dralint import __version__
-from dralint.errors import DralintError
+from dralint.api.versions import DEFAULT_RELEASE, RELEASES
+from dralint.errors import DralintError, UsageError
 
-_RELEASES = "1.31-1.37"
+_RELEASES = f"{RELEASES[0]}-{RELEASES[-1]}"
 
 
 def _run(function: Callable[[], int]) -> None:
@@ -25,6 +26,11 @@ def _run(function: Callable[[], int]) -> None:
         sys.exit(error.exit_code)
     except KeyboardInterrupt:
         sys.exit(130)
+    except BrokenPipeError:
+        # The reader went away (``dralint check . | head``); silence the flush at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
     except Exception as error:
         if debug:
             raise
@@ -47,13 +53,13 @@ def main(debug: bool) -> None:
 def _outputs(formats: tuple[str, ...], outputs: tuple[str, ...]) -> tuple[tuple[str, str | None], ...]:
     """Pair ``--format`` and ``--output`` by position; formats without an output go to stdout."""
     if len(outputs) > max(len(formats), 1):
-        raise click.UsageError("more --output than --format options")
+        raise UsageError("more --output than --format options")
     formats = formats or ("text",)
     pairs: list[tuple[str, str | None]] = [
         (fmt, outputs[i] if i < len(outputs) else None) for i, fmt in enumerate(formats)
     ]
     if sum(1 for _, path in pairs if path is None) > 1:
-        raise click.UsageError("only one --format can go to standard output; give the others an --output")
+        raise UsageError("only one --format can go to standard output; give the others an --output")
     return tuple(pairs)
 
 
@@ -93,7 +99,7 @@ def _color(choice: str) -> bool:
 @click.option(
     "--kubernetes-version",
     "release",
-    default="1.37",
+    default=DEFAULT_RELEASE,
     show_default=True,
     metavar="VERSION",
     help=f"Target Kubernetes release ({_RELEASES}).",
@@ -174,13 +180,12 @@ def check(
 )
 def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None) -> None:
     """Run the allocator on a scenario's claims for every node of the scenario."""
+    from dralint.allocator import DEFAULT_SEARCH_BUDGET
     from dralint.commands import allocate as command
 
     def go() -> int:
-        settings = command.AllocateSettings(scenario=scenario, format=fmt, repeat=repeat)
-        if budget is not None:
-            settings = command.AllocateSettings(scenario=scenario, format=fmt, repeat=repeat, budget=budget)
-        return command.run(settings)
+        steps = budget if budget is not None else DEFAULT_SEARCH_BUDGET
+        return command.run(command.AllocateSettings(scenario=scenario, format=fmt, repeat=repeat, budget=steps))
 
     _run(go)
 

@@ -33,6 +33,7 @@ class Workspace:
     documents: list[Document] = field(default_factory=list)
     objects: list[KubeObject] = field(default_factory=list)
     broken: list[Unidentified] = field(default_factory=list)
+    list_documents: list[Document] = field(default_factory=list)  # bare YAML lists of objects
     other_documents: int = 0
     issues: list[tuple[str, DecodeIssue]] = field(default_factory=list)  # (file, issue)
     checked_files: frozenset[str] = frozenset()  # files findings are reported for (others are context)

@@ -65,6 +65,7 @@ def _load(
         identified = identify(documents)
         workspace.objects.extend(identified.objects)
         workspace.broken.extend(identified.broken)
+        workspace.list_documents.extend(identified.list_documents)
         workspace.other_documents += identified.other_documents
     workspace.checked_files = frozenset(reported)
     return workspace

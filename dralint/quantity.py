@@ -1,8 +1,10 @@
 """Kubernetes ``resource.Quantity``: exact parsing, comparison, arithmetic and canonical text.
 
-Values are exact fractions, as the Go type keeps them (inf.Dec); the grammar, the suffixes and
-the rounding to nano precision follow apimachinery's ``ParseQuantity``. The allocator, the
-validator and the CEL quantity library all share this one implementation.
+Values are exact fractions; the grammar, the suffixes and the rounding to nano precision follow
+apimachinery's ``ParseQuantity``. apimachinery also keeps small values in a fast ``int64Amount``
+(value × 10^scale) and everything else in an ``inf.Dec``; which one a quantity uses is visible
+through ``AsInt64`` (CEL's ``isInteger()``/``asInteger()``), so it is tracked here as ``fast``.
+The allocator, the validator and the CEL quantity library all share this one implementation.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ _BINARY_SUFFIXES: dict[str, int] = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi"
 _SUFFIX_CHARS = frozenset("eEinumkKMGTP")
 _NANO = Fraction(1, 10**9)
 _MAX_BINARY = Fraction(2**63 - 1)
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
+_MAX_DIGITS = 1000
+_MAX_EXPONENT = 1000
 
 
 class QuantityError(ValueError):
@@ -31,12 +36,20 @@ class QuantityError(ValueError):
 class Quantity:
     """An exact quantity with the format (suffix family) it was written in."""
 
-    __slots__ = ("_text", "format", "value")
+    __slots__ = ("_text", "fast", "format", "value")
 
-    def __init__(self, value: Fraction | int, format: Format = "DecimalSI", text: str | None = None) -> None:
+    def __init__(
+        self,
+        value: Fraction | int,
+        format: Format = "DecimalSI",
+        text: str | None = None,
+        fast: tuple[int, int] | None = None,
+    ) -> None:
         self.value = Fraction(value)
         self.format: Format = format
         self._text = text
+        # apimachinery's int64Amount (value, base-10 scale), or None for an inf.Dec amount.
+        self.fast = fast
 
     # --- comparison (by value, never by text) ---
     def __eq__(self, other: object) -> bool:
@@ -61,17 +74,40 @@ class Quantity:
 
     def cmp(self, other: Quantity) -> int:
         """-1, 0 or 1, like ``Quantity.Cmp``."""
+        mine, theirs = self.fast, other.fast
+        if mine is not None and theirs is not None and mine[1] == theirs[1]:
+            return (mine[0] > theirs[0]) - (mine[0] < theirs[0])
         return (self.value > other.value) - (self.value < other.value)
 
     def sign(self) -> int:
         return (self.value > 0) - (self.value < 0)
 
-    # --- arithmetic: results keep the left operand's format ---
+    # --- arithmetic: results keep the left operand's format (a zero left takes the right's) ---
     def add(self, other: Quantity) -> Quantity:
-        return Quantity(self.value + other.value, self.format)
+        """``Quantity.Add``, including which representation the result ends up in."""
+        return self._combine(other, 1)
 
     def sub(self, other: Quantity) -> Quantity:
-        return Quantity(self.value - other.value, self.format)
+        """``Quantity.Sub``."""
+        return self._combine(other, -1)
+
+    def _combine(self, other: Quantity, sign: int) -> Quantity:
+        fmt = other.format if self.value == 0 else self.format
+        fast = None
+        if self.fast is not None and other.fast is not None:
+            fast = _fast_add(self.fast, (sign * other.fast[0], other.fast[1]))
+        return type(self)(self.value + sign * other.value, fmt, None, fast)
+
+    def as_int64(self) -> int | None:
+        """``Quantity.AsInt64``: the integer value when held as an int64 at a scale >= 0."""
+        if self.fast is None:
+            return None
+        value, scale = self.fast
+        if scale == 0:
+            return value
+        if scale < 0:
+            return None
+        return _scaled(value, scale)
 
     def is_zero(self) -> bool:
         return self.value == 0
@@ -118,12 +154,17 @@ def parse_quantity(text: str) -> Quantity:
         exponent, base, fmt = _DECIMAL_SUFFIXES[suffix], 10, "DecimalSI"
     elif suffix in _BINARY_SUFFIXES:
         exponent, base, fmt = _BINARY_SUFFIXES[suffix], 2, "BinarySI"
-    elif len(suffix) > 1 and suffix[0] in "eE" and _is_int(suffix[1:]):
+    elif len(suffix) > 1 and suffix[0] in "eE" and _is_int(suffix[1:]) and len(suffix) < 20:
         exponent, base, fmt = int(suffix[1:]), 10, "DecimalExponent"
     else:
         raise QuantityError("unable to parse quantity's suffix")
+    if len(num) + len(denom) > _MAX_DIGITS or exponent > _MAX_EXPONENT:
+        # Exact arithmetic on such numbers would take unbounded time; no manifest needs them.
+        raise QuantityError(f"quantity {text[:20]}... is too large for dralint to evaluate")
     mantissa = Fraction(int(num or "0")) + (Fraction(int(denom), 10 ** len(denom)) if denom else 0)
-    value = mantissa * Fraction(base) ** exponent
+    # Anything below 1e-1000 rounds up to 1n anyway; computing the power would not end.
+    tiny = exponent < -_MAX_EXPONENT
+    value = (_NANO if mantissa else Fraction(0)) if tiny else mantissa * Fraction(base) ** exponent
     if not positive:
         value = -value
     # Quantities keep at most nano precision; finer values round away from zero (inf.RoundUp).
@@ -138,7 +179,61 @@ def parse_quantity(text: str) -> Quantity:
             fmt = "DecimalSI"
     if text == "0":
         fmt = "DecimalSI"
-    return Quantity(value, fmt, text)  # type: ignore[arg-type]
+    return Quantity(value, fmt, text, _fast_form(positive, num or "0", denom, fmt, exponent))  # type: ignore[arg-type]
+
+
+def _fast_form(positive: bool, num: str, denom: str, fmt: str, exponent: int) -> tuple[int, int] | None:
+    """The int64Amount ``ParseQuantity`` builds on its fast path, or None for its inf.Dec path."""
+    mantissa = 1
+    if fmt == "BinarySI":
+        scale = 0
+        if exponent >= 0 and not denom:
+            mantissa = 1 << exponent
+            precision = 15 - len(num) - int(exponent * 3 / 10) - 1
+        else:
+            precision = -1
+    else:
+        scale = exponent
+        precision = 18 - (len(num) + len(denom))
+    if precision < 0:
+        return None
+    scale -= len(denom)
+    if scale < -9:
+        return None
+    value = int(num + denom)
+    if value > _INT64_MAX:
+        return None
+    result = value * mantissa
+    if not _INT64_MIN <= result <= _INT64_MAX:
+        return None
+    return (result if positive else -result, scale)
+
+
+def _scaled(value: int, scale: int) -> int | None:
+    """``positiveScaleInt64``: value × 10^scale when it fits an int64."""
+    result = value * 10**scale
+    return result if _INT64_MIN <= result <= _INT64_MAX else None
+
+
+def _fast_add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int] | None:
+    """``int64Amount.Add``: None when the sum leaves the int64 representation."""
+    if b[0] == 0:
+        return a
+    if a[0] == 0:
+        return b
+    (av, ascale), (bv, bscale) = a, b
+    if ascale > bscale:
+        scaled = _scaled(av, ascale - bscale)
+        if scaled is None:
+            return None
+        av, ascale = scaled, bscale
+    elif bscale > ascale:
+        scaled = _scaled(bv, bscale - ascale)
+        if scaled is None:
+            return None
+        bv = scaled
+    total = av + bv
+    return (total, ascale) if _INT64_MIN <= total <= _INT64_MAX else None
 
 
 def _is_int(text: str) -> bool:

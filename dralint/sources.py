@@ -34,8 +34,10 @@ class SourceFile:
 def discover(paths: Sequence[str], *, exclude: Iterable[str] = ()) -> list[str]:
     """The manifest files named by ``paths``, in a stable order; ``-`` stands for stdin.
 
-    Directories are walked recursively for ``*.yaml``, ``*.yml`` and ``*.json``, skipping hidden
-    folders and files. A missing path or a directory without manifests is an :class:`InputError`.
+    Directories are walked recursively for ``*.yaml``, ``*.yml`` and ``*.json`` (any case),
+    skipping hidden folders and files, in path order (folder by folder, names compared as
+    text). Paths are shown with forward slashes and without a leading ``./``. A missing path,
+    an unreadable folder or a folder without manifests is an :class:`InputError`.
     """
     from fnmatch import fnmatch
 
@@ -47,24 +49,27 @@ def discover(paths: Sequence[str], *, exclude: Iterable[str] = ()) -> list[str]:
             continue
         fs_path = FsPath(path)
         if fs_path.is_dir():
-            files = sorted(_walk(fs_path))
+            files = sorted(_walk(path), key=lambda name: name.split("/"))
             files = [f for f in files if not any(fnmatch(f, pattern) for pattern in excluded)]
             if not files:
                 raise InputError(f"{path}: no *.yaml, *.yml or *.json files in this directory")
             found.extend(files)
         elif fs_path.exists():
-            found.append(path)
+            found.append(_display(path))
         else:
             raise InputError(f"{path}: no such file or directory")
     seen: set[str] = set()
     return [p for p in found if not (p in seen or seen.add(p))]  # type: ignore[func-returns-value]
 
 
-def _walk(root: FsPath) -> Iterable[str]:
-    for directory, subdirs, files in os.walk(root):
+def _walk(root: str) -> Iterable[str]:
+    def fail(error: OSError) -> None:
+        raise InputError(f"{_display(error.filename or root)}: cannot read directory: {error.strerror or error}")
+
+    for directory, subdirs, files in os.walk(root, onerror=fail):
         subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
         for name in files:
-            if name.startswith(".") or not name.endswith(MANIFEST_SUFFIXES):
+            if name.startswith(".") or not name.lower().endswith(MANIFEST_SUFFIXES):
                 continue
             yield _display(os.path.join(directory, name))
 
@@ -80,7 +85,10 @@ def _display(path: str) -> str:
 def read(path: str, *, stdin_name: str = STDIN, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> SourceFile:
     """Read one file (or stdin for ``-``) into text; unreadable files raise :class:`InputError`."""
     if path == STDIN:
-        raw = sys.stdin.buffer.read(max_bytes + 1)
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise InputError("-: standard input is not available")
+        raw = stream.read(max_bytes + 1)
         name = stdin_name
     else:
         name = path
@@ -109,27 +117,48 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
+_ENCODING_HINT = "Kubernetes manifests must be UTF-8; re-encode the file"
 
 
 def decode_bytes(raw: bytes) -> tuple[str, list[DecodeIssue]]:
-    """Text of ``raw``: BOM-aware, UTF-8 by default; undecodable bytes are replaced and reported."""
+    """Text of ``raw``: BOM-aware, UTF-8 by default; undecodable bytes are replaced and reported.
+
+    kubectl (go-yaml) reads UTF-8 and, with a byte-order mark, UTF-16. UTF-32 is decoded so the
+    file can still be checked, but reported; NUL bytes without a byte-order mark (UTF-16 saved
+    without one, or a binary file) make the file unreadable.
+    """
     encoding = "utf-8"
     for bom, name in _BOMS:
         if raw.startswith(bom):
             raw = raw[len(bom) :]
             encoding = name
             break
+    issues: list[DecodeIssue] = []
+    if encoding.startswith("utf-32"):
+        issues.append(DecodeIssue("encoding", f"file is {encoding.upper()}; kubectl reads only UTF-8 and UTF-16", 1, 1,
+                                  hint=_ENCODING_HINT))  # fmt: skip
+    elif encoding == "utf-8" and b"\x00" in raw:
+        guess = " (UTF-16 without a byte-order mark?)" if _looks_like_utf16(raw) else ""
+        line = raw.count(b"\n", 0, raw.index(b"\x00")) + 1
+        issue = DecodeIssue("encoding", f"file contains NUL bytes{guess}", line, 1, hint=_ENCODING_HINT)
+        return "", [issue]
     try:
-        return raw.decode(encoding), []
+        return raw.decode(encoding), issues
     except UnicodeDecodeError as error:
         good = raw[: error.start].decode(encoding, errors="replace")
         line = good.count("\n") + 1
         column = len(good) - (good.rfind("\n") + 1) + 1
-        issue = DecodeIssue(
+        issues.append(DecodeIssue(
             "encoding",
             f"byte 0x{raw[error.start]:02x} is not valid {encoding.upper()}",
             line,
             column,
-            hint="Kubernetes manifests must be UTF-8; re-encode the file",
-        )
-        return raw.decode(encoding, errors="replace"), [issue]
+            hint=_ENCODING_HINT,
+        ))  # fmt: skip
+        return raw.decode(encoding, errors="replace"), issues
+
+
+def _looks_like_utf16(raw: bytes) -> bool:
+    """Mostly-ASCII UTF-16 has a NUL in every other byte."""
+    sample = raw[:200]
+    return sample[1::2].count(0) > len(sample) // 4 or sample[0::2].count(0) > len(sample) // 4

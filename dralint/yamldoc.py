@@ -1,61 +1,47 @@
 """Decode YAML (and JSON) text into documents that remember where each value came from.
 
-Kubernetes reads manifests with go-yaml v2 (YAML 1.1 scalars: ``yes``/``on`` are booleans,
-``0777`` is octal, timestamps stay strings), so plain scalars are resolved the same way here
-instead of with ruamel's YAML 1.2 rules. Composing nodes with the C parser and building plain
-Python values from them is about 25 times faster than ruamel's round-trip loader; positions are
-looked up lazily in the kept node tree, only for the few paths that get a finding.
+Kubernetes reads manifests with go-yaml v2, so values follow its rules (YAML 1.1 scalars, see
+:mod:`dralint.yaml_scalars`; merge keys applied in document order, later keys winning).
+Composing nodes with the C parser and building plain Python values from them is about 25
+times faster than ruamel's round-trip loader; positions are looked up lazily in the kept node
+tree, only for the few paths that get a finding. Defects of the text (syntax errors, duplicate
+keys, alias bombs, unrendered templates) become :class:`DecodeIssue` values, never exceptions,
+and a broken document does not lose the documents after it.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
-import math
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from dralint import templating
 from dralint.paths import Path
+from dralint.yaml_compose import PLAIN as _PLAIN
+from dralint.yaml_compose import QUOTED as _QUOTED
+from dralint.yaml_compose import ComposeError, compose
+from dralint.yaml_issues import DecodeIssue, Limits
+from dralint.yaml_positions import char_positions
+from dralint.yaml_scalars import TAG_PREFIX, TagError, key_text, resolve_plain, resolve_tagged
 
-try:  # the C parser ships in ruamel.yaml.clib; without it the pure-Python composer is used
-    from _ruamel_yaml import CParser as _CParser
-except ImportError:  # pragma: no cover - depends on the platform
-    _CParser = None
+__all__ = ["DecodeIssue", "Document", "Limits", "decode", "resolve_plain"]
 
-__all__ = ["DecodeIssue", "Document", "Limits", "decode"]
-
-_PLAIN = "?plain"
-_QUOTED = "?quoted"
-_MAP = "?map"
-_SEQ = "?seq"
-_TAG_PREFIX = "tag:yaml.org,2002:"
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """Bounds that keep hostile input from exhausting time or memory (documented in the README)."""
-
-    max_values_per_document: int = 2_000_000  # constructed values, counting alias expansion
-    max_depth: int = 256
-
-
-@dataclass(frozen=True, slots=True)
-class DecodeIssue:
-    """A defect found while decoding: syntax errors, duplicate keys, alias bombs, ..."""
-
-    kind: str  # "syntax", "duplicate-key", "too-large", "too-deep", "encoding"
-    message: str
-    line: int  # 1-based
-    column: int  # 1-based
-    hint: str | None = None
+_MERGE_TAG = TAG_PREFIX + "merge"
 
 
 @dataclass(slots=True, eq=False)
 class Document:
-    """One YAML document of a file: its value and the node tree for position look-ups."""
+    """One YAML document of a file: its value and the node tree for position look-ups.
+
+    ``position`` gives the position of a mapping entry's *key* (or of a list item), which is
+    where editors and ``kubectl`` point for a field; ``value_position`` gives the start of the
+    value; ``scalar_position`` a character inside a string value.
+    """
 
     file: str
     index: int  # 0-based position among the file's documents
@@ -63,6 +49,7 @@ class Document:
     data: Any
     node: Node | None = field(default=None, repr=False)
     line_offset: int = 0  # added to node marks when the document was parsed out of a fragment
+    text: str = field(default="", repr=False)  # the whole (normalised) text of the file
 
     def position(self, path: Path) -> tuple[int, int]:
         """1-based (line, column) of ``path``: a mapping entry's key, a list item, or the nearest parent."""
@@ -90,173 +77,125 @@ class Document:
             node = found[1]
         return node
 
-    def scalar_position(self, path: Path, offset: int) -> tuple[int, int]:
-        """Position of character ``offset`` inside the string scalar at ``path``.
+    def value_position(self, path: Path) -> tuple[int, int]:
+        """1-based (line, column) where the value at ``path`` starts (``position`` when it is absent)."""
+        node = self.value_node(path)
+        if node is None:
+            return self.position(path)
+        return (node.start_mark.line + 1 + self.line_offset, node.start_mark.column + 1)
 
-        Exact for single-line plain and quoted scalars without escapes and for literal block
-        scalars (``|``); other styles fall back to the scalar's start.
+    def scalar_position(self, path: Path, offset: int) -> tuple[int, int]:
+        """Position of character ``offset`` of the string scalar at ``path``.
+
+        Exact for every scalar style (plain, quoted with escapes, literal, folded, multi-line);
+        when the source cannot be matched to the value, the start of the value.
         """
         node = self.value_node(path)
         if not isinstance(node, ScalarNode):
             return self.position(path)
-        start = node.start_mark
-        line0 = start.line + 1 + self.line_offset
-        style = node.style
-        if style == "|":
-            text: str = node.value
-            before = text[:offset]
-            row = before.count("\n")
-            col = len(before) - (before.rfind("\n") + 1)
-            indent = _block_indent(node)
-            return (line0 + 1 + row, indent + col + 1)
-        if style in ('"', "'"):
-            return (line0, start.column + 2 + offset) if "\n" not in node.value[:offset] else (line0, start.column + 1)
-        if style is None and "\n" not in node.value[:offset]:
-            return (line0, start.column + 1 + offset)
-        return (line0, start.column + 1)
+        start = (node.start_mark.line + self.line_offset, node.start_mark.column)
+        end = (node.end_mark.line + self.line_offset, node.end_mark.column)
+        positions = char_positions(_lines(self.text), node.style, node.value, start, end) if self.text else None
+        if positions is None:
+            return (start[0] + 1, start[1] + 1)
+        line, column = positions[max(0, min(offset, len(positions) - 1))]
+        return (line + 1, column + 1)
 
 
-def _block_indent(node: ScalarNode) -> int:
-    """Indentation of a block scalar's content (0-based column of its first line)."""
-    buffer = getattr(node.start_mark, "buffer", None)
-    end = node.end_mark
-    if isinstance(buffer, str):
-        first_line_start = buffer.find("\n", node.start_mark.index) + 1
-        i = first_line_start
-        while i < len(buffer) and buffer[i] in " ":
-            i += 1
-        return i - first_line_start
-    return int(end.column)
+@lru_cache(maxsize=4)
+def _lines(text: str) -> list[str]:
+    return text.split("\n")
+
+
+# --- reading nodes --------------------------------------------------------------------------
+
+
+def _tag(node: Node) -> str:
+    """The node's tag: ``?plain``/``?quoted`` when implicit, else the full explicit tag."""
+    suffix: str = node.ctag.suffix
+    return suffix if suffix in (_PLAIN, _QUOTED) else str(node.ctag)
+
+
+def _is_merge_key(node: Node) -> bool:
+    return type(node) is ScalarNode and node.value == "<<" and _tag(node) in (_PLAIN, _MERGE_TAG)
+
+
+def _key(node: Node) -> str | None:
+    """The string a scalar key node stands for, as the builder stores it (``None`` for complex keys)."""
+    if type(node) is not ScalarNode:
+        return None
+    tag = _tag(node)
+    if tag == _PLAIN:
+        value = resolve_plain(node.value)
+    elif tag == _QUOTED:
+        value = node.value
+    else:
+        try:
+            value = resolve_tagged(tag, node.value)
+        except TagError:
+            return None
+    return key_text(value, node.value)
 
 
 def _child(node: Node, step: str | int) -> tuple[Node, Node] | None:
-    """(node to report, value node) for one path step, following merge keys."""
+    """(node to report, value node) for one path step, with go-yaml's precedence (last key wins)."""
     if isinstance(node, MappingNode) and isinstance(step, str):
-        merged: list[Node] = []
+        found = None
         for key_node, value_node in node.value:
-            if isinstance(key_node, ScalarNode):
-                if key_node.value == step:
-                    return key_node, value_node
-                if key_node.value == "<<" and key_node.ctag.suffix in (_PLAIN, _TAG_PREFIX + "merge"):
-                    merged.append(value_node)
-        for source in merged:
-            sources = source.value if isinstance(source, SequenceNode) else [source]
-            for candidate in sources:
-                found = _child(candidate, step)
-                if found is not None:
-                    return found
-        return None
+            if _is_merge_key(key_node):
+                found = _merged_child(value_node, step) or found
+            elif _key(key_node) == step:
+                found = (key_node, value_node)
+        return found
     if isinstance(node, SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
         item = node.value[step]
         return item, item
     return None
 
 
-# --- scalar resolution (go-yaml v2 rules) -------------------------------------------------
-
-_BOOL = {
-    **dict.fromkeys(("y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE"), True),
-    **dict.fromkeys(("n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE"), False),
-}
-_NULL = {"", "~", "null", "Null", "NULL"}
-_SPECIAL_FLOAT = {
-    ".inf": math.inf, ".Inf": math.inf, ".INF": math.inf,
-    "+.inf": math.inf, "+.Inf": math.inf, "+.INF": math.inf,
-    "-.inf": -math.inf, "-.Inf": -math.inf, "-.INF": -math.inf,
-    ".nan": math.nan, ".NaN": math.nan, ".NAN": math.nan,
-}  # fmt: skip
-_FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
-_INT = re.compile(r"^[-+]?(0[bB][01_]+|0[oO][0-7_]+|0[xX][0-9a-fA-F_]+|0[0-7_]*|[1-9][0-9_]*)$")
-_NUMERIC_START = frozenset("0123456789+-.")
-
-
-def resolve_plain(text: str) -> Any:
-    """Value of a plain (unquoted) scalar the way go-yaml v2 resolves it for Kubernetes."""
-    if text in _BOOL:
-        return _BOOL[text]
-    if text in _NULL:
-        return None
-    if not text or text[0] not in _NUMERIC_START:
-        return text
-    if text in _SPECIAL_FLOAT:
-        return _SPECIAL_FLOAT[text]
-    if _INT.match(text):
-        value = _parse_go_int(text.replace("_", ""))
-        if value is not None:
-            return value
-    if _FLOAT.match(text):
-        return float(text)
-    return text
-
-
-def _parse_go_int(text: str) -> int | None:
-    """strconv.ParseInt(text, 0, 64) with ParseUint as a fallback for large positives."""
-    sign = -1 if text.startswith("-") else 1
-    body = text.lstrip("+-")
-    try:
-        if body[:2] in ("0x", "0X"):
-            value = int(body[2:], 16)
-        elif body[:2] in ("0b", "0B"):
-            value = int(body[2:], 2)
-        elif body[:2] in ("0o", "0O"):
-            value = int(body[2:], 8)
-        elif len(body) > 1 and body[0] == "0":
-            value = int(body, 8)
-        else:
-            value = int(body, 10)
-    except ValueError:
-        return None
-    value *= sign
-    if -(2**63) <= value < 2**64:
-        return value
+def _merged_child(source: Node, step: str) -> tuple[Node, Node] | None:
+    if isinstance(source, MappingNode):
+        return _child(source, step)
+    if isinstance(source, SequenceNode):
+        for candidate in source.value:  # earlier mappings take precedence
+            found = _child(candidate, step) if isinstance(candidate, MappingNode) else None
+            if found is not None:
+                return found
     return None
 
 
-def _resolve_tagged(tag: str, text: str) -> Any:
-    """Value of a scalar with an explicit core tag (``!!str 5``, ``!!int "3"``)."""
-    short = tag[len(_TAG_PREFIX) :] if tag.startswith(_TAG_PREFIX) else ""
-    if short == "str" or short == "binary" or short == "timestamp":
-        return text
-    if short == "null":
-        return None
-    value = resolve_plain(text)
-    if short == "bool" and isinstance(value, bool):
-        return value
-    if short == "int" and isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if short == "float" and isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    return text if short else value  # local tags (!foo): the value as if untagged
+# --- building values ------------------------------------------------------------------------
 
 
-class _TooLarge(Exception):
-    def __init__(self, node: Node) -> None:
-        self.node = node
+class _Stop(Exception):
+    """Building a document failed; the issue says why and the document is skipped."""
 
-
-class _TooDeep(Exception):
-    def __init__(self, node: Node) -> None:
-        self.node = node
+    def __init__(self, kind: str, message: str, node: Node, hint: str | None = None) -> None:
+        self.kind, self.message, self.node, self.hint = kind, message, node, hint
 
 
 class _Builder:
     """Turns a node tree into plain Python values, recording duplicate keys on the way."""
 
-    def __init__(self, limits: Limits, quoted_by_style: bool) -> None:
+    def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.budget = limits.max_values_per_document
-        self.quoted_by_style = quoted_by_style
         self.duplicates: list[tuple[str, Node, Node]] = []
 
     def build(self, node: Node, depth: int = 0) -> Any:
         self.budget -= 1
         if self.budget < 0:
-            raise _TooLarge(node)
+            raise _Stop(
+                "too-large",
+                f"document expands to more than {self.limits.max_values_per_document} values (YAML aliases?)",
+                node,
+                "expand the aliases or raise limits.maxValuesPerDocument in the configuration",
+            )
         kind = type(node)
         if kind is ScalarNode:
             return self.scalar(node)  # type: ignore[arg-type]
         if depth >= self.limits.max_depth:
-            raise _TooDeep(node)
+            raise _Stop("too-deep", f"document nests deeper than {self.limits.max_depth} levels", node)
         if kind is MappingNode:
             return self.mapping(node, depth)  # type: ignore[arg-type]
         if kind is SequenceNode:
@@ -265,232 +204,144 @@ class _Builder:
         return None  # pragma: no cover - the composer only makes the three kinds
 
     def scalar(self, node: ScalarNode) -> Any:
-        if self.quoted_by_style:
-            # Pure-Python composer: its resolver tags every scalar, so the style decides.
-            return resolve_plain(node.value) if node.style is None else node.value
         tag = node.ctag.suffix  # the raw tag; Node.tag would re-render it on every access
         if tag == _PLAIN:
             return resolve_plain(node.value)
         if tag == _QUOTED:
             return node.value
-        return _resolve_tagged(str(tag), node.value)
+        try:
+            return resolve_tagged(str(node.ctag), node.value)
+        except TagError as error:
+            raise _Stop("syntax", f"invalid YAML: {error}", node) from None
 
     def key(self, node: Node) -> str:
         if type(node) is ScalarNode:
-            value = self.scalar(node)
-            if value.__class__ is str:
-                return value  # type: ignore[no-any-return,unused-ignore]
-            if isinstance(value, bool):
-                return "true" if value else "false"
-            if value is None:
-                return "null"
-            return str(value)
+            tag = node.ctag.suffix
+            if tag == _QUOTED:
+                return node.value  # type: ignore[no-any-return]
+            value = resolve_plain(node.value) if tag == _PLAIN else self.scalar(node)
+            return value if value.__class__ is str else key_text(value, node.value)
         # Complex keys do not exist in Kubernetes manifests; keep something printable.
         return json.dumps(self.build(node), sort_keys=True, default=str)
 
     def mapping(self, node: MappingNode, depth: int) -> dict[str, Any]:
+        # go-yaml v2 applies entries in order: a merge (<<) overwrites keys set before it, and
+        # keys after it overwrite merged ones.
         out: dict[str, Any] = {}
-        merges: list[Node] = []
         build, key_of = self.build, self.key
         for key_node, value_node in node.value:
-            if key_node.value == "<<" and type(key_node) is ScalarNode and self._is_merge(key_node):
-                merges.append(value_node)
+            if key_node.value == "<<" and _is_merge_key(key_node):
+                out.update(self.merged(key_node, value_node, depth))
                 continue
             key = key_of(key_node)
             if key in out:
                 self._duplicate(node, key, key_node)
             out[key] = build(value_node, depth + 1)
-        for merge in merges:
-            sources = merge.value if isinstance(merge, SequenceNode) else [merge]
-            for source in sources:
-                merged = build(source, depth + 1)
-                if isinstance(merged, dict):
-                    for key, value in merged.items():
-                        out.setdefault(key, value)
         return out
 
-    def _is_merge(self, node: ScalarNode) -> bool:
-        if self.quoted_by_style:
-            return node.style is None
-        return node.ctag.suffix in (_PLAIN, _TAG_PREFIX + "merge")
-
     def _duplicate(self, mapping: MappingNode, key: str, second: Node) -> None:
+        """Record ``second`` when an earlier explicit key of ``mapping`` has the same text (merges do not count)."""
         for key_node, _ in mapping.value:
             if key_node is second:
-                break
-            if type(key_node) is ScalarNode and self.key(key_node) == key:
+                return
+            if not _is_merge_key(key_node) and self.key(key_node) == key:
                 self.duplicates.append((key, key_node, second))
                 return
 
-
-if _CParser is not None:
-
-    class _FastLoader(_CParser):  # type: ignore[misc]
-        """The C parser with a resolver that only marks plain vs quoted scalars."""
-
-        def descend_resolver(self, parent: Any, index: Any) -> None:
-            pass
-
-        def ascend_resolver(self) -> None:
-            pass
-
-        def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
-            if kind is ScalarNode:
-                return _PLAIN if implicit[0] else _QUOTED
-            return _MAP if kind is MappingNode else _SEQ
+    def merged(self, key: Node, source: Node, depth: int) -> dict[str, Any]:
+        sources = source.value if isinstance(source, SequenceNode) else [source]
+        out: dict[str, Any] = {}
+        for item in reversed(sources):  # earlier mappings take precedence
+            if not isinstance(item, MappingNode):
+                raise _Stop("syntax", "invalid YAML: map merge requires map or sequence of maps as the value", key)
+            out.update(self.build(item, depth + 1))
+        return out
 
 
-def _compose_fast(text: str) -> list[Node]:
-    loader = _FastLoader(text)
-    nodes: list[Node] = []
-    while loader.check_node():
-        nodes.append(loader.get_node())
-    return nodes
-
-
-def _compose_pure(text: str) -> Iterator[Node]:
-    from ruamel.yaml import YAML
-
-    yaml = YAML(typ="safe", pure=True)
-    yield from yaml.compose_all(text)
-
+# --- the decoding pipeline ------------------------------------------------------------------
 
 _DOC_SEPARATOR = re.compile(r"^---(?=[ \t]|$)", re.MULTILINE)
+_LINE_START_BOM = re.compile("^\ufeff", re.MULTILINE)
 
 
 def decode(file: str, text: str, limits: Limits | None = None) -> tuple[list[Document], list[DecodeIssue]]:
     """All documents of ``text`` (empty documents dropped) and the defects found on the way.
 
-    A syntax error does not lose the rest of the file: the text is split at ``---`` lines and
-    the documents after the broken one are decoded on their own.
+    Line breaks are normalised first (CRLF and CR count as one line break, as in YAML, so
+    positions do not change). A syntax error does not lose the rest of the file: the text is
+    split at ``---`` lines and the documents after the broken one are decoded on their own.
     """
     limits = limits or Limits()
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\ufeff" in text:  # concatenated files keep their byte-order marks at document starts
+        text = _LINE_START_BOM.sub("", text)
     documents, issues = _decode_all(file, text, limits)
-    templates = _template_markers(text)
-    if not templates:
-        return documents, issues
-    return _drop_templated(text, documents, issues, templates)
-
-
-_TEMPLATE = re.compile(r"\{\{-?\s*[^{}]*\}\}|\{\{")
-
-
-def _template_markers(text: str) -> list[tuple[int, int]]:
-    """(line, column) of the first Helm/Go template directive on each line that is not a comment."""
-    if "{{" not in text:
-        return []
-    markers = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.lstrip().startswith("#"):
-            continue
-        match = _TEMPLATE.search(line)
-        if match:
-            markers.append((number, match.start() + 1))
-    return markers
-
-
-def _drop_templated(
-    text: str, documents: list[Document], issues: list[DecodeIssue], templates: list[tuple[int, int]]
-) -> tuple[list[Document], list[DecodeIssue]]:
-    """Unrendered templates are not manifests: report each templated document once and skip it."""
-    separators = [1] + [text.count("\n", 0, m.start()) + 1 for m in _DOC_SEPARATOR.finditer(text) if m.start() > 0]
-
-    def chunk_of(line: int) -> int:
-        chunk = 0
-        for n, start in enumerate(separators):
-            if start <= line:
-                chunk = n
-        return chunk
-
-    templated_chunks: dict[int, tuple[int, int]] = {}
-    for line, column in templates:
-        templated_chunks.setdefault(chunk_of(line), (line, column))
-    kept_docs = [d for d in documents if chunk_of(d.line) not in templated_chunks]
-    kept_issues = [i for i in issues if chunk_of(i.line) not in templated_chunks]
-    for line, column in templated_chunks.values():
-        kept_issues.append(DecodeIssue(
-            "template", "unrendered template directive ({{ ... }}); this document is not checked",
-            line, column,
-            hint="render the chart first: helm template ... | dralint check -",
-        ))  # fmt: skip
-    for n, doc in enumerate(kept_docs):
-        doc.index = n
-    return kept_docs, sorted(kept_issues, key=lambda i: (i.line, i.column))
+    for document in documents:
+        document.text = text
+    if "{{" in text:
+        documents, issues = _drop_templated(text, documents, issues)
+    for number, document in enumerate(documents):
+        document.index = number
+    return documents, issues
 
 
 def _decode_all(file: str, text: str, limits: Limits) -> tuple[list[Document], list[DecodeIssue]]:
-    if file.endswith(".json") or text.lstrip().startswith(("{", "[")):
-        decoded = _decode_json(file, text, limits)
-        if decoded is not None:
-            return decoded
     try:
         return _decode_yaml(file, text, 0, limits)
-    except _SyntaxError as error:
+    except ComposeError as error:
         first_issue = error.issue
-    # Recover: decode each ---separated chunk on its own, keeping the documents of good chunks.
+    if file.endswith(".json") or text.lstrip().startswith("{"):
+        # kubectl tries a text starting with "{" as a JSON stream first; JSON that YAML rejects
+        # (very long keys, some escapes) is decoded here, without positions.
+        json_documents, json_issue = _decode_json(file, text)
+        if json_issue is None:
+            return json_documents, []
+        if file.endswith(".json"):
+            return [], [json_issue]
+    return _recover(file, text, first_issue, limits)
+
+
+def _recover(
+    file: str, text: str, first_issue: DecodeIssue, limits: Limits
+) -> tuple[list[Document], list[DecodeIssue]]:
+    """Decode each ``---``-separated chunk on its own, keeping the documents of good chunks."""
     documents: list[Document] = []
-    issues: list[DecodeIssue] = [first_issue]
+    issues: list[DecodeIssue] = []
     starts = [0] + [m.start() for m in _DOC_SEPARATOR.finditer(text) if m.start() > 0]
     for n, start in enumerate(starts):
         end = starts[n + 1] if n + 1 < len(starts) else len(text)
-        chunk = text[start:end]
         line_offset = text.count("\n", 0, start)
         try:
-            chunk_docs, chunk_issues = _decode_yaml(file, chunk, line_offset, limits)
-        except _SyntaxError as error:
-            if error.issue != first_issue:
-                issues.append(error.issue)
+            chunk_docs, chunk_issues = _decode_yaml(file, text[start:end], line_offset, limits)
+        except ComposeError as error:
+            issues.append(error.issue)
             continue
-        for doc in chunk_docs:
-            doc.index = len(documents)
-            documents.append(doc)
+        documents.extend(chunk_docs)
         issues.extend(chunk_issues)
-    return documents, _unique(issues)
-
-
-def _unique(issues: list[DecodeIssue]) -> list[DecodeIssue]:
-    seen: set[DecodeIssue] = set()
-    out = []
-    for issue in issues:
-        if issue not in seen:
-            seen.add(issue)
-            out.append(issue)
-    return out
-
-
-class _SyntaxError(Exception):
-    def __init__(self, issue: DecodeIssue) -> None:
-        self.issue = issue
+    if not any(issue.kind in ("syntax", "too-deep") for issue in issues):
+        issues.insert(0, first_issue)  # the error only shows when the chunks are parsed together
+    return documents, sorted(issues, key=lambda i: (i.line, i.column))
 
 
 def _decode_yaml(file: str, text: str, line_offset: int, limits: Limits) -> tuple[list[Document], list[DecodeIssue]]:
-    quoted_by_style = _CParser is None
-    try:
-        nodes = _compose_fast(text) if _CParser is not None else list(_compose_pure(text))
-    except Exception as fast_error:
-        raise _SyntaxError(_syntax_issue(text, line_offset, fast_error)) from None
+    nodes = compose(text, line_offset, limits)
     documents: list[Document] = []
     issues: list[DecodeIssue] = []
     for node in nodes:
-        builder = _Builder(limits, quoted_by_style)
-        start = node.start_mark.line + 1 + line_offset
+        builder = _Builder(limits)
         try:
             data = builder.build(node)
-        except _TooLarge as error:
-            mark = error.node.start_mark
-            issues.append(DecodeIssue(
-                "too-large",
-                f"document expands to more than {limits.max_values_per_document} values (YAML aliases?)",
-                mark.line + 1 + line_offset, mark.column + 1,
-                hint="expand the aliases or raise limits.maxValuesPerDocument in the configuration",
-            ))  # fmt: skip
+        except _Stop as stop:
+            # An alias bomb runs out of budget somewhere inside an anchor: name the document instead.
+            mark = (node if stop.kind == "too-large" else stop.node).start_mark
+            issues.append(DecodeIssue(stop.kind, stop.message, mark.line + 1 + line_offset, mark.column + 1, stop.hint))
             continue
-        except _TooDeep as error:
-            mark = error.node.start_mark
-            issues.append(DecodeIssue(
-                "too-deep", f"document nests deeper than {limits.max_depth} levels",
-                mark.line + 1 + line_offset, mark.column + 1,
-            ))  # fmt: skip
+        except RecursionError:
+            mark = node.start_mark
+            issues.append(
+                DecodeIssue("too-deep", "document nests too deeply", mark.line + 1 + line_offset, mark.column + 1)
+            )
             continue
         for key, first, second in builder.duplicates:
             issues.append(DecodeIssue(
@@ -501,43 +352,67 @@ def _decode_yaml(file: str, text: str, line_offset: int, limits: Limits) -> tupl
             ))  # fmt: skip
         if data is None:
             continue  # an empty document (e.g. a trailing ---)
+        start = node.start_mark.line + 1 + line_offset
         documents.append(Document(file, len(documents), start, data, node, line_offset))
     return documents, issues
 
 
-def _syntax_issue(text: str, line_offset: int, fast_error: Exception) -> DecodeIssue:
-    """A syntax error with its position; the pure-Python parser is asked for a good message."""
-    error: Any = fast_error
-    if getattr(error, "problem_mark", None) is None:
-        try:
-            for _ in _compose_pure(text):
-                pass
-        except Exception as pure_error:
-            error = pure_error
-    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
-    problem = getattr(error, "problem", None) or (str(error).splitlines() or ["invalid YAML"])[0]
-    context = getattr(error, "context", None)
-    message = f"{context}: {problem}" if context else str(problem)
-    hint = None
-    if "\\t" in message or "\t" in message:
-        hint = "YAML does not allow tabs for indentation; use spaces"
-    if mark is None:
-        return DecodeIssue("syntax", f"invalid YAML: {message}", 1 + line_offset, 1, hint)
-    return DecodeIssue("syntax", f"invalid YAML: {message}", mark.line + 1 + line_offset, mark.column + 1, hint)
-
-
-def _decode_json(file: str, text: str, limits: Limits) -> tuple[list[Document], list[DecodeIssue]] | None:
-    """JSON is decoded as YAML for positions; only JSON that YAML rejects (tabs) goes through json."""
+def _decode_json(file: str, text: str) -> tuple[list[Document], DecodeIssue | None]:
+    """The values of a JSON text or stream of JSON values (as kubectl accepts), or the first error."""
+    decoder = json.JSONDecoder()
+    documents: list[Document] = []
+    index = len(text) - len(text.lstrip())
     try:
-        return _decode_yaml(file, text, 0, limits)
-    except _SyntaxError:
-        pass
-    try:
-        data = json.loads(text)
+        while index < len(text):
+            data, end = decoder.raw_decode(text, index)
+            if data is not None:
+                documents.append(Document(file, len(documents), text.count("\n", 0, index) + 1, data))
+            index = len(text) - len(text[end:].lstrip())
     except json.JSONDecodeError as error:
-        return [], [DecodeIssue("syntax", f"invalid JSON: {error.msg}", error.lineno, error.colno)]
+        return [], DecodeIssue("syntax", f"invalid JSON: {error.msg}", error.lineno, error.colno)
     except RecursionError:
-        return [], [DecodeIssue("too-deep", "JSON document nests too deeply", 1, 1)]
-    if data is None:
-        return [], []
-    return [Document(file, 0, 1, data)], []
+        return [], DecodeIssue("too-deep", "JSON document nests too deeply", text.count("\n", 0, index) + 1, 1)
+    return documents, None
+
+
+# --- templates ------------------------------------------------------------------------------
+
+
+def _drop_templated(
+    text: str, documents: list[Document], issues: list[DecodeIssue]
+) -> tuple[list[Document], list[DecodeIssue]]:
+    """Unrendered templates are not manifests: report each templated ``---`` chunk once and skip it.
+
+    A chunk is templated when one of its directives is Helm-specific, when it does not parse,
+    or when it has more directives than its string values contain (some are YAML structure).
+    """
+    found = templating.directives(text)
+    if not found:
+        return documents, issues
+    starts = [1] + [text.count("\n", 0, m.start()) + 1 for m in _DOC_SEPARATOR.finditer(text) if m.start() > 0]
+
+    def chunk_of(line: int) -> int:
+        return bisect.bisect_right(starts, line) - 1
+
+    by_chunk: dict[int, list[templating.Directive]] = {}
+    for directive in found:
+        by_chunk.setdefault(chunk_of(directive.line), []).append(directive)
+    templated: dict[int, templating.Directive] = {}
+    for chunk, chunk_directives in by_chunk.items():
+        helm = [d for d in chunk_directives if d.helm]
+        broken = any(chunk_of(i.line) == chunk and i.kind == "syntax" for i in issues)
+        in_strings = sum(templating.string_directive_count(d.data) for d in documents if chunk_of(d.line) == chunk)
+        if helm or broken or len(chunk_directives) > in_strings:
+            templated[chunk] = (helm or chunk_directives)[0]
+    if not templated:
+        return documents, issues
+    kept_docs = [d for d in documents if chunk_of(d.line) not in templated]
+    kept_issues = [i for i in issues if chunk_of(i.line) not in templated]
+    for directive in templated.values():
+        kept_issues.append(DecodeIssue(
+            "template",
+            f"unrendered template directive {directive.text}; this document is not checked",
+            directive.line, directive.column,
+            hint="render the chart first: helm template ... | dralint check -",
+        ))  # fmt: skip
+    return kept_docs, sorted(kept_issues, key=lambda i: (i.line, i.column))

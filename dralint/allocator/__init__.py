@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from dralint.allocator.counters import CounterSets
 from dralint.allocator.devices import DeviceRegistry, SliceInfo
 from dralint.allocator.explain import Explanation, explain
-from dralint.allocator.pools import gather_pools
+from dralint.allocator.pools import PoolMemo, gather_pools
 from dralint.allocator.requests import validate_claims
 from dralint.allocator.results import build_results
 from dralint.allocator.search import Search
@@ -34,7 +35,9 @@ from dralint.allocator.types import (
     deadline,
 )
 from dralint.api import model
-from dralint.cel import Environment
+
+if TYPE_CHECKING:
+    from dralint.cel import Environment
 
 __all__ = [
     "ALLOCATION_RESULTS_MAX_SIZE",
@@ -84,6 +87,7 @@ class Allocator:
                 self._shared.append(slice_info)
         self._cache = SelectorCache(cel_environment)
         self._counter_cache: dict[str, CounterSets] = {}
+        self._pools: PoolMemo = {}
         self.total_steps = 0  # ``GetStats().NumAllocateOneInvocations``
         self.last_steps = 0  # steps of the latest ``allocate`` call
 
@@ -92,7 +96,7 @@ class Allocator:
     ) -> list[model.AllocationResult] | None:
         """``Allocate``: results per claim, ``None`` when unsatisfiable; raises :class:`AllocatorError`."""
         self.last_steps = 0
-        pools = gather_pools(self._slices_for(node), node, self.features, self._all_slices)
+        pools = gather_pools(self._slices_for(node), node, self.features, self._all_slices, self._pools)
         validated = validate_claims(claims, self.classes, pools, node, self.features, self._cache, self._registry)
         search = Search(
             claims=claims,
@@ -124,7 +128,7 @@ class Allocator:
 
     def explain(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Explanation:
         """Why the claims do not fit on ``node``, as data (run it after an unsatisfiable result)."""
-        pools = gather_pools(self._slices_for(node), node, self.features, self._all_slices)
+        pools = gather_pools(self._slices_for(node), node, self.features, self._all_slices, self._pools)
         return explain(
             claims=claims,
             classes=self.classes,

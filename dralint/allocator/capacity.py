@@ -3,7 +3,8 @@
 Counterpart: ``consumable_capacity.go`` (``CmpRequestOverCapacity``, ``calculateConsumedCapacity``,
 ``fillEmptyRequest``, ``roundUpRange``, ``roundUpValidValues``, ``GetConsumedCapacityFromRequest``,
 ``violatesPolicy``). Pure functions; amounts are exact integers in nano units, each paired with
-the quantity upstream would record.
+the quantity upstream would record. What a request asks of a device does not change during an
+allocation, so it is worked out once (:func:`demand`) and only the sums are redone per check.
 """
 
 from __future__ import annotations
@@ -31,31 +32,31 @@ def requested_amounts(requests: Mapping[str, Quantity]) -> dict[str, Amount]:
 
 def consumed_amount(requested: Amount | None, capacity: CapacityInfo) -> tuple[Amount, bool]:
     """``calculateConsumedCapacity``; the flag says the amount is the policy default itself."""
-    policy = capacity.policy
     if requested is None:
         if capacity.default is not None:
             return (nano(capacity.default), capacity.default), True
         return (capacity.value, capacity.quantity), False
+    policy = capacity.policy
     if policy is None:
         return requested, False
-    valid_range = policy.valid_range
-    if valid_range is not None and valid_range.min is not None:
-        return _round_up_range(requested, valid_range.min, valid_range.step), False
-    if policy.valid_values:
-        for valid in policy.valid_values:  # ascending, by API validation
-            if requested[0] <= nano(valid):
-                return (nano(valid), valid), False
+    if capacity.min is not None:
+        return _round_up_range(requested, capacity), False
+    for valid in capacity.valid_values:  # ascending, by API validation
+        if requested[0] <= valid[0]:
+            return valid, False
     return requested, False
 
 
-def _round_up_range(requested: Amount, minimum: Quantity, step: Quantity | None) -> Amount:
+def _round_up_range(requested: Amount, capacity: CapacityInfo) -> Amount:
     """``roundUpRange``: at least ``min``, then up to ``min + n*step`` in whole units."""
-    min_nano = nano(minimum)
-    if requested[0] < min_nano:
-        return min_nano, minimum
-    if step is None:
+    minimum = capacity.min
+    assert minimum is not None and capacity.policy is not None and capacity.policy.valid_range is not None
+    if requested[0] < minimum:
+        assert capacity.policy.valid_range.min is not None
+        return minimum, capacity.policy.valid_range.min
+    if capacity.step is None:
         return requested
-    step_int, min_int = go_value(nano(step)), go_value(min_nano)
+    step_int, min_int = go_value(capacity.step), go_value(minimum)
     added = go_value(requested[0]) - min_int
     n = _go_div(added, step_int)
     if _go_mod(added, step_int) != 0:
@@ -86,50 +87,59 @@ def violates_policy(amount: Amount, is_default: bool, capacity: CapacityInfo) ->
     policy = capacity.policy
     if policy is None or is_default:
         return False
-    valid_range = policy.valid_range
-    if valid_range is not None:
-        if valid_range.max is not None and amount[0] > nano(valid_range.max):
+    if policy.valid_range is not None:
+        if capacity.max is not None and amount[0] > capacity.max:
             return True
-        if valid_range.step is not None:
-            minimum = go_value(nano(valid_range.min)) if valid_range.min is not None else 0
-            if _go_mod(go_value(amount[0]) - minimum, go_value(nano(valid_range.step))) != 0:
+        if capacity.step is not None:
+            minimum = go_value(capacity.min) if capacity.min is not None else 0
+            if _go_mod(go_value(amount[0]) - minimum, go_value(capacity.step)) != 0:
                 return True
         return False
-    if policy.valid_values:
-        return all(amount[0] != nano(valid) for valid in policy.valid_values)
+    if capacity.valid_values:
+        return all(amount[0] != valid[0] for valid in capacity.valid_values)
     return False
 
 
-def capacity_fits(
-    requests: Mapping[str, Amount] | None,
-    capacities: tuple[CapacityInfo, ...],
-    aggregated: Mapping[str, int] | None,
-    allocating: Mapping[str, int] | None,
+class Demand:
+    """What one request asks of one device, independent of what is already in use.
+
+    ``missing``: the request names a capacity the device lacks (upstream's error);
+    ``violation``: an amount breaks the device's request policy; ``items``: per capacity
+    (name, amount in nano units, capacity value in nano units); ``amounts``: per capacity the
+    amount as recorded in ``consumedCapacity``.
+    """
+
+    __slots__ = ("amounts", "items", "missing", "violation")
+
+    def __init__(self, requests: Mapping[str, Amount] | None, capacities: tuple[CapacityInfo, ...]) -> None:
+        self.missing = bool(requests) and any(name not in {c.name for c in capacities} for name in requests or ())
+        self.violation = False
+        self.amounts: dict[str, Amount] = {}
+        items = []
+        for capacity in capacities:
+            amount, is_default = consumed_amount(requests.get(capacity.name) if requests else None, capacity)
+            self.amounts[capacity.name] = amount
+            if violates_policy(amount, is_default, capacity):
+                self.violation = True
+            items.append((capacity.name, amount[0], capacity.value))
+        self.items = tuple(items)
+
+
+def demand_fits(
+    demand: Demand, aggregated: Mapping[str, int] | None, allocating: Mapping[str, int] | None
 ) -> bool | None:
-    """``CmpRequestOverCapacity``: ``None`` (an error upstream) when a requested capacity is
-    missing on the device, ``False`` on a policy violation or when the device's remaining
-    capacity is too small, else ``True``."""
-    if requests:
-        names = {c.name for c in capacities}
-        if any(name not in names for name in requests):
-            return None
-    for capacity in capacities:
-        amount, is_default = consumed_amount(requests.get(capacity.name) if requests else None, capacity)
-        if violates_policy(amount, is_default, capacity):
-            return False
-        total = amount[0]
+    """``CmpRequestOverCapacity``: ``None`` for a missing capacity (an error upstream), ``False``
+    on a policy violation or when the remaining capacity is too small, else ``True``."""
+    if demand.missing:
+        return None
+    if demand.violation:
+        return False
+    for name, amount, value in demand.items:
+        total = amount
         if aggregated is not None:
-            total += aggregated.get(capacity.name, 0)
+            total += aggregated.get(name, 0)
         if allocating is not None:
-            total += allocating.get(capacity.name, 0)
-        if total > capacity.value:
+            total += allocating.get(name, 0)
+        if total > value:
             return False
     return True
-
-
-def consumed_capacity(requests: Mapping[str, Amount] | None, capacities: tuple[CapacityInfo, ...]) -> dict[str, Amount]:
-    """``GetConsumedCapacityFromRequest``: the amount of every capacity of the device."""
-    return {
-        capacity.name: consumed_amount(requests.get(capacity.name) if requests else None, capacity)[0]
-        for capacity in capacities
-    }

@@ -15,7 +15,8 @@ CounterSets = dict[str, dict[str, int]]
 
 
 def available_counters(pool: Pool, registry: DeviceRegistry) -> CounterSets:
-    """Every counter of the pool minus what allocated devices of the pool consume (may go negative)."""
+    """The cached part of ``checkAvailableCounters``: every counter of the pool minus what allocated
+    devices of the pool consume (may go negative)."""
     available = {name: dict(counters) for name, counters in pool.counter_sets.items()}
     for group in (pool.targeting, pool.not_targeting):
         for slice_info in group:
@@ -39,7 +40,8 @@ def check_available_counters(
     consumed: dict[str, CounterSets],
     registry: DeviceRegistry,
 ) -> bool:
-    """Record the device's consumption; refuse (undoing it) if some counter of the pool is exceeded."""
+    """``checkAvailableCounters``: record the device's consumption; refuse (undoing it) if some counter
+    of the pool is exceeded."""
     available = cache.get(pool.name)
     if available is None:
         available = cache[pool.name] = available_counters(pool, registry)
@@ -62,7 +64,7 @@ def check_available_counters(
 
 
 def deallocate_counters(device: DeviceInfo, pool_name: str, consumed: dict[str, CounterSets]) -> None:
-    """Subtract the device's consumption from what this call consumes."""
+    """``deallocateCountersForDevice``: subtract the device's consumption from what this call consumes."""
     consumed_pool = consumed[pool_name]
     for set_name, counters in device.consumes:
         consumed_set = consumed_pool[set_name]

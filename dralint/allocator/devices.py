@@ -9,12 +9,15 @@ the allocated state of the device, and the CEL ``device`` value.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
+import dralint.cel
 from dralint.allocator.types import AllocatedState, DeviceID
 from dralint.api import model
-from dralint.cel import DeviceValue, device_value
 from dralint.quantity import Quantity
+
+if TYPE_CHECKING:
+    from dralint.cel import DeviceValue
 
 NANO = 10**9
 BLOCKING_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
@@ -22,27 +25,30 @@ BLOCKING_EFFECTS = frozenset({"NoSchedule", "NoExecute"})
 
 def nano(quantity: Quantity) -> int:
     """The quantity in nano units, exactly (parsed quantities never go below nano precision)."""
-    scaled = quantity.value * NANO
-    if scaled.denominator == 1:
-        return scaled.numerator
-    return -((-scaled.numerator) // scaled.denominator)  # ceil, for computed values
-
-
-def from_nano(value: int) -> Fraction:
-    return Fraction(value, NANO)
+    value = quantity.value
+    return -((-value.numerator * NANO) // value.denominator)  # ceil, for computed values
 
 
 class CapacityInfo:
-    """One ``DeviceCapacity`` with its request policy, in nano units."""
+    """One ``DeviceCapacity`` with its request policy, quantities also in nano units."""
 
-    __slots__ = ("default", "name", "policy", "quantity", "value")
+    __slots__ = ("default", "max", "min", "name", "policy", "quantity", "step", "valid_values", "value")
 
     def __init__(self, name: str, capacity: model.DeviceCapacity) -> None:
         self.name = name
         self.quantity = capacity.value
         self.value = nano(capacity.value)
-        self.policy = capacity.request_policy
-        self.default = capacity.request_policy.default if capacity.request_policy is not None else None
+        policy = self.policy = capacity.request_policy
+        self.default = policy.default if policy is not None else None
+        valid_range = policy.valid_range if policy is not None else None
+        self.min = _optional_nano(valid_range.min) if valid_range is not None else None
+        self.max = _optional_nano(valid_range.max) if valid_range is not None else None
+        self.step = _optional_nano(valid_range.step) if valid_range is not None else None
+        self.valid_values = tuple((nano(q), q) for q in policy.valid_values) if policy is not None else ()
+
+
+def _optional_nano(quantity: Quantity | None) -> int | None:
+    return nano(quantity) if quantity is not None else None
 
 
 class SliceInfo:
@@ -94,15 +100,14 @@ class DeviceInfo:
     """One device of a slice with everything the search reads, precomputed."""
 
     __slots__ = (
+        "_capacities",
+        "_consumes",
         "_value",
         "aggregated",
         "allocated",
         "allow_multi",
         "binding_conditions",
-        "binding_failure_conditions",
         "blocking_taints",
-        "capacities",
-        "consumes",
         "device",
         "exclusive",
         "id",
@@ -113,21 +118,41 @@ class DeviceInfo:
     def __init__(self, slice_info: SliceInfo, device: model.Device, registry: DeviceRegistry) -> None:
         self.slice = slice_info
         self.device = device
-        self.id: DeviceID = (slice_info.driver, slice_info.pool, device.name)
-        self.key = registry.key(self.id)
-        self.exclusive = self.id in registry.exclusive
-        self.allocated = self.id in registry.allocated
-        self.aggregated: Mapping[str, int] | None = registry.aggregated.get(self.id)
+        device_id = self.id = (slice_info.driver, slice_info.pool, device.name)
+        self.key = registry.key(device_id)
+        self.exclusive = device_id in registry.exclusive
+        self.allocated = device_id in registry.allocated
+        self.aggregated: Mapping[str, int] | None = registry.aggregated.get(device_id)
         self.allow_multi = device.allow_multiple_allocations is True
-        self.capacities = tuple(CapacityInfo(name, capacity) for name, capacity in device.capacity.items())
-        self.consumes = tuple(
-            (consumption.counter_set, tuple((name, nano(q)) for name, q in consumption.counters.items()))
-            for consumption in device.consumes_counters
+        self.blocking_taints = (
+            tuple(taint for taint in device.taints if taint.effect in BLOCKING_EFFECTS) if device.taints else ()
         )
-        self.blocking_taints = tuple(taint for taint in device.taints if taint.effect in BLOCKING_EFFECTS)
         self.binding_conditions = device.binding_conditions
-        self.binding_failure_conditions = device.binding_failure_conditions
+        self._capacities: tuple[CapacityInfo, ...] | None = None if device.capacity else ()
+        self._consumes: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] | None = (
+            None if device.consumes_counters else ()
+        )
         self._value: DeviceValue | None = None
+
+    @property
+    def capacities(self) -> tuple[CapacityInfo, ...]:
+        if self._capacities is None:
+            self._capacities = tuple(CapacityInfo(name, c) for name, c in self.device.capacity.items())
+        return self._capacities
+
+    @property
+    def consumes(self) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+        """``consumesCounters`` as (counter set, ((counter, nano amount), ...))."""
+        if self._consumes is None:
+            self._consumes = tuple(
+                (consumption.counter_set, tuple((name, nano(q)) for name, q in consumption.counters.items()))
+                for consumption in self.device.consumes_counters
+            )
+        return self._consumes
+
+    @property
+    def binding_failure_conditions(self) -> tuple[str, ...] | None:
+        return self.device.binding_failure_conditions
 
     @property
     def name(self) -> str:
@@ -136,5 +161,5 @@ class DeviceInfo:
     def value(self) -> DeviceValue:
         """The CEL ``device`` variable (conversion errors surface when a selector runs)."""
         if self._value is None:
-            self._value = device_value(self.slice.driver, self.device)
+            self._value = dralint.cel.device_value(self.slice.driver, self.device)
         return self._value

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from dralint.allocator.capacity import capacity_fits
+from dralint.allocator.capacity import demand_fits
 from dralint.allocator.constraints import DistinctAttribute, MatchAttribute, as_set, lookup_attribute
 from dralint.allocator.counters import available_counters
 from dralint.allocator.devices import DeviceInfo, DeviceRegistry
@@ -187,10 +187,7 @@ def _first_rejection(
     shared = features.consumable_capacity and device.allow_multi
     if not data.admin and device.exclusive:
         return "in-use"
-    if (
-        features.consumable_capacity
-        and capacity_fits(data.capacity, device.capacities, device.aggregated, None) is not True
-    ):
+    if features.consumable_capacity and demand_fits(data.demand(device), device.aggregated, None) is not True:
         return "capacity"
     if device.consumes:
         if not features.partitionable_devices:

@@ -57,8 +57,17 @@ class Pool:
         return out
 
 
+# Built pools by the identity of the slices they were built from: a pool is immutable once built,
+# so an allocator can reuse it on every node that sees the same slices.
+PoolMemo = dict[tuple[tuple[int, ...], tuple[int, ...] | None], Pool]
+
+
 def gather_pools(
-    slices_for_node: Sequence[SliceInfo], node: model.Node, features: Features, all_slices: Sequence[SliceInfo]
+    slices_for_node: Sequence[SliceInfo],
+    node: model.Node,
+    features: Features,
+    all_slices: Sequence[SliceInfo],
+    memo: PoolMemo | None = None,
 ) -> list[Pool]:
     """``GatherPools``: the pools usable from ``node``, main group then binding-condition group."""
     pools: dict[PoolID, list[SliceInfo]] = {}
@@ -105,7 +114,12 @@ def gather_pools(
             if len(all_for_pool) != count:
                 main.append(Pool(pool_id, incomplete=True))
                 continue
-        pool = _build_pool(pool_id, slices, features, all_for_pool)
+        key = (tuple(map(id, slices)), tuple(map(id, all_for_pool)) if all_for_pool is not None else None)
+        pool = memo.get(key) if memo is not None else None
+        if pool is None:
+            pool = _build_pool(pool_id, slices, features, all_for_pool)
+            if memo is not None:
+                memo[key] = pool
         (with_binding if pool.has_binding_conditions() else main).append(pool)
     main.sort(key=lambda p: p.id)
     with_binding.sort(key=lambda p: p.id)

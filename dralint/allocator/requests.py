@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from dralint.allocator.capacity import Amount, capacity_fits, requested_amounts
+from dralint.allocator.capacity import Amount, Demand, demand_fits, requested_amounts
 from dralint.allocator.constraints import Constraint, DistinctAttribute, MatchAttribute
 from dralint.allocator.devices import DeviceInfo, DeviceRegistry
 from dralint.allocator.pools import Pool
@@ -33,7 +33,9 @@ class RequestData:
         "claim",
         "claim_index",
         "count",
+        "demands",
         "device_class",
+        "matched",
         "mode",
         "name",
         "parent",
@@ -68,6 +70,15 @@ class RequestData:
         )
         self.all_devices: list[DeviceInfo] = []
         self.selectable: dict[int, bool] = {}
+        self.demands: dict[int, Demand] = {}
+        self.matched: dict[int, bool] = {}  # device key -> all selectors true (shared, see SelectorCache)
+
+    def demand(self, device: DeviceInfo) -> Demand:
+        """What this request asks of the device's capacities (cached)."""
+        found = self.demands.get(device.key)
+        if found is None:
+            found = self.demands[device.key] = Demand(self.capacity, device.capacities)
+        return found
 
     @property
     def base_name(self) -> str:
@@ -82,15 +93,17 @@ class RequestData:
         """``isSelectable``: class selectors, request selectors, per-device node selection."""
         if not features.device_binding_and_status and device.binding_conditions:
             return False
-        known = self.selectable.get(device.key)
+        key = device.key
+        known = self.selectable.get(key)
         if known is not None:
             return known
-        result = (
-            selectors_match(cache, self.device_class.selectors, device, self._class_owner)
-            and selectors_match(cache, self.selectors, device, self._claim_owner)
-            and (not device.slice.per_device_node_selection or per_device_node_matches(device, node))
-        )
-        self.selectable[device.key] = result
+        matched = self.matched.get(key)
+        if matched is None:
+            matched = self.matched[key] = selectors_match(
+                cache, self.device_class.selectors, device, self._class_owner
+            ) and selectors_match(cache, self.selectors, device, self._claim_owner)
+        result = matched and (not device.slice.per_device_node_selection or per_device_node_matches(device, node))
+        self.selectable[key] = result
         return result
 
     def _class_owner(self) -> str:
@@ -120,7 +133,8 @@ def validate_claims(
     cache: SelectorCache,
     registry: DeviceRegistry,
 ) -> ValidatedClaims:
-    """Validate every claim in order (first error wins) and build the All-mode device lists."""
+    """The validation loop at the start of ``Allocate``: every claim in order (first error wins),
+    request data per request and entry, All-mode device lists, the 32-device check, constraints."""
     out = ValidatedClaims()
     context = (node, features, cache, registry)
     for claim_index, claim in enumerate(claims):
@@ -221,6 +235,7 @@ def _validate_request(
             f'deviceclass.resource.k8s.io "{class_name}" not found'
         )
     data = RequestData(claim_index, claim, name, parent, device_class, request)
+    data.matched = cache.matched(device_class.selectors, request.selectors)
     if data.mode == "ExactCount":
         return data
     if data.mode != "All":
@@ -239,9 +254,7 @@ def _validate_request(
         for device in pool.candidates(registry):
             if not data.is_selectable(device, node, features, cache):
                 continue
-            if features.consumable_capacity and not capacity_fits(
-                data.capacity, device.capacities, device.aggregated, None
-            ):
+            if features.consumable_capacity and not demand_fits(data.demand(device), device.aggregated, None):
                 continue
             data.all_devices.append(device)
     return data

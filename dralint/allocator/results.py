@@ -24,7 +24,7 @@ def share_id(claim: model.ResourceClaim, request_name: str, device_text: str) ->
 
 
 def build_results(search: Search, node: model.Node) -> list[model.AllocationResult]:
-    """One AllocationResult per claim, in claim order."""
+    """The result assembly at the end of ``Allocate``: one AllocationResult per claim, in claim order."""
     out = []
     binding = search.features.device_binding_and_status
     for claim_index, claim in enumerate(search.claims):
@@ -77,7 +77,8 @@ def _tolerations(claim: model.ResourceClaim, data: RequestData) -> tuple[model.D
 
 
 def _config(claim: model.ResourceClaim, chosen: list[RequestData]) -> tuple[model.DeviceAllocationConfiguration, ...]:
-    """Class configs once per class, then matching claim configs; "covers all" clears ``requests``."""
+    """The "populate configs" part of ``Allocate``: class configs once per class, then matching claim
+    configs; a config covering every request gets its ``requests`` cleared."""
     entries: list[model.DeviceAllocationConfiguration] = []
     by_class: dict[str, tuple[int, int]] = {}
     for data in chosen:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dralint.allocator.capacity import Amount, capacity_fits, consumed_capacity
+from dralint.allocator.capacity import Amount, demand_fits
 from dralint.allocator.counters import CounterSets, check_available_counters, deallocate_counters
 from dralint.allocator.devices import DeviceInfo, DeviceRegistry
 from dralint.allocator.pools import Pool
@@ -171,10 +171,7 @@ class Search:
                 continue
             if (
                 check_capacity
-                and (device.capacities or data.capacity)
-                and capacity_fits(
-                    data.capacity, device.capacities, device.aggregated, self.allocating_capacity.get(device.key)
-                )
+                and demand_fits(data.demand(device), device.aggregated, self.allocating_capacity.get(device.key))
                 is not True
             ):
                 continue
@@ -237,10 +234,11 @@ class Search:
         consumed = None
         if features.consumable_capacity:
             allocating = self.allocating_capacity.get(key)
-            if capacity_fits(data.capacity, device.capacities, device.aggregated, allocating) is not True:
+            demand = data.demand(device)
+            if demand_fits(demand, device.aggregated, allocating) is not True:
                 return None  # quirk Q5: nothing above is undone
             if shared:
-                consumed = consumed_capacity(data.capacity, device.capacities)
+                consumed = demand.amounts
                 if allocating is None:
                     self.allocating_capacity[key] = {name: amount[0] for name, amount in consumed.items()}
                 else:

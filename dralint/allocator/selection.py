@@ -10,12 +10,17 @@ order in which selectors run, and so which error surfaces first, is unchanged.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+import dralint.cel
 from dralint.allocator.devices import DeviceInfo
 from dralint.allocator.nodes import NodeSelectorError, node_matches
 from dralint.allocator.types import AllocatorError, device_id_text
 from dralint.api import model
-from dralint.cel import CelCompileError, CelRuntimeError, Environment, Selector, compile_selector
+from dralint.cel import CelCompileError, CelRuntimeError
+
+if TYPE_CHECKING:
+    from dralint.cel import Environment, Selector
 
 # What a memoised evaluation produced: the boolean, or the runtime error message.
 _Outcome = bool | str
@@ -24,12 +29,28 @@ _Outcome = bool | str
 class SelectorCache:
     """Compiled selectors by expression, and their outcome per device key."""
 
-    __slots__ = ("_compiled", "_env", "_outcomes")
+    __slots__ = ("_compiled", "_env", "_matched", "_outcomes")
 
     def __init__(self, env: Environment | None = None) -> None:
         self._env = env
         self._compiled: dict[str, Selector | CelCompileError] = {}
         self._outcomes: dict[str, dict[int, _Outcome]] = {}
+        self._matched: dict[tuple[tuple[str, ...], tuple[str, ...]], dict[int, bool]] = {}
+
+    def matched(
+        self, class_selectors: tuple[model.DeviceSelector, ...], selectors: tuple[model.DeviceSelector, ...]
+    ) -> dict[int, bool]:
+        """The shared memo (device key -> all selectors true) for this pair of selector lists.
+
+        Keyed by the expressions themselves, so requests of different claims, calls and nodes
+        with the same class and selectors share it; only booleans are stored (errors re-raise
+        from the per-expression memo with the right owner in the message).
+        """
+        key = (_expressions(class_selectors), _expressions(selectors))
+        found = self._matched.get(key)
+        if found is None:
+            found = self._matched[key] = {}
+        return found
 
     def evaluate(self, expression: str, device: DeviceInfo) -> bool:
         """The selector's verdict on the device; raises CelCompileError or CelRuntimeError."""
@@ -45,7 +66,7 @@ class SelectorCache:
         selector = self._compiled.get(expression)
         if selector is None:
             try:
-                selector = compile_selector(expression, self._env)
+                selector = dralint.cel.compile_selector(expression, self._env)
             except CelCompileError as error:
                 selector = error
             self._compiled[expression] = selector
@@ -58,6 +79,10 @@ class SelectorCache:
             raise
         outcomes[device.key] = result
         return result
+
+
+def _expressions(selectors: tuple[model.DeviceSelector, ...]) -> tuple[str, ...]:
+    return tuple(s.cel.expression if s.cel is not None else "" for s in selectors)
 
 
 def selectors_match(

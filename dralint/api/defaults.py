@@ -36,7 +36,7 @@ def _claim_spec(spec: Any, source_version: str) -> None:
             continue
         exactly = request.get("exactly")
         if isinstance(exactly, dict):
-            if source_version not in FLAT_VERSIONS or exactly.get("deviceClassName", "") != "":
+            if source_version not in FLAT_VERSIONS or exactly.get("deviceClassName") not in (None, ""):
                 _count(exactly)
             _tolerations(exactly.get("tolerations"))
         entries = request.get("firstAvailable")

@@ -4,6 +4,9 @@ Everything after ``api/`` works on these values, never on raw dicts. Builders ar
 field of the wrong type becomes its zero value (schema validation reports the type error), so
 later stages never crash on malformed input. Presence is kept where the API gives it meaning:
 ``None`` is "not set", an empty tuple is "set but empty" only where the server distinguishes.
+
+Longer than 500 lines on purpose: it is the whole v1 type tree (as k8s.io/api/resource/v1
+types.go is one file), and splitting it by kind would scatter the types the kinds share.
 """
 
 from __future__ import annotations

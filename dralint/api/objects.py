@@ -1,9 +1,10 @@
 """Kubernetes objects found in documents: what they are (group, version, kind) and where they are.
 
-``identify`` turns decoded documents into :class:`KubeObject` values, expanding ``List``
-wrappers (``kubectl get -o yaml``) into their items. A document that is not a Kubernetes
-object is counted, not reported; one that is half an object (``kind`` without ``apiVersion``)
-is reported.
+``identify`` turns decoded documents into :class:`KubeObject` values, expanding ``List`` and
+``*List`` wrappers (``kubectl get -o yaml``) into their items. A document that is not a
+Kubernetes object (a Helm ``Chart.yaml``, a values file) is counted, not reported; one that is
+half an object (``kind`` without ``apiVersion``, or ``apiVersion`` and ``metadata`` without
+``kind``) is reported.
 """
 
 from __future__ import annotations
@@ -32,8 +33,17 @@ DRA_KINDS: dict[str, bool] = {
     "PodScheduling": True,
 }
 
-# Cluster-scoped kinds outside resource.k8s.io that dralint reads.
-CLUSTER_SCOPED_KINDS = frozenset({"Node", "Namespace", "ClusterRole", "ClusterRoleBinding", "Inventory"})
+# Cluster-scoped kinds outside resource.k8s.io (built-in kinds, and dralint's own Inventory);
+# every other kind is taken to be namespaced.
+CLUSTER_SCOPED_KINDS = frozenset({
+    "APIService", "CSIDriver", "CSINode", "CertificateSigningRequest", "ClusterRole",
+    "ClusterRoleBinding", "ComponentStatus", "CustomResourceDefinition", "FlowSchema",
+    "IngressClass", "Inventory", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding",
+    "MutatingWebhookConfiguration", "Namespace", "Node", "PersistentVolume",
+    "PriorityClass", "PriorityLevelConfiguration", "RuntimeClass", "StorageClass",
+    "StorageVersionMigration", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding",
+    "ValidatingWebhookConfiguration", "VolumeAttachment", "VolumeAttributesClass",
+})  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -107,6 +117,7 @@ class Unidentified:
     document: Document
     prefix: Path
     missing: str  # "apiVersion" or "kind"
+    value: Any = None  # what the field holds when it is there but not a non-empty string
 
 
 @dataclass(slots=True)
@@ -114,25 +125,42 @@ class Identified:
     objects: list[KubeObject] = field(default_factory=list)
     broken: list[Unidentified] = field(default_factory=list)
     other_documents: int = 0  # documents that are not Kubernetes objects at all
+    # Documents that are a bare YAML list of objects: kubectl rejects them, dralint still checks the items.
+    list_documents: list[Document] = field(default_factory=list)
 
 
 def identify(documents: Iterable[Document]) -> Identified:
-    """Every Kubernetes object in ``documents``, in document order, with ``List`` items expanded."""
+    """Every Kubernetes object in ``documents``, in document order, with ``List`` items expanded.
+
+    A document that is a bare YAML list of objects is remembered (kubectl rejects it) and its
+    items are identified like a ``List``'s, so they are still checked.
+    """
     result = Identified()
     for document in documents:
-        if not _looks_like_object(document.data):
+        data = document.data
+        items: list[tuple[Path, Any]]
+        if isinstance(data, list) and any(_looks_like_object(item) for item in data):
+            result.list_documents.append(document)
+            items = [((index,), item) for index, item in enumerate(data) if _looks_like_object(item)]
+        elif _looks_like_object(data):
+            items = [((), data)]
+        else:
             result.other_documents += 1
             continue
-        for item in _expand(document, (), document.data, None):
-            if isinstance(item, KubeObject):
-                result.objects.append(item)
-            else:
-                result.broken.append(item)
+        for prefix, item_data in items:
+            for found in _expand(document, prefix, item_data, None):
+                if isinstance(found, KubeObject):
+                    result.objects.append(found)
+                else:
+                    result.broken.append(found)
     return result
 
 
 def _looks_like_object(data: Any) -> bool:
-    return isinstance(data, dict) and ("apiVersion" in data or "kind" in data)
+    """A mapping with ``kind``, or with ``apiVersion`` and ``metadata``/``spec`` (``Chart.yaml`` has neither)."""
+    if not isinstance(data, dict):
+        return False
+    return "kind" in data or ("apiVersion" in data and ("metadata" in data or "spec" in data))
 
 
 def _expand(
@@ -142,20 +170,20 @@ def _expand(
     kind = data.get("kind")
     if list_kind is not None:
         # kubectl prints typed lists with complete items, but hand-made lists may omit them.
-        api_version = api_version if isinstance(api_version, str) and api_version else list_kind[0]
-        kind = kind if isinstance(kind, str) and kind else list_kind[1]
+        api_version = api_version if "apiVersion" in data else list_kind[0] or None
+        kind = kind if "kind" in data else list_kind[1] or None
     if not isinstance(api_version, str) or not api_version:
-        yield Unidentified(document, prefix, "apiVersion")
+        yield Unidentified(document, prefix, "apiVersion", api_version)
         return
     if not isinstance(kind, str) or not kind:
-        yield Unidentified(document, prefix, "kind")
+        yield Unidentified(document, prefix, "kind", kind)
         return
-    items = data.get("items")
-    if kind.endswith("List") and isinstance(items, list):
+    if kind.endswith("List") and "items" in data:
+        items = data["items"]
         item_kind = kind[: -len("List")]
-        inner = (api_version, item_kind) if item_kind else None
-        for index, item in enumerate(items):
+        inner = (api_version, item_kind) if item_kind else ("", "")
+        for index, item in enumerate(items if isinstance(items, list) else ()):
             if isinstance(item, dict):
-                yield from _expand(document, (*prefix, "items", index), item, inner or ("", ""))
+                yield from _expand(document, (*prefix, "items", index), item, inner)
         return
     yield KubeObject(document, prefix, api_version, kind, data)

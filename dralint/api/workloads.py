@@ -1,10 +1,11 @@
 """Pod templates inside workloads: where each pod spec sits, its namespace, and how many pods it makes.
 
 Known kinds (Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob,
-ReplicationController, PodTemplate) are read from their documented fields. Any other object
-is searched for embedded pod templates (a mapping whose ``spec`` has ``containers``), so
-JobSets, LeaderWorkerSets, Kubeflow jobs and the like work without being listed; their pod
-count is the product of the ``replicas``/``parallelism`` fields met on the way down.
+ReplicationController, PodTemplate, LeaderWorkerSet) are read from their documented fields.
+Any other object is searched for embedded pod templates (a mapping whose ``spec`` has
+``containers``), so JobSets, Kubeflow jobs, RayClusters and the like work without being
+listed; their pod count is the product of the counts met on the way down: ``replicas``, and
+for Job-shaped mappings the pods running at once (``parallelism``, capped by ``completions``).
 """
 
 from __future__ import annotations
@@ -99,11 +100,25 @@ def _count(value: Any, default: int = 1) -> int:
 
 
 def _job_pods(job_spec: Any) -> int:
+    """Pods of a Job running at once: ``parallelism`` (default 1), at most ``completions``."""
     parallelism = _count(_get(job_spec, "parallelism"))
     completions = _get(job_spec, "completions")
     if isinstance(completions, int) and not isinstance(completions, bool) and 0 <= completions < parallelism:
         return completions
     return parallelism
+
+
+def _leader_worker_set(raw: Any) -> list[tuple[Path, int]]:
+    """LeaderWorkerSet: ``replicas`` groups of ``size`` pods, one of them the leader.
+
+    Without a ``leaderTemplate`` every pod of a group (the leader too) uses ``workerTemplate``.
+    """
+    groups = _count(_get(raw, "spec", "replicas"))
+    size = _count(_get(raw, "spec", "leaderWorkerTemplate", "size"))
+    base: Path = ("spec", "leaderWorkerTemplate")
+    if isinstance(_get(raw, *base, "leaderTemplate"), Mapping):
+        return [((*base, "leaderTemplate"), groups), ((*base, "workerTemplate"), groups * max(size - 1, 0))]
+    return [((*base, "workerTemplate"), groups * size)]
 
 
 # kind -> (path of the pod template mapping, replica function of the object's raw data)
@@ -132,6 +147,12 @@ def pod_templates(obj: KubeObject) -> list[PodTemplate]:
     name = obj.name or obj.kind.lower()
     if obj.kind == "Pod" and obj.group == "":
         return [_template(obj, ("spec",), raw, namespace, name, 1)]
+    if obj.kind == "LeaderWorkerSet" and obj.group == "leaderworkerset.x-k8s.io":
+        return [
+            _template(obj, (*path, "spec"), template, namespace, name, replicas)
+            for path, replicas in _leader_worker_set(raw)
+            if isinstance(template := _get(raw, *path), Mapping)
+        ]
     known = _KNOWN.get(obj.kind) if obj.group in _CORE_WORKLOAD_GROUPS else None
     if known is not None:
         template_path, replicas = known
@@ -150,7 +171,9 @@ def _find_templates(data: Any, path: Path, replicas: int) -> Iterator[tuple[Path
         if path and isinstance(_get(data, "spec", "containers"), list):
             yield path, data, replicas
             return
-        own = replicas * _count(data.get("replicas")) * _count(data.get("parallelism"))
+        own = replicas * _count(data.get("replicas"))
+        if "parallelism" in data or "completions" in data:
+            own *= _job_pods(data)
         for key, value in data.items():
             yield from _find_templates(value, (*path, key), own)
     elif isinstance(data, list):

@@ -1,11 +1,15 @@
-"""Defects of the input itself: syntax, encoding, templates, duplicate keys, size limits, half objects."""
+"""Defects of the input itself: syntax, encoding, templates, duplicate keys, size limits, half objects, bare lists."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from typing import Any
 
+from dralint.api.objects import Unidentified
 from dralint.context import CheckContext
 from dralint.findings import Location, Violation
+from dralint.paths import Path
 
 # DecodeIssue.kind → rule id
 RULE_OF_ISSUE = {
@@ -27,11 +31,44 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             location=Location(file, issue.line, issue.column),
         )
     for broken in ctx.workspace.broken:
-        line, column = broken.document.position(broken.prefix)
-        other = "kind" if broken.missing == "apiVersion" else "apiVersion"
+        yield _incomplete(broken)
+    for document in ctx.workspace.list_documents:
+        count = sum(1 for item in document.data if isinstance(item, dict))
         yield Violation(
-            "DRA006",
-            f"object has {other} but no {broken.missing}",
-            hint=f"add {broken.missing}",
-            location=Location(broken.document.file, line, column),
+            "DRA007",
+            f"document is a YAML list of {count} object{'s' * (count != 1)}; kubectl expects one object per document",
+            hint="separate the objects with --- lines, or wrap them in a List (kind: List, items: [...])",
+            location=Location(document.file, *document.position(())),
         )
+
+
+def _incomplete(broken: Unidentified) -> Violation:
+    data = _at(broken.document.data, broken.prefix)
+    location = Location(broken.document.file, *broken.document.position(broken.prefix))
+    if broken.value is not None:
+        location = Location(broken.document.file, *broken.document.position((*broken.prefix, broken.missing)))
+        message = f"{broken.missing} must be a non-empty string, not {json.dumps(broken.value, default=str)}"
+        hint = f"write {broken.missing} as a string such as {_EXAMPLE[broken.missing]}"
+        return Violation("DRA006", message, hint=hint, location=location)
+    other = "kind" if broken.missing == "apiVersion" else "apiVersion"
+    message = f"object has {other} but no {broken.missing}"
+    hint = f"add {broken.missing}"
+    misspelt = (
+        [k for k in data if isinstance(k, str) and k.lower() == broken.missing.lower()]
+        if isinstance(data, dict)
+        else []
+    )
+    if misspelt:
+        location = Location(broken.document.file, *broken.document.position((*broken.prefix, misspelt[0])))
+        message = f"object has {other} but no {broken.missing}: field names are case-sensitive"
+        hint = f"rename {misspelt[0]} to {broken.missing}"
+    return Violation("DRA006", message, hint=hint, location=location)
+
+
+_EXAMPLE = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim"}
+
+
+def _at(data: Any, path: Path) -> Any:
+    for step in path:
+        data = data[step]
+    return data

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Mapping
 from contextlib import ExitStack
@@ -32,6 +33,9 @@ class CheckSettings:
 
 
 def run(settings: CheckSettings) -> int:
+    for name, _ in settings.outputs:
+        if name not in report.FORMATS:
+            raise UsageError(f"unknown format {name!r}; known: {', '.join(sorted(report.FORMATS))}")
     target = make_target(settings.release, settings.feature_gates)
     workspace = load(settings.paths + settings.inventory, stdin_name=settings.stdin_name)
     ctx = CheckContext(workspace, target, Options(simulate=settings.simulate))
@@ -56,11 +60,12 @@ def run(settings: CheckSettings) -> int:
 def write_outputs(result: report.Report, outputs: tuple[tuple[str, str | None], ...]) -> None:
     with ExitStack() as stack:
         for name, path in outputs:
-            if name not in report.FORMATS:
-                raise UsageError(f"unknown format {name!r}; known: {', '.join(sorted(report.FORMATS))}")
             stream: TextIO
             if path is None:
                 stream = sys.stdout
+                if isinstance(stream, io.TextIOWrapper) and (stream.encoding or "").lower().replace("-", "") != "utf8":
+                    # A non-UTF-8 terminal must not turn a non-ASCII file name into a crash.
+                    stream.reconfigure(errors="backslashreplace")
                 rendered = result
             else:
                 try:

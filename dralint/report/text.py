@@ -38,7 +38,8 @@ def summary_line(report: Report) -> str:
         f"{s.objects} object{'s' * (s.objects != 1)}",
     ]
     tally = ", ".join(
-        f"{counts[level]} {name}" for level, name in (("error", "errors"), ("warning", "warnings"), ("info", "info"))
+        f"{counts[level]} {level}{'s' * (counts[level] != 1 and level != 'info')}"
+        for level in ("error", "warning", "info")
     )
     line = f"{', '.join(parts)}: {tally}"
     if suppressed:

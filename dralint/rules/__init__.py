@@ -46,7 +46,7 @@ class Rule:
 
 
 def _load_file(text: str, source: str) -> list[Rule]:
-    data = YAML(typ="safe", pure=True).load(text) or []
+    data = YAML(typ="safe").load(text) or []  # the C loader when ruamel.yaml.clib is there
     rules = []
     for entry in data:
         if not isinstance(entry, dict):

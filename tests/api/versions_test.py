@@ -6,7 +6,17 @@ import re
 
 import pytest
 
-from dralint.api.versions import GATES, LIFECYCLE, RELEASES, GateState, make_target, parse_feature_gates
+from dralint.api.versions import (
+    DEFAULT_RELEASE,
+    GATES,
+    LIFECYCLE,
+    RELEASES,
+    SERVED,
+    GateState,
+    make_target,
+    normalise_release,
+    parse_feature_gates,
+)
 from dralint.errors import UsageError
 from tests.conftest import SHARED, require_shared
 
@@ -121,3 +131,53 @@ def test_make_target_ignores_gates_of_other_features() -> None:
 def test_target_at_least_compares_releases_outside_the_supported_range() -> None:
     target = make_target("1.37")
     assert target.at_least("1.9") and target.at_least("1.37") and not target.at_least("1.38")
+
+
+def test_releases_and_default() -> None:
+    assert RELEASES == ("1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
+    assert DEFAULT_RELEASE == "1.37"
+
+
+@pytest.mark.parametrize(
+    ("text", "release"), [("1.34", "1.34"), ("v1.34", "1.34"), ("1.34.2", "1.34"), (" 1.31 ", "1.31")]
+)
+def test_normalise_release_accepts_common_spellings(text: str, release: str) -> None:
+    assert normalise_release(text) == release
+
+
+@pytest.mark.parametrize("text", ["1.30", "1.38", "2.0", "latest", ""])
+def test_normalise_release_rejects_unsupported_versions_listing_the_supported_ones(text: str) -> None:
+    with pytest.raises(UsageError) as error:
+        normalise_release(text)
+    assert (
+        str(error.value)
+        == f"unsupported Kubernetes version {text!r}; supported: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37"
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "version", "releases"),
+    [
+        ("ResourceClaim", "v1alpha3", ("1.31", "1.32", "1.33")),
+        ("ResourceClaim", "v1beta1", ("1.32", "1.33", "1.34", "1.35", "1.36", "1.37")),
+        ("ResourceClaim", "v1beta2", ("1.33", "1.34", "1.35", "1.36", "1.37")),
+        ("ResourceClaim", "v1", ("1.34", "1.35", "1.36", "1.37")),
+        ("DeviceTaintRule", "v1alpha3", ("1.33", "1.34", "1.35", "1.36", "1.37")),
+        ("DeviceTaintRule", "v1beta2", ("1.36", "1.37")),
+        ("DeviceTaintRule", "v1", ("1.37",)),
+        ("ResourcePoolStatusRequest", "v1alpha3", ("1.36", "1.37")),
+        ("PodSchedulingContext", "v1alpha3", ("1.31",)),
+    ],
+)
+def test_served_versions_follow_the_release_matrix(kind: str, version: str, releases: tuple[str, ...]) -> None:
+    assert SERVED[(kind, version)] == releases
+
+
+def test_make_target_uses_release_defaults() -> None:
+    target = make_target("1.34")
+    assert target.release == "1.34"
+    assert target.enabled("DRAAdminAccess")  # beta, on by default in 1.34
+    assert not target.enabled("DRAPartitionableDevices")  # alpha
+    assert not target.enabled("DRADerivedAttributes")  # does not exist yet
+    assert set(target.gates) == {name for name, per_release in GATES.items() if "1.34" in per_release}
+    assert target.at_least("1.33") and not target.at_least("1.35")

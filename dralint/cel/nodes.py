@@ -1,0 +1,97 @@
+"""The CEL abstract syntax tree (macros already expanded), as cel-go's parser produces it.
+
+Every node has a unique ``id``; the parser records each id's source offset separately, and the
+checker records each id's type, so nodes stay plain immutable values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "Call",
+    "Comprehension",
+    "CreateList",
+    "CreateMap",
+    "CreateStruct",
+    "Expr",
+    "Ident",
+    "Literal",
+    "MapEntry",
+    "Select",
+]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Literal:
+    id: int
+    value: object  # int, UInt, float, str, bytes, bool or None
+    kind: str  # "int", "uint", "double", "string", "bytes", "bool", "null"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Ident:
+    id: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Select:
+    id: int
+    operand: Expr
+    field: str
+    test_only: bool = False  # has(operand.field)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Call:
+    id: int
+    function: str
+    args: tuple[Expr, ...]
+    target: Expr | None = None  # receiver of a member call
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CreateList:
+    id: int
+    elements: tuple[Expr, ...]
+    optional_indices: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class MapEntry:
+    id: int
+    key: Expr
+    value: Expr
+    optional: bool = False
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CreateMap:
+    id: int
+    entries: tuple[MapEntry, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CreateStruct:
+    """A message literal ``Type{field: value}``; no message types are declared, so it never checks."""
+
+    id: int
+    type_name: str
+    fields: tuple[tuple[int, str, Expr, bool], ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Comprehension:
+    id: int
+    iter_range: Expr
+    iter_var: str
+    accu_var: str
+    accu_init: Expr
+    loop_condition: Expr
+    loop_step: Expr
+    result: Expr
+    iter_var2: str | None = None
+
+
+Expr = Literal | Ident | Select | Call | CreateList | CreateMap | CreateStruct | Comprehension

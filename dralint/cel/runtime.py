@@ -1,0 +1,379 @@
+"""cel-go's value semantics over plain Python values: type names, equality, ordering, arithmetic.
+
+Every failure raises :class:`CelRuntimeError` with cel-go's text; the logical operators and
+comprehensions of the compiled program decide which errors are absorbed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any, NoReturn
+
+from dralint.cel.errors import CelRuntimeError
+from dralint.cel.values import (
+    INT64_MAX,
+    INT64_MIN,
+    UINT64_MAX,
+    DefaultMap,
+    Duration,
+    Optional,
+    Timestamp,
+    TypeValue,
+    UInt,
+)
+from dralint.quantity import Quantity
+
+__all__ = [
+    "TYPE_NAMES",
+    "add",
+    "compare",
+    "contains",
+    "divide",
+    "equal",
+    "fail",
+    "index",
+    "modulo",
+    "multiply",
+    "negate",
+    "no_such_overload",
+    "size",
+    "subtract",
+    "type_name",
+]
+
+# Python classes of CEL values -> CEL type names (library classes register themselves here).
+TYPE_NAMES: dict[type, str] = {
+    bool: "bool",
+    int: "int",
+    UInt: "uint",
+    float: "double",
+    str: "string",
+    bytes: "bytes",
+    type(None): "null_type",
+    list: "list",
+    tuple: "list",
+    dict: "map",
+    DefaultMap: "map",
+    Duration: "google.protobuf.Duration",
+    Timestamp: "google.protobuf.Timestamp",
+    TypeValue: "type",
+    Optional: "optional_type",
+    Quantity: "kubernetes.Quantity",
+}
+
+_NUMBERS = (int, UInt, float)
+_SCALARS = frozenset((str, int, UInt, bool, bytes, type(None), float))
+# Kubernetes types whose Equal() in cel-go errors unless the right operand is exactly the given
+# class: left type -> accepted right type (a boxed Quantity, returned by add()/sub(), is accepted
+# on the left but not on the right, as upstream).
+STRICT_EQUAL: dict[type, type] = {Quantity: Quantity}
+
+
+def fail(message: str) -> NoReturn:
+    raise CelRuntimeError(message)
+
+
+def no_such_overload(function: str | None = None, *args: Any) -> NoReturn:
+    if function is None:
+        raise CelRuntimeError("no such overload")
+    raise CelRuntimeError(f"no such overload: {function}({', '.join(type_name(a) for a in args)})")
+
+
+def type_name(value: Any) -> str:
+    name = TYPE_NAMES.get(type(value))
+    if name is not None:
+        return name
+    for cls, cls_name in TYPE_NAMES.items():
+        if isinstance(value, cls):
+            return cls_name
+    if isinstance(value, Mapping):
+        return "map"
+    return type(value).__name__
+
+
+# --- equality ----------------------------------------------------------------------------------
+
+
+def equal(a: Any, b: Any) -> bool:
+    """cel-go's ``Equal`` (heterogeneous numeric equality); errors for Kubernetes types vs others."""
+    ta, tb = type(a), type(b)
+    if ta is tb and ta in _SCALARS:
+        return bool(a == b)
+    accepted = STRICT_EQUAL.get(ta)
+    if accepted is not None:
+        if tb is not accepted:
+            no_such_overload()
+        return bool(a == b)
+    if ta in _NUMBERS and ta is not bool:
+        if tb not in _NUMBERS or tb is bool:
+            return False
+        if ta is float or tb is float:
+            return float(a) == float(b)
+        return int(a) == int(b)
+    if ta in (list, tuple):
+        if tb not in (list, tuple) or len(a) != len(b):
+            return False
+        return all(equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, Mapping):
+        if not isinstance(b, Mapping) or len(a) != len(b):
+            return False
+        for key, value in a.items():
+            found, other = find(b, key)
+            if not found or not equal(value, other):
+                return False
+        return True
+    if ta is Optional:
+        if tb is not Optional:
+            return False
+        if not a.present or not b.present:
+            return bool(a.present == b.present)
+        return equal(a.value, b.value)
+    if ta is not tb:
+        return False
+    return bool(a == b)
+
+
+def not_equal(a: Any, b: Any) -> bool:
+    """``!=`` is ``Equal(a, b) != true`` in cel-go: an erroring Equal makes it true."""
+    try:
+        return not equal(a, b)
+    except CelRuntimeError:
+        return True
+
+
+# --- maps --------------------------------------------------------------------------------------
+
+
+def find(m: Mapping[Any, Any], key: Any) -> tuple[bool, Any]:
+    """(found, value) for ``key`` in ``m`` with cel-go's key semantics."""
+    tk = type(key)
+    if tk is str:
+        if isinstance(m, DefaultMap):
+            return True, m[key]
+        if key in m:
+            return True, m[key]
+        return False, None
+    if tk is float:
+        if not math.isfinite(key) or key != int(key):
+            return False, None
+        key = int(key)
+        tk = int
+    for stored, value in m.items():
+        ts = type(stored)
+        if tk is bool or ts is bool:
+            if tk is ts and stored == key:
+                return True, value
+            continue
+        if ts in (int, UInt) and tk in (int, UInt) and int(stored) == int(key):
+            return True, value
+    return False, None
+
+
+def index(container: Any, key: Any) -> Any:
+    """``container[key]`` for lists and maps."""
+    if type(container) in (list, tuple):
+        tk = type(key)
+        if tk is int or tk is UInt or (tk is float and math.isfinite(key) and key == int(key)):
+            position = int(key)
+        elif tk is float:
+            fail(f"unsupported index value {key} in list")
+        else:
+            fail(f"unsupported index type '{type_name(key)}' in list")
+        if position < 0 or position >= len(container):
+            fail(f"index out of bounds: {position}")
+        return container[position]
+    if isinstance(container, Mapping):
+        found, value = find(container, key)
+        if not found:
+            fail(f"no such key: {format_key(key)}")
+        return value
+    no_such_overload()
+
+
+def format_key(key: Any) -> str:
+    if type(key) is bool:
+        return "true" if key else "false"
+    if type(key) is bytes:
+        return key.decode("utf-8", "replace")
+    return str(int(key)) if type(key) is UInt else str(key)
+
+
+def contains(element: Any, container: Any) -> bool:
+    """``element in container``."""
+    if type(container) in (list, tuple):
+        first_error: CelRuntimeError | None = None
+        for item in container:
+            try:
+                if equal(element, item):
+                    return True
+            except CelRuntimeError as error:
+                first_error = first_error or error
+        if first_error is not None:
+            raise first_error
+        return False
+    if isinstance(container, Mapping):
+        if type(element) is str:
+            return dict.__contains__(container, element)
+        if type(element) not in (int, UInt, float, bool):
+            return False
+        return find(container, element)[0]
+    no_such_overload()
+
+
+def size(value: Any) -> int:
+    t = type(value)
+    if t is str or t is bytes or t is list or t is tuple or isinstance(value, Mapping):
+        return len(value)
+    no_such_overload()
+
+
+# --- ordering ----------------------------------------------------------------------------------
+
+
+def compare(a: Any, b: Any) -> int:
+    """-1, 0 or 1 (cel-go's ``Compare`` with cross-type numeric comparisons)."""
+    ta, tb = type(a), type(b)
+    if ta in _NUMBERS and tb in _NUMBERS:
+        if ta is float or tb is float:
+            x, y = float(a), float(b)
+            if math.isnan(x) or math.isnan(y):
+                fail("NaN values cannot be ordered")
+        else:
+            x, y = int(a), int(b)
+        return (x > y) - (x < y)
+    if ta is tb and ta in (str, bytes, bool):
+        return int(a > b) - int(a < b)
+    if ta is tb and ta in (Duration, Timestamp):
+        return int(a.nanos > b.nanos) - int(a.nanos < b.nanos)
+    no_such_overload()
+
+
+# --- arithmetic --------------------------------------------------------------------------------
+
+
+def _int_result(value: int) -> int:
+    if value < INT64_MIN or value > INT64_MAX:
+        fail("integer overflow")
+    return value
+
+
+def _uint_result(value: int) -> UInt:
+    if value < 0 or value > UINT64_MAX:
+        fail("unsigned integer overflow")
+    return UInt(value)
+
+
+def add(a: Any, b: Any) -> Any:
+    ta, tb = type(a), type(b)
+    if ta is int and tb is int:
+        return _int_result(a + b)
+    if ta is float and tb is float:
+        return a + b
+    if ta is str and tb is str:
+        return a + b
+    if ta is UInt and tb is UInt:
+        return _uint_result(a + b)
+    if ta in (list, tuple) and tb in (list, tuple):
+        return [*a, *b]
+    if ta is bytes and tb is bytes:
+        return a + b
+    if ta is Duration and tb is Duration:
+        return checked_duration(a.nanos + b.nanos)
+    if ta is Timestamp and tb is Duration:
+        return checked_timestamp(a.nanos + b.nanos)
+    if ta is Duration and tb is Timestamp:
+        return checked_timestamp(a.nanos + b.nanos)
+    no_such_overload()
+
+
+def subtract(a: Any, b: Any) -> Any:
+    ta, tb = type(a), type(b)
+    if ta is int and tb is int:
+        return _int_result(a - b)
+    if ta is float and tb is float:
+        return a - b
+    if ta is UInt and tb is UInt:
+        return _uint_result(a - b)
+    if ta is Duration and tb is Duration:
+        return checked_duration(a.nanos - b.nanos)
+    if ta is Timestamp and tb is Duration:
+        return checked_timestamp(a.nanos - b.nanos)
+    if ta is Timestamp and tb is Timestamp:
+        return checked_duration(a.nanos - b.nanos)
+    no_such_overload()
+
+
+def multiply(a: Any, b: Any) -> Any:
+    ta, tb = type(a), type(b)
+    if ta is int and tb is int:
+        return _int_result(a * b)
+    if ta is float and tb is float:
+        return a * b
+    if ta is UInt and tb is UInt:
+        return _uint_result(a * b)
+    no_such_overload()
+
+
+def divide(a: Any, b: Any) -> Any:
+    ta, tb = type(a), type(b)
+    if ta is int and tb is int:
+        if b == 0:
+            fail("division by zero")
+        quotient = abs(a) // abs(b)
+        return _int_result(quotient if (a >= 0) == (b >= 0) else -quotient)
+    if ta is float and tb is float:
+        if b == 0:
+            if a == 0 or math.isnan(a):
+                return math.nan
+            return math.copysign(math.inf, a) * math.copysign(1.0, b)
+        return a / b
+    if ta is UInt and tb is UInt:
+        if b == 0:
+            fail("division by zero")
+        return UInt(a // b)
+    no_such_overload()
+
+
+def modulo(a: Any, b: Any) -> Any:
+    ta, tb = type(a), type(b)
+    if ta is int and tb is int:
+        if b == 0:
+            fail("modulus by zero")
+        if a == INT64_MIN and b == -1:
+            fail("integer overflow")
+        remainder = abs(a) % abs(b)
+        return remainder if a >= 0 else -remainder
+    if ta is UInt and tb is UInt:
+        if b == 0:
+            fail("modulus by zero")
+        return UInt(a % b)
+    no_such_overload()
+
+
+def negate(a: Any) -> Any:
+    ta = type(a)
+    if ta is int:
+        return _int_result(-a)
+    if ta is float:
+        return -a
+    if ta is Duration:
+        return checked_duration(-a.nanos)
+    no_such_overload()
+
+
+# Durations are Go time.Duration (int64 nanoseconds); timestamps span years 0001-9999.
+MIN_TIMESTAMP_NANOS = -62135596800 * 10**9
+MAX_TIMESTAMP_NANOS = 253402300799 * 10**9 + 999_999_999
+
+
+def checked_duration(nanos: int) -> Duration:
+    if nanos < INT64_MIN or nanos > INT64_MAX:
+        fail("integer overflow")
+    return Duration(nanos)
+
+
+def checked_timestamp(nanos: int) -> Timestamp:
+    if nanos < MIN_TIMESTAMP_NANOS or nanos > MAX_TIMESTAMP_NANOS:
+        fail("timestamp overflow")
+    return Timestamp(nanos)

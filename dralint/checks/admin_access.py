@@ -1,0 +1,85 @@
+"""Admin access needs a labelled namespace (spec/api.md §3.8, the registry strategy's check).
+
+From 1.33 (with ``DRAAdminAccess`` on) the API server rejects a ResourceClaim or template
+whose first admin-access request sits in a namespace without the admin-access label; the
+label key changed in 1.34. dralint knows a namespace's labels when the Namespace object is
+among the inputs (or the configuration lists them); otherwise it can only say what to verify.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from dralint.api.versions import SERVED
+from dralint.checks.apiserver import validation_target
+from dralint.context import CheckContext
+from dralint.findings import Violation
+from dralint.paths import Path, render
+from dralint.validate.apiserver import access
+from dralint.validate.apiserver.behaviour import behaviour
+
+UNLABELLED = "DRA130"
+UNVERIFIED = "DRA131"
+
+
+def namespace_labels(ctx: CheckContext) -> dict[str, Mapping[str, str]]:
+    """Labels of every namespace the inputs (or the options) describe."""
+    out: dict[str, Mapping[str, str]] = {}
+    for obj in ctx.objects:
+        if obj.kind == "Namespace" and obj.group == "" and isinstance(obj.metadata.get("name"), str):
+            labels = obj.metadata.get("labels")
+            out[obj.metadata["name"]] = (
+                {str(k): str(v) for k, v in labels.items()} if isinstance(labels, Mapping) else {}
+            )
+    for name, labels in ctx.options.namespaces.items():
+        out[name] = {**out.get(name, {}), **labels}
+    return out
+
+
+def check(ctx: CheckContext) -> Iterator[Violation]:
+    target = validation_target(ctx.target)
+    label = behaviour(target).admin_label
+    if label is None or not target.enabled("DRAAdminAccess"):
+        return  # no namespace check before 1.33; with the gate off the field is dropped (a skew finding)
+    namespaces = namespace_labels(ctx)
+    for normalised in ctx.normalised.values():
+        obj = normalised.obj
+        if obj.kind not in ("ResourceClaim", "ResourceClaimTemplate"):
+            continue
+        if target.release not in SERVED.get((obj.kind, obj.version), ()):
+            continue
+        spec = access.mapping(normalised.data, "spec")
+        prefix: Path = ("spec",)
+        if obj.kind == "ResourceClaimTemplate":
+            spec, prefix = access.mapping(spec, "spec"), ("spec", "spec")
+        requests = access.items(access.mapping(spec, "devices"), "requests")
+        index = next(
+            (i for i, r in enumerate(requests) if access.flag(access.mapping(r, "exactly"), "adminAccess") is True),
+            None,
+        )
+        if index is None:
+            continue
+        namespace = obj.namespace or "default"
+        location = (*prefix, "devices", "requests", index, "exactly", "adminAccess")
+        # The server prints the path without `exactly` and without the template's extra `spec`.
+        printed = render(("spec", "devices", "requests", index, "adminAccess"))
+        fix = f"label the namespace: kubectl label namespace {namespace} {label}=true"
+        labels = namespaces.get(namespace)
+        if labels is None:
+            yield Violation(
+                UNVERIFIED,
+                f'{printed}: admin access needs the label `{label}: "true"` on namespace "{namespace}", '
+                "which is not among the inputs",
+                obj,
+                location,
+                f"make sure the namespace has the label ({fix}), or add the Namespace manifest to the inputs",
+            )
+        elif labels.get(label) != "true":
+            yield Violation(
+                UNLABELLED,
+                f"{printed}: Forbidden: admin access to devices requires the `{label}: true` label on the "
+                "containing namespace",
+                obj,
+                location,
+                fix if label not in labels else f'set the label to exactly "true" ({fix} --overwrite)',
+            )

@@ -1,0 +1,184 @@
+"""References between objects that the API server does not check (spec/api.md §5.2, §6 item 18).
+
+A claim's ``deviceClassName`` must name a DeviceClass, a pod's claims must name a
+ResourceClaim or ResourceClaimTemplate in the pod's namespace, and a container's
+``claims[].request`` must name a request of that claim. Manifests often rely on objects
+installed elsewhere (a driver's Helm chart creates its DeviceClasses; operators create
+templates), so a reference to something absent from the inputs is only a finding with an
+error or warning severity when the inputs say it is probably a mistake: a near-miss name, the
+same name in another namespace, or an inventory that lists the cluster's classes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from dralint.api.normalise import Normalised
+from dralint.api.workloads import PodTemplate
+from dralint.context import CheckContext
+from dralint.findings import Violation
+from dralint.paths import Path
+from dralint.validate.apiserver import access
+from dralint.validate.apiserver.suggest import closest, did_you_mean, likely_typo
+
+UNKNOWN_CLASS = "DRA300"
+UNKNOWN_CLAIM = "DRA301"
+UNKNOWN_TEMPLATE = "DRA302"
+UNKNOWN_CONTAINER_REQUEST = "DRA305"
+UNVERIFIED = "DRA306"
+
+_KIND_RULE = {"ResourceClaim": UNKNOWN_CLAIM, "ResourceClaimTemplate": UNKNOWN_TEMPLATE}
+
+
+@dataclass(slots=True)
+class Index:
+    """Names of the DeviceClasses, claims and templates the inputs define."""
+
+    classes: set[str] = field(default_factory=set)
+    # kind -> namespace -> name -> normalised object
+    namespaced: dict[str, dict[str, dict[str, Normalised]]] = field(default_factory=dict)
+    inventory_given: bool = False
+
+
+def build_index(ctx: CheckContext) -> Index:
+    index = Index()
+    for normalised in ctx.normalised.values():
+        obj = normalised.obj
+        if obj.kind == "DeviceClass" and obj.name:
+            index.classes.add(obj.name)
+        elif obj.kind in _KIND_RULE and obj.name:
+            index.namespaced.setdefault(obj.kind, {}).setdefault(obj.namespace or "default", {})[obj.name] = normalised
+    checked = ctx.workspace.checked_files
+    index.inventory_given = bool(checked) and any(f.name not in checked for f in ctx.workspace.files)
+    return index
+
+
+def check(ctx: CheckContext) -> Iterator[Violation]:
+    index = build_index(ctx)
+    for normalised in ctx.normalised.values():
+        if normalised.obj.kind in _KIND_RULE:
+            yield from _class_references(normalised, index)
+    for template in ctx.pod_templates:
+        yield from _pod_references(template, index)
+
+
+def class_references(normalised: Normalised) -> Iterator[tuple[str, Path]]:
+    """Every non-empty ``deviceClassName`` of a claim or template, with its canonical path."""
+    prefix: Path = ("spec", "spec") if normalised.obj.kind == "ResourceClaimTemplate" else ("spec",)
+    spec = access.mapping(normalised.data, "spec")
+    if normalised.obj.kind == "ResourceClaimTemplate":
+        spec = access.mapping(spec, "spec")
+    for i, request in enumerate(access.items(access.mapping(spec, "devices"), "requests")):
+        base = (*prefix, "devices", "requests", i)
+        name = access.text(access.mapping(request, "exactly"), "deviceClassName")
+        if name:
+            yield name, (*base, "exactly", "deviceClassName")
+        for j, sub in enumerate(access.items(request, "firstAvailable")):
+            name = access.text(sub, "deviceClassName")
+            if name:
+                yield name, (*base, "firstAvailable", j, "deviceClassName")
+
+
+def _class_references(normalised: Normalised, index: Index) -> Iterator[Violation]:
+    for name, path in class_references(normalised):
+        if name in index.classes:
+            continue
+        near = likely_typo(name, index.classes)
+        if near is not None or index.inventory_given:
+            where = "the inventory and inputs" if index.inventory_given else "the inputs"
+            yield Violation(
+                UNKNOWN_CLASS,
+                f'DeviceClass "{name}" is not defined in {where}',
+                normalised.obj,
+                path,
+                did_you_mean(name, index.classes) or "use one of: " + ", ".join(sorted(index.classes)[:8]),
+            )
+        else:
+            yield Violation(
+                UNVERIFIED,
+                f'DeviceClass "{name}" is not among the inputs; it must exist in the cluster',
+                normalised.obj,
+                path,
+                "install the driver that provides it, or pass the cluster's DeviceClasses with --inventory",
+            )
+
+
+def _pod_references(template: PodTemplate, index: Index) -> Iterator[Violation]:
+    namespace = template.namespace
+    for i, claim in enumerate(template.spec.resource_claims):
+        path = (*template.path, "resourceClaims", i)
+        if claim.resource_claim_name is not None and claim.resource_claim_template_name is None:
+            kind, name, field_name = "ResourceClaim", claim.resource_claim_name, "resourceClaimName"
+        elif claim.resource_claim_template_name is not None and claim.resource_claim_name is None:
+            kind, name, field_name = (
+                "ResourceClaimTemplate",
+                claim.resource_claim_template_name,
+                "resourceClaimTemplateName",
+            )
+        else:
+            continue  # invalid either way; the apiserver check reports it
+        if not name:
+            continue
+        by_namespace = index.namespaced.get(kind, {})
+        target = by_namespace.get(namespace, {}).get(name)
+        if target is None:
+            yield _missing(template, kind, name, (*path, field_name), by_namespace)
+            continue
+        yield from _container_requests(template, claim.name, target)
+
+
+def _missing(
+    template: PodTemplate, kind: str, name: str, path: Path, by_namespace: dict[str, dict[str, Normalised]]
+) -> Violation:
+    namespace = template.namespace
+    local = by_namespace.get(namespace, {})
+    elsewhere = sorted(ns for ns, objects in by_namespace.items() if name in objects and ns != namespace)
+    near = closest(name, local)
+    message = f'{kind} "{name}" does not exist in namespace "{namespace}"'
+    if elsewhere:
+        hint = f'it is defined in namespace "{elsewhere[0]}"; create the pod in that namespace or move the {kind}'
+    elif near is not None:
+        hint = f"did you mean `{near}`?"
+    elif local:
+        hint = f"define the {kind} in namespace {namespace}, or name one of: " + ", ".join(sorted(local)[:8])
+    else:
+        return Violation(
+            UNVERIFIED,
+            f'{kind} "{name}" is not among the inputs; it must exist in namespace "{namespace}" before the pod starts',
+            template.owner,
+            path,
+            f"apply the {kind} with the workload, or make sure something else creates it",
+        )
+    return Violation(_KIND_RULE[kind], message, template.owner, path, hint)
+
+
+def _container_requests(template: PodTemplate, claim_name: str, target: Normalised) -> Iterator[Violation]:
+    """A container's ``claims[].request`` must name a request of the claim (not a sub-request)."""
+    spec = access.mapping(target.data, "spec")
+    if target.obj.kind == "ResourceClaimTemplate":
+        spec = access.mapping(spec, "spec")
+    requests = [access.text(r, "name") for r in access.items(access.mapping(spec, "devices"), "requests")]
+    subrequests = {
+        access.text(s, "name"): access.text(r, "name")
+        for r in access.items(access.mapping(spec, "devices"), "requests")
+        for s in access.items(r, "firstAvailable")
+    }
+    for container in template.spec.containers:
+        for k, claim in enumerate(container.claims):
+            if claim.name != claim_name or not claim.request or claim.request in requests:
+                continue
+            path = (*template.path, container.kind, container.index, "resources", "claims", k, "request")
+            parent = subrequests.get(claim.request)
+            if parent is not None:
+                hint = f"sub-requests cannot be named here; use the request `{parent}`"
+            else:
+                near = closest(claim.request, requests)
+                hint = f"did you mean `{near}`?" if near else "use one of: " + ", ".join(requests)
+            yield Violation(
+                UNKNOWN_CONTAINER_REQUEST,
+                f'request "{claim.request}" is not a request of {target.obj.kind} "{target.obj.name}"',
+                template.owner,
+                path,
+                hint,
+            )

@@ -1,0 +1,124 @@
+"""``ObjectMeta`` validation: names, namespaces, labels and annotations (``ValidateObjectMeta``).
+
+Also the ResourceClaimTemplate's embedded claim metadata, where only labels and annotations
+may be set (``ValidateTemplateObjectMeta``). Every error belongs to the metadata rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from dralint.paths import Key, Path
+from dralint.validate.apiserver.errors import METADATA, FieldError, forbidden, invalid, required, retag, too_long
+from dralint.validate.apiserver.formats import (
+    dns_label_messages,
+    dns_subdomain_messages,
+    label_name,
+    label_value_messages,
+    qualified_name_messages,
+    suggest_label,
+    suggest_subdomain,
+)
+
+TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024
+_TEMPLATE_ALLOWED = frozenset({"labels", "annotations"})
+
+
+def object_meta(meta: Any, *, namespaced: bool, path: Path = ("metadata",)) -> list[FieldError]:
+    """The metadata checks the API server runs on create (the namespace itself may be omitted)."""
+    meta = meta if isinstance(meta, Mapping) else {}
+    out: list[FieldError] = []
+    name = meta.get("name")
+    generate = meta.get("generateName")
+    name = name if isinstance(name, str) else ""
+    generate = generate if isinstance(generate, str) else ""
+    if generate:
+        # A generated name is the prefix plus random characters: a trailing '-' is fine.
+        masked = generate[:-1] + "a" if generate.endswith("-") and len(generate) > 1 else generate
+        hint = f"use a DNS subdomain prefix, e.g. `{suggest_subdomain(generate)}-`"
+        out.extend(invalid((*path, "generateName"), generate, m, hint=hint) for m in dns_subdomain_messages(masked))
+    if not name and not generate:
+        out.append(required((*path, "name"), "name or generateName is required", hint="set metadata.name"))
+    elif name:
+        hint = f"use lower-case letters, digits, '-' and '.', e.g. `{suggest_subdomain(name)}`"
+        out.extend(invalid((*path, "name"), name, m, hint=hint) for m in dns_subdomain_messages(name))
+    namespace = meta.get("namespace")
+    if isinstance(namespace, str) and namespace:
+        if namespaced:
+            hint = f"a namespace name is a DNS label, e.g. `{suggest_label(namespace)}`"
+            out.extend(invalid((*path, "namespace"), namespace, m, hint=hint) for m in dns_label_messages(namespace))
+        else:
+            out.append(
+                forbidden(
+                    (*path, "namespace"),
+                    "not allowed on this type",
+                    hint="remove metadata.namespace: the kind is cluster-scoped",
+                )
+            )
+    out.extend(label_map(meta.get("labels"), (*path, "labels")))
+    out.extend(annotation_map(meta.get("annotations"), (*path, "annotations")))
+    return retag(out, METADATA)
+
+
+def label_map(data: Any, path: Path) -> list[FieldError]:
+    """``ValidateLabels``: keys are qualified names, values label values (errors at the map's path)."""
+    out: list[FieldError] = []
+    if not isinstance(data, Mapping):
+        return out
+    for key, value in data.items():
+        key_text = str(key)
+        out.extend(_at_key(e, (*path, Key(key_text))) for e in label_name(key_text, path))
+        if isinstance(value, str):
+            hint = "use at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit"
+            out.extend(
+                invalid(path, value, m, hint=hint, at=(*path, Key(key_text))) for m in label_value_messages(value)
+            )
+    return out
+
+
+def annotation_map(data: Any, path: Path) -> list[FieldError]:
+    """``ValidateAnnotations``: keys are qualified names (case-insensitive), total size ≤ 256 KiB."""
+    out: list[FieldError] = []
+    if not isinstance(data, Mapping):
+        return out
+    total = 0
+    for key, value in data.items():
+        key_text = str(key)
+        total += len(key_text.encode()) + (len(value.encode()) if isinstance(value, str) else 0)
+        hint = "use `[prefix/]name` with a name of at most 63 letters, digits, '-', '_' or '.'"
+        out.extend(
+            invalid(path, key_text, m, hint=hint, at=(*path, Key(key_text)))
+            for m in qualified_name_messages(key_text.lower())
+        )
+    if total > TOTAL_ANNOTATION_SIZE_LIMIT:
+        out.append(too_long(path, TOTAL_ANNOTATION_SIZE_LIMIT, hint="annotations may hold at most 256 KiB in total"))
+    return out
+
+
+def template_meta(meta: Any, path: Path) -> list[FieldError]:
+    """``ValidateTemplateObjectMeta``: labels and annotations only; any other field is forbidden."""
+    out: list[FieldError] = []
+    if not isinstance(meta, Mapping):
+        return out
+    out.extend(annotation_map(meta.get("annotations"), (*path, "annotations")))
+    out.extend(label_map(meta.get("labels"), (*path, "labels")))
+    for key in sorted(str(k) for k in meta):
+        if key not in _TEMPLATE_ALLOWED and _is_set(meta[key]):
+            out.append(
+                forbidden(
+                    (*path, key),
+                    "cannot be set",
+                    hint="only labels and annotations of the generated claim can be set here",
+                )
+            )
+    return retag(out, METADATA)
+
+
+def _is_set(value: Any) -> bool:
+    return value not in (None, "", 0, False) and value != [] and value != {}
+
+
+def _at_key(error: FieldError, at: Path) -> FieldError:
+    return replace(error, at=at)

@@ -1,0 +1,146 @@
+"""The DRA layer: environments per release and gates, device values, memoisation, batches."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ruamel.yaml import YAML
+
+from dralint.api.model import device as model_device
+from dralint.api.versions import make_target
+from dralint.cel import CelCompileError, CelRuntimeError, compile_selector, device_value, selector_environment
+from dralint.cel.batch import match_all
+from dralint.cel.dra import DeviceValue, Selector
+from tests.conftest import SHARED, require_shared
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "cel"
+ENVIRONMENTS = YAML(typ="safe", pure=True).load((FIXTURES / "environments.yaml").read_text(encoding="utf-8"))
+
+
+def _slice_devices() -> dict[str, DeviceValue]:
+    data = YAML(typ="safe", pure=True).load((FIXTURES / "broken_slice.yaml").read_text(encoding="utf-8"))
+    driver = data["spec"]["driver"]
+    return {raw["name"]: device_value(driver, model_device(raw)) for raw in data["spec"]["devices"]}
+
+
+@pytest.mark.parametrize("case", ENVIRONMENTS, ids=[f"{c['release']}:{c['expression'][:40]}" for c in ENVIRONMENTS])
+def test_selector_environment_accepts_what_the_release_accepts(case: dict[str, Any]) -> None:
+    if case["release"] == "stored":
+        env = selector_environment()
+    else:
+        env = selector_environment(target=make_target(case["release"], case.get("gates") or {}))
+    try:
+        compile_selector(case["expression"], env)
+        outcome = "ok"
+    except CelCompileError as error:
+        outcome = error.message.split("\n")[0]
+    assert outcome == case["expect"]
+
+
+def test_device_value_defers_attribute_errors_to_every_selector() -> None:
+    devices = _slice_devices()
+    selector = compile_selector("true")
+    with pytest.raises(CelRuntimeError) as missing:
+        selector.matches(devices["no-value"])
+    assert missing.value.message == "attribute broken: unsupported attribute value"
+    with pytest.raises(CelRuntimeError) as version:
+        compile_selector('device.driver == "other"').matches(devices["bad-version"])
+    assert (
+        version.value.message
+        == 'attribute driverVersion: parse semantic version: Invalid character(s) found in major number "v1"'
+    )
+    assert selector.matches(devices["fine"]) is True
+
+
+def test_device_value_maps_domains_and_unknown_domains_like_upstream() -> None:
+    fine = _slice_devices()["fine"]
+    cases = {
+        'device.attributes["gpu.example.com"].model == "A100"': True,
+        'device.attributes["dra.example.com"].zone == "a"': True,
+        '"gpu.example.com" in device.attributes && !("x.example.com" in device.attributes)': True,
+        'has(device.attributes["x.example.com"].y) || size(device.attributes["x.example.com"]) == 0': True,
+        "has(device.attributes.x)": True,
+        'device.attributes["gpu.example.com"].ports == [1, 2]': True,
+        'device.capacity["gpu.example.com"].memory.isGreaterThan(quantity("64Gi"))': True,
+        "device.allowMultipleAllocations": False,
+    }
+    assert {expression: compile_selector(expression).matches(fine) for expression in cases} == cases
+    with pytest.raises(CelRuntimeError) as caught:
+        compile_selector('device.attributes["x.example.com"].y == 1').matches(fine)
+    assert caught.value.message == (
+        "no such key: y. consider using CEL optional chaining (.? followed by orValue()) or guarding the check "
+        "with has() for optional fields"
+    )
+
+
+def _conformance_fleet() -> tuple[list[DeviceValue], list[Selector]]:
+    root = require_shared(SHARED / "conformance" / "cel")
+    fleet = json.loads((root / "fleet.json").read_text(encoding="utf-8"))
+    devices = [
+        device_value(s["spec"]["driver"], model_device(raw))
+        for s in fleet["skeleton"]["resourceSlices"]
+        for raw in s["spec"]["devices"]
+    ]
+    selectors = []
+    seen = set()
+    with open(root / "cases.jsonl", encoding="utf-8") as handle:
+        for line in handle:
+            expression = json.loads(line)["expression"]
+            if expression in seen:
+                continue
+            seen.add(expression)
+            try:
+                selector = compile_selector(expression)
+            except CelCompileError:
+                continue
+            # The loops of the cost family are slow and covered by the conformance test.
+            if "lists.range" not in expression:
+                selectors.append(selector)
+    return devices, selectors
+
+
+def _plain(selector: Selector, device: DeviceValue) -> object:
+    try:
+        return selector.evaluate(device)
+    except CelRuntimeError as error:
+        return error.message
+
+
+def _memoised(selector: Selector, device: DeviceValue) -> object:
+    try:
+        return selector.matches(device)
+    except CelRuntimeError as error:
+        return error.message
+
+
+def test_selector_matches_memoised_agrees_with_plain_evaluation() -> None:
+    devices, selectors = _conformance_fleet()
+    for _ in range(2):  # the second round is served from the memo
+        for selector in selectors:
+            assert [_memoised(selector, d) for d in devices] == [_plain(selector, d) for d in devices], (
+                selector.expression
+            )
+
+
+def test_match_all_agrees_with_plain_evaluation() -> None:
+    devices, selectors = _conformance_fleet()
+    results = match_all(selectors, devices)
+    for selector, result in zip(selectors, results, strict=True):
+        plain = [_plain(selector, d) for d in devices]
+        assert result.devices() == [i for i, outcome in enumerate(plain) if outcome is True], selector.expression
+        errors = {i: m for i, m in enumerate(plain) if isinstance(m, str)}
+        expanded = {i: m for c, m in result.errors.items() for i in result.classes.members[c]}
+        assert expanded == errors, selector.expression
+
+
+def test_selector_paths_pin_driver_and_projection() -> None:
+    selector = compile_selector(
+        'device.driver == "gpu.example.com" && device.attributes["gpu.example.com"].model == "A100"'
+    )
+    assert selector.paths.driver == "gpu.example.com"
+    assert selector.paths.projectable
+    assert selector.paths.reads == (("driver",), ("entry", "attributes", "gpu.example.com", "model"))
+    assert not compile_selector('device.attributes.all(d, d != "")').paths.projectable

@@ -1,0 +1,203 @@
+"""The command line (dralint/cli.py): parsing, exit codes, outputs; golden files in tests/fixtures/cli."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from dralint import __version__, cli
+from dralint.commands import check as check_command
+from tests.conftest import FIXTURES, ROOT
+
+CLI = FIXTURES / "cli"
+SUPPORTED = "1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37"
+
+
+@pytest.fixture(autouse=True)
+def _in_fixture_dir(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(CLI)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+def invoke(*args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(cli.main, list(args), input=stdin)
+
+
+def golden(name: str) -> str:
+    return (CLI / name).read_text(encoding="utf-8")
+
+
+def test_check_directory_prints_findings_and_summary() -> None:
+    result = invoke("check", "repo")
+    assert result.exit_code == 1
+    assert result.stdout == golden("repo.text.expected")
+    assert result.stderr == ""
+
+
+def test_check_json_format_follows_the_contract() -> None:
+    result = invoke("check", "repo", "--format", "json")
+    assert result.exit_code == 1
+    assert result.stdout == golden("repo.json.expected")
+    document = json.loads(result.stdout)
+    assert set(document) == {"version", "findings", "summary", "target"}
+    for finding in document["findings"]:
+        assert {"rule", "name", "severity", "message", "file", "line", "column", "object", "path"} <= set(finding)
+        if finding["object"] is not None:
+            assert set(finding["object"]) == {"apiVersion", "kind", "namespace", "name"}
+
+
+def test_check_target_release_and_feature_gates() -> None:
+    result = invoke("check", "repo", "--kubernetes-version", "v1.33.4", "--feature-gates", "DRAAdminAccess=true")
+    assert result.exit_code == 1
+    assert result.stdout == golden("repo-1.33.text.expected")
+
+
+def test_check_writes_each_format_to_its_output(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    result = invoke("check", "repo", "-f", "json", "-o", str(report), "-f", "text")
+    assert result.exit_code == 1
+    assert report.read_text(encoding="utf-8") == golden("repo.json.expected")
+    assert result.stdout == golden("repo.text.expected")
+
+
+def test_check_reads_stdin_with_a_display_name() -> None:
+    text = (CLI / "repo" / "apps" / "claims.yaml").read_text(encoding="utf-8")
+    result = invoke("check", "-", "--stdin-filename", "apps/claims.yaml", stdin=text)
+    assert result.exit_code == 1
+    assert result.stdout == golden("stdin.text.expected")
+
+
+def test_check_clean_input_exits_0() -> None:
+    result = invoke("check", "repo/cluster")
+    assert result.exit_code == 0
+    assert result.stdout == "1 file, 1 object: 0 errors, 0 warnings, 0 info\n"
+
+
+def test_check_fail_on_never_exits_0() -> None:
+    assert invoke("check", "repo", "--fail-on", "never").exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nowhere.yaml"], "dralint: error: nowhere.yaml: no such file or directory"),
+        (["repo/docs"], "dralint: error: repo/docs: no *.yaml, *.yml or *.json files in this directory"),
+        (
+            ["repo", "--kubernetes-version", "1.30"],
+            f"dralint: error: unsupported Kubernetes version '1.30'; supported: {SUPPORTED}",
+        ),
+        (
+            ["repo", "--feature-gates", "DRAAdminAccess"],
+            "dralint: error: invalid feature gate 'DRAAdminAccess': expected Name=true or Name=false",
+        ),
+        (["repo", "--format", "yaml"], "dralint: error: unknown format 'yaml'; known: json, text"),
+        (
+            ["repo", "-f", "json", "-o", "missing-dir/out.json"],
+            "dralint: error: cannot write missing-dir/out.json: No such file or directory",
+        ),
+    ],
+)
+def test_check_usage_and_input_errors_exit_2_with_one_line(args: list[str], message: str) -> None:
+    result = invoke("check", *args)
+    assert result.exit_code == 2
+    assert result.stderr == message + "\n"
+    assert result.stdout == ""
+
+
+def test_check_without_paths_is_a_usage_error() -> None:
+    result = invoke("check")
+    assert result.exit_code == 2
+    assert "Missing argument 'PATHS...'" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-f", "text", "-f", "json"], "only one --format can go to standard output; give the others an --output"),
+        (["-o", "a.txt", "-o", "b.txt"], "more --output than --format options"),
+    ],
+)
+def test_check_format_and_output_pairing_errors(args: list[str], message: str) -> None:
+    result = invoke("check", "repo", *args)
+    assert result.exit_code == 2
+    assert result.stderr == f"dralint: error: {message}\n"
+
+
+def test_check_explicit_hidden_directory_is_read() -> None:
+    result = invoke("check", "repo/.github")
+    assert result.exit_code == 0
+    assert result.stdout == "1 file, 0 objects: 0 errors, 0 warnings, 0 info; 1 non-Kubernetes document skipped\n"
+
+
+def test_internal_errors_exit_3_with_a_report_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    def explode(settings: check_command.CheckSettings) -> int:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(check_command, "run", explode)
+    result = invoke("check", "repo")
+    assert result.exit_code == 3
+    assert result.stderr.startswith("dralint: internal error: RuntimeError: boom (rerun with --debug")
+
+
+def test_check_builds_settings_from_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[check_command.CheckSettings] = []
+    monkeypatch.setattr(check_command, "run", lambda settings: seen.append(settings) or 0)
+    result = invoke(
+        "check", "a.yaml", "-", "-i", "inv.yaml", "-f", "json", "-o", "out.json", "--fail-on", "warning",
+        "--kubernetes-version", "1.35.1", "--feature-gates", "DRAConsumableCapacity=true", "--stdin-filename",
+        "x.yaml", "--no-simulate", "--color", "always",
+    )  # fmt: skip
+    assert result.exit_code == 0
+    assert seen == [
+        check_command.CheckSettings(
+            paths=("a.yaml", "-"),
+            inventory=("inv.yaml",),
+            outputs=(("json", "out.json"),),
+            fail_on="warning",
+            release="1.35",
+            feature_gates={"DRAConsumableCapacity": True},
+            stdin_name="x.yaml",
+            simulate=False,
+            color=True,
+        )
+    ]
+
+
+def test_color_is_off_for_pipes_and_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    result = invoke("check", "repo/apps/claims.yaml", "--color", "always")
+    assert "\033[1mrepo/apps/claims.yaml:1:1\033[0m: \033[31merror\033[0m DRA200" in result.stdout
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert "\033[" not in invoke("check", "repo/apps/claims.yaml").stdout
+
+
+def test_version_and_help() -> None:
+    assert invoke("--version").stdout == f"dralint, version {__version__}\n"
+    help_text = invoke("check", "--help").stdout
+    for option in (
+        "--format",
+        "--output",
+        "--fail-on",
+        "--kubernetes-version",
+        "--feature-gates",
+        "--inventory",
+        "--stdin-filename",
+    ):
+        assert option in help_text
+
+
+def run_module(*args: str, cwd: Path = CLI) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "dralint", *args], cwd=cwd, env=env, capture_output=True, text=True)
+
+
+def test_python_dash_m_dralint_runs_the_cli() -> None:
+    version = run_module("--version")
+    assert (version.returncode, version.stdout) == (0, f"dralint, version {__version__}\n")
+    result = run_module("check", "repo")
+    assert (result.returncode, result.stdout, result.stderr) == (1, golden("repo.text.expected"), "")

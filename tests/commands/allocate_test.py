@@ -1,0 +1,101 @@
+"""``dralint allocate``: output shape, repeat timing fields, and exit 2 for bad scenario files."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from dralint.cli import main
+from tests.conftest import FIXTURES
+
+SCENARIOS = FIXTURES / "allocator" / "scenarios"
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["allocate", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_allocate_prints_one_result_per_node_in_order() -> None:
+    code, out, _ = _run(str(SCENARIOS / "small.scenario.json"))
+    assert code == 0
+    document = json.loads(out)
+    assert [(r["node"], r["outcome"], r["error"]) for r in document["results"]] == [
+        ("node-1", "allocated", None),
+        ("node-2", "unsatisfiable", None),
+    ]
+    node_1 = document["results"][0]
+    assert node_1["allocations"] == [
+        {
+            "claim": "default/train",
+            "allocation": {
+                "devices": {
+                    "results": [
+                        {
+                            "request": "gpu",
+                            "driver": "gpu.example.com",
+                            "pool": "node-1",
+                            "device": "gpu-1",
+                            "tolerations": [{"key": "other", "operator": "Equal", "effect": "NoExecute"}],
+                        }
+                    ]
+                },
+                "nodeSelector": {
+                    "nodeSelectorTerms": [
+                        {"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["node-1"]}]}
+                    ]
+                },
+            },
+        }
+    ]
+    assert node_1["allocateOneInvocations"] == 4
+    assert node_1["seconds"] > 0
+    assert "totalSeconds" not in document and "repeat" not in document
+
+
+def test_allocate_repeat_adds_total_seconds_and_repeat() -> None:
+    code, out, _ = _run("--repeat", "3", str(SCENARIOS / "small.scenario.json"))
+    document = json.loads(out)
+    assert code == 0
+    assert document["repeat"] == 3
+    assert document["totalSeconds"] >= sum(r["seconds"] for r in document["results"])
+
+
+def test_allocate_text_format() -> None:
+    code, out, _ = _run("--format", "text", str(SCENARIOS / "small.scenario.json"))
+    assert code == 0
+    assert out == "node-1: allocated\n  default/train: gpu=gpu.example.com/node-1/gpu-1\nnode-2: unsatisfiable\n"
+
+
+def test_allocate_budget_exhausted_is_an_error_outcome() -> None:
+    code, out, _ = _run("--budget", "2", str(SCENARIOS / "small.scenario.json"))
+    assert code == 0
+    results = json.loads(out)["results"]
+    assert [(r["outcome"], r["error"]) for r in results] == [
+        ("error", "search budget exhausted after 2 steps"),
+        ("unsatisfiable", None),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("bad-json", "is not valid JSON: Expecting value (line 2, column 1)"),
+        ("not-an-object", ": a scenario must be a JSON object"),
+        ("claims-not-a-list", ": claims must be a list of objects"),
+    ],
+)
+def test_allocate_bad_scenario_exits_2_with_one_line(name: str, reason: str) -> None:
+    path = SCENARIOS / f"{name}.scenario.json"
+    code, out, err = _run(str(path))
+    assert code == 2
+    assert out == ""
+    assert err == f"dralint: error: scenario {path}{' ' if reason[0] != ':' else ''}{reason}\n"
+
+
+def test_allocate_missing_file_exits_2() -> None:
+    code, _, err = _run(str(SCENARIOS / "missing.scenario.json"))
+    assert code == 2
+    assert err.startswith("dralint: error: cannot read scenario ") and err.count("\n") == 1

@@ -1,0 +1,36 @@
+"""The shipped examples/ (see examples/README.md): valid where meant to be, with the deliberate mistakes found."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from dralint import engine
+from dralint.api.versions import make_target
+from dralint.context import CheckContext
+from dralint.load import load
+from dralint.rules import builtin_rules
+from tests.conftest import ROOT
+
+
+def test_examples_load_cleanly_and_the_foundation_finds_the_unserved_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    workspace = load(["examples"])
+    assert workspace.issues == [] and workspace.broken == []
+    assert Counter(o.kind for o in workspace.objects) == Counter(
+        {"ResourceSlice": 5, "Namespace": 4, "Node": 3, "DeviceClass": 3, "ResourceClaimTemplate": 4, "ResourceClaim": 3,
+         "Deployment": 2, "Job": 2, "Pod": 2}
+    )  # fmt: skip
+    ctx = CheckContext(workspace, make_target())
+    assert sum(len(s.typed.devices) for s in ctx.of_kind("ResourceSlice") if s.typed is not None) == 20
+    assert [(t.owner.name, t.replicas) for t in ctx.pod_templates] == [
+        ("chat-inference", 3), ("embeddings", 3), ("gpu-benchmark", 1), ("notebook", 1), ("scaling-study", 1), ("llm-finetune", 2),
+    ]  # fmt: skip
+    rules = builtin_rules()
+    foundation = frozenset(i for i, rule in rules.items() if rule.check in ("input", "served-versions"))
+    findings = engine.run(ctx, rules, engine.Selection(foundation))
+    assert [(f.location.file, f.location.line, f.location.column, f.rule, f.message) for f in findings] == [
+        ("examples/apps/legacy/benchmark.yaml", 3, 1, "DRA200",
+         "Kubernetes 1.37 does not serve resource.k8s.io/v1alpha3 ResourceClaimTemplate (served in 1.31-1.33)"),
+    ]  # fmt: skip

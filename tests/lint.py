@@ -1,0 +1,36 @@
+"""Test helper: lint YAML files or text with every built-in rule and return the findings."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from dralint import engine
+from dralint.api.versions import make_target
+from dralint.context import CheckContext, Options
+from dralint.findings import Finding
+from dralint.load import load
+from dralint.rules import builtin_rules
+
+
+def lint_files(
+    paths: Sequence[str],
+    *,
+    release: str = "1.37",
+    gates: Mapping[str, bool] | None = None,
+    inventory: Sequence[str] = (),
+    rules: Sequence[str] | None = None,
+) -> list[Finding]:
+    workspace = load(list(paths), list(inventory))
+    ctx = CheckContext(workspace, make_target(release, gates), Options(simulate=False))
+    catalogue = builtin_rules()
+    enabled = frozenset(rules) if rules is not None else frozenset(catalogue)
+    return engine.run(ctx, catalogue, engine.Selection(enabled=enabled))
+
+
+def lint_text(text: str, **kwargs: object) -> list[Finding]:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "manifest.yaml"
+        path.write_text(text, encoding="utf-8")
+        return lint_files([str(path)], **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,36 @@
+"""Field paths (dralint/paths.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dralint.paths import Key, join, parse, render
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ((), ""),
+        (("spec",), "spec"),
+        (("spec", "devices", "requests", 1, "name"), "spec.devices.requests[1].name"),
+        (
+            ("spec", "devices", 0, "attributes", Key("gpu.example.com/model"), "string"),
+            "spec.devices[0].attributes[gpu.example.com/model].string",
+        ),
+        ((0, "name"), "[0].name"),
+        (("items", 3, "spec"), "items[3].spec"),
+    ],
+)
+def test_render_and_parse_are_inverse(path: tuple[str | int, ...], text: str) -> None:
+    assert render(path) == text
+    assert parse(text) == path
+    assert [type(step) for step in parse(text)] == [type(step) for step in path]
+
+
+def test_join_flattens_steps_and_paths() -> None:
+    assert join("spec", ("devices", 0), "name") == ("spec", "devices", 0, "name")
+
+
+def test_key_equals_the_plain_string() -> None:
+    assert Key("memory") == "memory"
+    assert ("capacity", Key("memory")) == ("capacity", "memory")

@@ -1,0 +1,69 @@
+"""The JSON format (dralint/report/json_format.py): the contract in DESIGN.md."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from dralint.findings import Finding, Location, ObjectRef
+from dralint.report import Report, Summary
+from dralint.report.json_format import render
+
+
+def test_json_document_has_findings_summary_and_target() -> None:
+    findings = (
+        Finding("DRA200", "api-version-not-served", "error", "not served", Location("b.yaml", 1, 1),
+                ObjectRef("resource.k8s.io/v1beta1", "ResourceClaim", "ml", "gpu"), ("spec", "devices", "requests", 0, "name"), "use v1"),
+        Finding("DRA001", "yaml-syntax", "warning", "café", Location("a.yaml", 3, 7), suppressed="known"),
+    )  # fmt: skip
+    report = Report(findings, Summary(2, 3, 1, 0), target={"kubernetesVersion": "1.37", "featureGates": {"X": True}})
+    stream = io.StringIO()
+    render(report, stream)
+    text = stream.getvalue()
+    assert text.endswith("}\n")
+    assert "café" in text  # not escaped
+    assert json.loads(text) == {
+        "version": 1,
+        "findings": [
+            {
+                "rule": "DRA200",
+                "name": "api-version-not-served",
+                "severity": "error",
+                "message": "not served",
+                "file": "b.yaml",
+                "line": 1,
+                "column": 1,
+                "object": {
+                    "apiVersion": "resource.k8s.io/v1beta1",
+                    "kind": "ResourceClaim",
+                    "namespace": "ml",
+                    "name": "gpu",
+                },
+                "path": "spec.devices.requests[0].name",
+                "hint": "use v1",
+            },
+            {
+                "rule": "DRA001",
+                "name": "yaml-syntax",
+                "severity": "warning",
+                "message": "café",
+                "file": "a.yaml",
+                "line": 3,
+                "column": 7,
+                "object": None,
+                "path": "",
+                "suppressed": "known",
+            },
+        ],
+        "summary": {
+            "files": 2,
+            "documents": 3,
+            "objects": 1,
+            "skippedDocuments": 0,
+            "errors": 1,
+            "warnings": 0,
+            "info": 0,
+            "suppressed": 1,
+        },
+        "target": {"kubernetesVersion": "1.37", "featureGates": {"X": True}},
+    }
