@@ -124,7 +124,11 @@ def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]
                 demand.capacity_demand(analysis.pods, reason.device_class, name, devices).text() for name in names
             )
         else:
-            arithmetic = demand.class_demand(analysis.pods, reason.device_class, len(devices)).text()
+            ids = [
+                (driver, pool, device.name) for driver, pool, device in analysis.class_device_ids(reason.device_class)
+            ]
+            placements = analysis.simulation.placements
+            arithmetic = demand.class_demand(analysis.pods, reason.device_class, ids, placements).text()
         obj, path = locate.claim_entry(pod, use)
         unplaced = len(failure.placements)
         who = f"the pod of {pod.workload} gets" if total == 1 else f"{unplaced} of {total} pods of {pod.workload} get"

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from dralint.context import CheckContext
 from dralint.findings import Violation
-from dralint.simulate import requests, selector_errors
+from dralint.simulate import hints, requests, selector_errors
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
@@ -16,7 +16,9 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     classes = [(entry.device_class, entry.origin.obj) for entry in inventory.classes.values()]
     claims = requests.claim_specs(ctx.normalised.values())
     slices = [entry.slice for entry in inventory.slices]
+    vocab = hints.vocabulary(slices)
     for error in selector_errors.find(classes, claims, slices):
+        guess = hints.did_you_mean(error.expression, vocab) if "no such key" in error.message else []
         of = f" of {error.evaluated}" if error.evaluated != error.failing else ""
         yield Violation(
             "DRA420",
@@ -24,6 +26,8 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             f"device{'s' if error.evaluated != 1 else ''}, first {error.device}: {error.message}",
             error.obj,
             error.path,
-            'the scheduler stops trying to place any pod using it; test device.driver == "..." first, '
+            "; ".join(guess)
+            if guess
+            else 'the scheduler stops trying to place any pod using it; test device.driver == "..." first, '
             "or guard the access with has(...) or .?name.orValue(...)",
         )

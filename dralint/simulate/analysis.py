@@ -87,6 +87,16 @@ class Analysis:  # not slotted: it caches lazily computed properties
             self._class_devices[name] = cached
         return cached
 
+    def class_device_ids(self, name: str) -> list[tuple[str, str, model.Device]]:
+        """Like :meth:`class_devices`, with each device's pool: (driver, pool, device)."""
+        accepted = {id(device) for _, device in self.class_devices(name)}
+        return [
+            (entry.slice.driver, entry.slice.pool.name, device)
+            for entry in self.inventory.slices
+            for device in entry.slice.devices
+            if id(device) in accepted
+        ]
+
     def reasons(self, failure: Failure) -> list[why.RequestWhy]:
         """Per request of the failing pod's claims: the funnel, failing clauses and hints."""
         claims = [use.claim for use in failure.first.attempted if use.claim is not None]

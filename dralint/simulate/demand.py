@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from dralint.api import model
 from dralint.quantity import Quantity
+from dralint.simulate.placement import Placement
 from dralint.simulate.pods import Pod
 
 
@@ -31,18 +32,24 @@ class ClassDemand:
     device_class: str
     workloads: tuple[WorkloadDemand, ...]
     supply: int  # devices of the inventory matching the class
+    held_by_others: tuple[tuple[str, int], ...] = ()  # (workload, matching devices it holds) for other workloads
 
     @property
     def total(self) -> int:
         return sum(w.total for w in self.workloads)
 
     def text(self) -> str:
-        """``"Deployment ml/trainer 12 pods × 8 = 96, Job ml/eval 1 pod × 2 = 2; matching devices = 64"``."""
+        """``"... Deployment ml/trainer 12 pods × 8 = 96; matching devices = 64"``, plus who else holds them."""
         parts = [
             f"{w.workload} {w.pods} pod{'s' if w.pods != 1 else ''} × {w.per_pod} = {w.total}" for w in self.workloads
         ]
         total = f" (total {self.total})" if len(self.workloads) > 1 else ""
-        return f"demand for class {self.device_class}: {', '.join(parts)}{total}; matching devices = {self.supply}"
+        text = f"demand for class {self.device_class}: {', '.join(parts)}{total}; matching devices = {self.supply}"
+        if self.held_by_others:
+            held = sum(n for _, n in self.held_by_others)
+            who = ", ".join(f"{workload} {n}" for workload, n in self.held_by_others)
+            text += f", of which {held} are held by pods of other workloads ({who})"
+        return text
 
 
 def per_pod_devices(claims: Sequence[model.ResourceClaim], device_class: str) -> int:
@@ -56,8 +63,14 @@ def per_pod_devices(claims: Sequence[model.ResourceClaim], device_class: str) ->
     return total
 
 
-def class_demand(pods: Sequence[Pod], device_class: str, supply: int) -> ClassDemand:
-    """Demand for ``device_class`` by workload, in document order; shared claims count once."""
+def class_demand(
+    pods: Sequence[Pod],
+    device_class: str,
+    devices: Sequence[tuple[str, str, str]],
+    placements: Sequence[Placement] = (),
+) -> ClassDemand:
+    """Demand for ``device_class`` by workload, in document order (shared claims count once), the
+    matching ``devices`` (driver, pool, device), and which other workloads' placed pods hold them."""
     workloads: dict[int, tuple[str, int, int]] = {}  # template index -> (workload, pods, per pod)
     seen_shared: set[tuple[str, str]] = set()
     for pod in pods:
@@ -75,7 +88,23 @@ def class_demand(pods: Sequence[Pod], device_class: str, supply: int) -> ClassDe
             continue
         name, n, per_pod = workloads.get(pod.template_index, (pod.workload, 0, count))
         workloads[pod.template_index] = (name, n + 1, max(per_pod, count))
-    return ClassDemand(device_class, tuple(WorkloadDemand(*w) for w in workloads.values()), supply)
+    demanding = {name for name, _, _ in workloads.values()}
+    matching = set(devices)
+    held: dict[str, set[tuple[str, str, str]]] = {}
+    for placement in placements:
+        if placement.pod.workload in demanding:
+            continue
+        for _, allocation in placement.allocations:
+            for result in allocation.results:
+                device = (result.driver, result.pool, result.device)
+                if device in matching and not result.admin_access:
+                    held.setdefault(placement.pod.workload, set()).add(device)
+    return ClassDemand(
+        device_class,
+        tuple(WorkloadDemand(*w) for w in workloads.values()),
+        len(matching),
+        tuple((workload, len(ids)) for workload, ids in held.items()),
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ class SelectorError:
     obj: KubeObject
     path: Path  # of the expression, canonical
     index: int  # selector number
+    expression: str
     owner: str  # "DeviceClass gpu.example.com" or "ResourceClaim ml/x request gpu"
     message: str  # the first runtime error
     device: str  # driver/pool/device it was raised on
@@ -103,6 +104,7 @@ def find(
                 obj,
                 ("spec", "selectors", index, "cel", "expression"),
                 index,
+                _expression(device_class.selectors[index]),
                 owner,
                 message,
                 first.name,
@@ -127,9 +129,14 @@ def find(
                         obj,
                         (*path, "selectors", index, "cel", "expression"),
                         index,
+                        _expression(part.selectors[index]),
                         owner,
                         message,
                         first.name,
                         failing,
                         evaluated,
                     )
+
+
+def _expression(selector: model.DeviceSelector) -> str:
+    return selector.cel.expression if selector.cel is not None else ""

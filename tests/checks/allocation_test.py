@@ -17,7 +17,8 @@ def _rules(*args: str) -> list[str]:
         result = CliRunner().invoke(main, ["check", "--color", "never", *args])
     finally:
         os.chdir(cwd)
-    return [line.split(" ")[2] for line in result.output.splitlines() if line.startswith("tests/")]
+    rules = [line.split(" ")[2] for line in result.output.splitlines() if line.startswith("tests/")]
+    return [rule for rule in rules if rule[3] in "4567"]  # the dry-run and inventory rules
 
 
 def test_check_reports_dry_run_findings_with_an_inventory_in_the_checked_paths() -> None:
