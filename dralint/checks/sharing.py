@@ -1,10 +1,11 @@
-"""Shared/exclusive misuse (DRA600-DRA602, DRA604-DRA606): claims shared by replicas or by pods that
+"""Shared/exclusive misuse (DRA600-DRA602, DRA604, DRA606): claims shared by replicas or by pods that
 cannot meet on one node, claims with more consumers than allowed, All requests on shareable devices,
-admin access outside admin namespaces, and one exclusive class split over several claims of a pod."""
+and one exclusive class split over several claims of a pod. (Admin access outside an admin
+namespace is the API server's rule, DRA130.)"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 
 from dralint.api import model
 from dralint.api.workloads import PodTemplate
@@ -15,13 +16,10 @@ from dralint.simulate.analysis import RESERVED_FOR_LIMIT
 from dralint.simulate.inventory import SliceEntry
 from dralint.simulate.pods import Pod, claim_index
 
-ADMIN_LABEL = {"1.33": "resource.k8s.io/admin-access"}  # from 1.34: resource.kubernetes.io/admin-access
-
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
     yield from _shared_by_replicas(ctx)
     yield from _too_many_consumers(ctx)
-    yield from _admin_namespaces(ctx)
     if not ctx.options.simulate or not ctx.inventory.has_devices:
         return
     yield from _not_on_one_node(ctx)
@@ -90,38 +88,6 @@ def _too_many_consumers(ctx: CheckContext) -> Iterator[Violation]:
             ("metadata", "name"),
             f"pods beyond the {limit}th stay Pending; split the workload over several claims or use a template",
         )
-
-
-def _admin_namespaces(ctx: CheckContext) -> Iterator[Violation]:
-    if not ctx.target.enabled("DRAAdminAccess") or not ctx.target.at_least("1.33"):
-        return
-    label = ADMIN_LABEL.get(ctx.target.release, "resource.kubernetes.io/admin-access")
-    namespaces = _namespace_labels(ctx)
-    for request in requests.written_requests(requests.claim_specs(ctx.normalised.values())):
-        spec = request.spec
-        if not isinstance(spec, model.ExactDeviceRequest) or spec.admin_access is not True:
-            continue
-        namespace = request.obj.namespace or "default"
-        labels = namespaces.get(namespace)
-        if labels is None or labels.get(label) == "true":
-            continue
-        yield Violation(
-            "DRA605",
-            f'{request.owner} asks for admin access, but namespace {namespace} lacks the label {label}: "true"',
-            request.obj,
-            (*request.path, "adminAccess"),
-            f'the API server rejects the object; label the namespace {label}="true" or drop adminAccess',
-        )
-
-
-def _namespace_labels(ctx: CheckContext) -> dict[str, Mapping[str, str]]:
-    out: dict[str, Mapping[str, str]] = {}
-    for obj in ctx.objects:
-        if obj.kind == "Namespace" and obj.group == "" and obj.name:
-            labels = obj.metadata.get("labels")
-            out[obj.name] = {str(k): str(v) for k, v in labels.items()} if isinstance(labels, Mapping) else {}
-    out.update(ctx.options.namespaces)
-    return out
 
 
 def _not_on_one_node(ctx: CheckContext) -> Iterator[Violation]:
