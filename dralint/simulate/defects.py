@@ -142,9 +142,12 @@ def _duplicate_devices(key: tuple[str, str], current: list[SliceEntry]) -> Itera
 
 def _counters(key: tuple[str, str], current: list[SliceEntry], used: set[str]) -> Iterator[Defect]:
     sets: dict[str, model.CounterSet] = {}
+    declared_in: dict[str, SliceEntry] = {}
     for entry in current:
         for s, counter_set in enumerate(entry.slice.shared_counters):
             if counter_set.name in sets:
+                if declared_in[counter_set.name] is entry and not entry.generated:
+                    continue  # twice in one written slice: an API validation error, reported there
                 yield Defect(
                     "DRA708",
                     f"counter set {counter_set.name} is declared twice in pool {_pool_text(key)}",
@@ -153,6 +156,7 @@ def _counters(key: tuple[str, str], current: list[SliceEntry], used: set[str]) -
                 )
             else:
                 sets[counter_set.name] = counter_set
+                declared_in[counter_set.name] = entry
     consumed: dict[tuple[str, str], Quantity] = {}
     for entry in current:
         if entry.slice.shared_counters:
