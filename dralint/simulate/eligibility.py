@@ -7,9 +7,10 @@ the user sees "node selector gpu=h100 matches no node" rather than a list of eve
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from dralint.allocator.nodes import NodeSelectorError, node_matches
 from dralint.api import model
 from dralint.api.workloads import PodSpec, Toleration
 
@@ -22,48 +23,12 @@ DAEMONSET_TOLERATIONS = (
 )
 
 
-def requirement_matches(labels: Mapping[str, str], requirement: model.NodeSelectorRequirement) -> bool:
-    """One ``matchExpressions`` entry against node labels (an invalid one matches nothing)."""
-    key, operator, values = requirement.key, requirement.operator, requirement.values
-    present = key in labels
-    if operator == "In":
-        return present and labels[key] in values
-    if operator == "NotIn":
-        return not present or labels[key] not in values
-    if operator == "Exists":
-        return present
-    if operator == "DoesNotExist":
-        return not present
-    if operator in ("Gt", "Lt") and present and len(values) == 1:
-        try:
-            have, want = int(labels[key]), int(values[0])
-        except ValueError:
-            return False
-        return have > want if operator == "Gt" else have < want
-    return False
-
-
-def field_matches(node_name: str, requirement: model.NodeSelectorRequirement) -> bool:
-    """One ``matchFields`` entry: only ``metadata.name`` with In/NotIn and one value is valid."""
-    if requirement.key != "metadata.name" or len(requirement.values) != 1:
-        return False
-    if requirement.operator == "In":
-        return node_name == requirement.values[0]
-    if requirement.operator == "NotIn":
-        return node_name != requirement.values[0]
-    return False
-
-
 def selector_matches(node: model.Node, selector: model.NodeSelector) -> bool:
-    """Node-affinity semantics: terms are ORed, requirements inside a term ANDed, empty terms match nothing."""
-    for term in selector.terms:
-        if not term.match_expressions and not term.match_fields:
-            continue
-        if all(requirement_matches(node.labels, r) for r in term.match_expressions) and all(
-            field_matches(node.name, r) for r in term.match_fields
-        ):
-            return True
-    return False
+    """Node-affinity semantics (the allocator's ``NodeMatches``); a selector that does not parse matches nothing."""
+    try:
+        return node_matches(node, None, None, selector)
+    except NodeSelectorError:
+        return False
 
 
 def tolerates(toleration: Toleration, taint: model.NodeTaint) -> bool:
