@@ -92,6 +92,8 @@ def _generations(key: tuple[str, str], entries: list[SliceEntry]) -> Iterator[De
 def _completeness(key: tuple[str, str], current: list[SliceEntry]) -> Iterator[Defect]:
     counts = sorted({e.slice.pool.resource_slice_count for e in current})
     first = current[0]
+    if not key[1] or counts[0] <= 0:
+        return  # no pool name or no positive count: API validation reports the slice
     where = first.at(("spec", "pool", "resourceSliceCount"))
     if len(counts) > 1:
         yield Defect(
