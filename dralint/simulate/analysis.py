@@ -107,7 +107,9 @@ class Analysis:  # not slotted: it caches lazily computed properties
                     names.add(request.exactly.device_class_name)
                 names.update(entry.device_class_name for entry in request.first_available or ())
         devices = {name: self.class_devices(name) for name in sorted(names) if name}
-        return why.summarise(failure.explanations, claims, devices, self.vocabulary)
+        classes = {name: entry.device_class for name, entry in self.inventory.classes.items()}
+        every = [(e.slice.driver, d) for e in self.inventory.slices for d in e.slice.devices]
+        return why.summarise(failure.explanations, claims, devices, self.vocabulary, classes, every)
 
     def _failure(self, group: list[Placement]) -> Failure:
         first = group[0]

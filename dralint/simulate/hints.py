@@ -16,6 +16,7 @@ from dralint.api import model
 from dralint.cel import CelError, compile_selector, device_value
 from dralint.simulate.suggest import closest
 
+_DRIVER = re.compile(r"""device\.driver\s*==\s*"([^"]*)"|"([^"]*)"\s*==\s*device\.driver""")
 _REFERENCE = re.compile(
     r"""device\.(attributes|capacity)\s*\[\s*"([^"]*)"\s*\]\s*"""
     r"""(?:\.\s*\??\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*"([^"]*)"\s*\])"""
@@ -29,8 +30,10 @@ class Vocabulary:
 
     names: dict[str, dict[str, set[str]]] = field(default_factory=lambda: {"attributes": {}, "capacity": {}})
     values: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    drivers: set[str] = field(default_factory=set)
 
     def add(self, driver: str, device: model.Device) -> None:
+        self.drivers.add(driver)
         for key, attribute in device.attributes.items():
             domain, name = _split(key, driver)
             self.names["attributes"].setdefault(domain, set()).add(name)
@@ -57,6 +60,12 @@ def _split(key: str, driver: str) -> tuple[str, str]:
 def did_you_mean(expression: str, vocab: Vocabulary) -> list[str]:
     """Hints for references in ``expression`` that no device publishes but a close one does."""
     hints: list[str] = []
+    for match in _DRIVER.finditer(expression):
+        driver = match.group(1) if match.group(1) is not None else match.group(2)
+        if driver not in vocab.drivers:
+            guess = closest(driver, vocab.drivers)
+            if guess:
+                hints.append(f"no device has driver {driver}; did you mean {guess}?")
     for match in _REFERENCE.finditer(expression):
         kind, domain, dotted, bracketed, value = match.groups()
         name = dotted if dotted is not None else bracketed

@@ -76,8 +76,14 @@ def summarise(
     claims: Sequence[model.ResourceClaim],
     class_devices: Mapping[str, list[tuple[str, model.Device]]],
     vocab: hints.Vocabulary,
+    classes: Mapping[str, model.DeviceClass] | None = None,
+    devices: Sequence[tuple[str, model.Device]] = (),
 ) -> list[RequestWhy]:
-    """Per request, the explanations of every candidate node added up, with clause and name hints."""
+    """Per request, the explanations of every candidate node added up, with clause and name hints.
+
+    ``classes`` and all inventory ``devices`` let a class selector that accepts nothing be
+    explained the same way as a request selector.
+    """
     sums: dict[tuple[str, str], _Sum] = {}
     for explanation in explanations:
         for request in explanation.requests:
@@ -115,8 +121,10 @@ def summarise(
         )
         if spec is not None and why.rejected.get("request-selector"):
             why = _with_selector_detail(why, spec, class_devices.get(class_name, []), vocab)
-        elif spec is not None and why.rejected.get("class-selector") == why.seen:
-            why = _with_hints(why, spec, vocab)
+        elif spec is not None and why.seen and why.rejected.get("class-selector") == why.seen:
+            device_class = (classes or {}).get(class_name)
+            if device_class is not None:
+                why = _with_class_hints(why, device_class, devices, vocab)
         out.append(why)
     return out
 
@@ -166,14 +174,23 @@ def _with_selector_detail(
     return why
 
 
-def _with_hints(
-    why: RequestWhy, spec: model.ExactDeviceRequest | model.DeviceSubRequest, vocab: hints.Vocabulary
+def _with_class_hints(
+    why: RequestWhy,
+    device_class: model.DeviceClass,
+    devices: Sequence[tuple[str, model.Device]],
+    vocab: hints.Vocabulary,
 ) -> RequestWhy:
-    found: list[str] = []
-    for selector in spec.selectors:
-        if selector.cel is not None:
-            found.extend(hints.did_you_mean(selector.cel.expression, vocab))
-    return replace(why, hints=tuple(dict.fromkeys(found)))
+    """The class selector clauses no inventory device passes, and did-you-mean hints for them."""
+    found: list[hints.ClauseResult] = []
+    suggestions: list[str] = []
+    for selector in device_class.selectors:
+        if selector.cel is None:
+            continue
+        failing = hints.failing_clauses(selector.cel.expression, devices)
+        found.extend(failing)
+        if failing:
+            suggestions.extend(hints.did_you_mean(selector.cel.expression, vocab))
+    return replace(why, clauses=tuple(found), hints=tuple(dict.fromkeys(suggestions)))
 
 
 def blocking(reasons: Sequence[RequestWhy]) -> list[RequestWhy]:
@@ -222,7 +239,8 @@ def sentence(why: RequestWhy) -> str:
     if why.blocking and why.usable and why.mode == "ExactCount":
         text += f", at most {why.most_on_one_node} on one node"
     if why.clauses:
-        text += "; no device passes " + ", ".join(f"`{c.clause}`" for c in why.clauses)
+        where = "" if why.selector_index is not None else f" of DeviceClass {why.device_class}"
+        text += "; no device passes " + ", ".join(f"`{c.clause}`" for c in why.clauses) + where
     elif why.selector_index is not None:
         text += f"; no device passes selector #{why.selector_index}"
     if why.error:
