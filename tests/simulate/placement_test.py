@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dralint.simulate import analysis
 from dralint.simulate.placement import Strategy
+from dralint.simulate.utilisation import utilisation
 from tests.simulate.helpers import context
 
 
@@ -95,3 +96,13 @@ def test_utilisation_of_the_packed_pools() -> None:
         ("node-1", 2, 2, 1.0),
         ("node-2", 0, 2, 0.0),
     ]
+
+
+def test_admin_access_allocations_neither_block_devices_nor_count_as_utilised() -> None:
+    result = analysis.analyse(context("placement/admin.yaml"))
+    assert _placements("placement/admin.yaml") == [("new", "placed", "node-a", "gpu-0")]
+    (pool,) = result.utilisation
+    # gpu-1 (training) and gpu-0 (the new pod) are allocated; the admin allocation of gpu-0 is not counted
+    assert (pool.allocated, pool.devices, pool.utilisation) == (2, 2, 1.0)
+    existing = [a.claim.allocation for a in result.inventory.allocated if a.claim.allocation is not None]
+    assert [(u.allocated, u.utilisation) for u in utilisation(result.inventory.slices, existing)] == [(1, 0.5)]
