@@ -54,13 +54,24 @@ def _outputs(formats: tuple[str, ...], outputs: tuple[str, ...]) -> tuple[tuple[
     """Pair ``--format`` and ``--output`` by position; formats without an output go to stdout."""
     if len(outputs) > max(len(formats), 1):
         raise UsageError("more --output than --format options")
-    formats = formats or ("text",)
+    formats = formats or ("auto",)
     pairs: list[tuple[str, str | None]] = [
         (fmt, outputs[i] if i < len(outputs) else None) for i, fmt in enumerate(formats)
     ]
     if sum(1 for _, path in pairs if path is None) > 1:
         raise UsageError("only one --format can go to standard output; give the others an --output")
+    for fmt, path in pairs:
+        # Pairing is by position, so `-f github -f sarif -o x.sarif` sends github to x.sarif.
+        meant = _EXTENSION_FORMATS.get(os.path.splitext(path or "")[1].lower())
+        if meant is not None and meant != fmt and meant in formats:
+            raise UsageError(
+                f"--output {path} pairs with --format {fmt} (they pair by position); "
+                f"give --format {meant} first, or reorder the --output options"
+            )
     return tuple(pairs)
+
+
+_EXTENSION_FORMATS = {".sarif": "sarif", ".xml": "junit", ".json": "json"}
 
 
 def _color(choice: str) -> bool:
@@ -71,15 +82,48 @@ def _color(choice: str) -> bool:
     return sys.stdout.isatty()
 
 
+def _layer(
+    *,
+    release: str | None,
+    feature_gates: str | None,
+    inventory: tuple[str, ...],
+    rules: tuple[str, ...],
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    exclude: tuple[str, ...],
+    fail_on: str | None,
+    baseline: str | None,
+) -> Any:
+    """The command-line layer of the settings: only what was given (``None`` lets environment and file decide)."""
+    from dralint.config.resolve import Layer, Ref
+
+    def refs(values: tuple[str, ...], flag: str) -> tuple[Ref, ...] | None:
+        parts = [p.strip() for value in values for p in value.split(",") if p.strip()]
+        return tuple(Ref(p, flag) for p in parts) if values else None
+
+    return Layer(
+        release=Ref(release, "--kubernetes-version") if release is not None else None,
+        feature_gates=Ref(feature_gates, "--feature-gates") if feature_gates is not None else None,
+        inventory=inventory or None,
+        rule_paths=rules or None,
+        select=refs(select, "--select"),
+        ignore=refs(ignore, "--ignore"),
+        exclude=exclude or None,
+        fail_on=Ref(fail_on, "--fail-on") if fail_on is not None else None,
+        baseline=baseline,
+    )
+
+
 @main.command()
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("paths", nargs=-1)
 @click.option(
     "--format",
     "-f",
     "formats",
     multiple=True,
     metavar="FORMAT",
-    help="Output format: text, json (repeatable; pair with --output).",
+    help="Output format: auto (github under GitHub Actions, else text), text, json, sarif, junit, github. "
+    "Repeatable; pair each with an --output.",
 )
 @click.option(
     "--output",
@@ -87,26 +131,24 @@ def _color(choice: str) -> bool:
     "outputs",
     multiple=True,
     metavar="FILE",
-    help="Write the matching --format to FILE instead of standard output.",
+    help="Write the --format at the same position to FILE instead of standard output.",
 )
 @click.option(
     "--fail-on",
     type=click.Choice(["error", "warning", "info", "never"]),
-    default="error",
-    show_default=True,
-    help="Lowest severity that makes the exit code 1.",
+    default=None,
+    help="Lowest severity that makes the exit code 1 [default: error].",
 )
 @click.option(
     "--kubernetes-version",
     "release",
-    default=DEFAULT_RELEASE,
-    show_default=True,
+    default=None,
     metavar="VERSION",
-    help=f"Target Kubernetes release ({_RELEASES}).",
+    help=f"Target Kubernetes release ({_RELEASES}) [default: {DEFAULT_RELEASE}].",
 )
 @click.option(
     "--feature-gates",
-    default="",
+    default=None,
     metavar="GATES",
     help="Feature gates as kube-apiserver takes them: Name=true,Other=false (AllAlpha, AllBeta too).",
 )
@@ -115,8 +157,29 @@ def _color(choice: str) -> bool:
     "-i",
     multiple=True,
     metavar="PATH",
-    help="ResourceSlices, DeviceClasses, Nodes, ... to dry-run the claims against (repeatable).",
+    help="ResourceSlices, DeviceClasses, Nodes, ... to dry-run the claims against; read as context, "
+    "not reported on (repeatable).",
 )
+@click.option(
+    "--config",
+    "config",
+    default=None,
+    metavar="FILE",
+    help="Configuration file (default: .dralint.yaml found upwards).",
+)
+@click.option("--no-config", is_flag=True, help="Ignore configuration files.")
+@click.option("--rules", "rule_paths", multiple=True, metavar="PATH", help="User rule file or directory (repeatable).")
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="RULES",
+    help="Only these rules: ids, names, id prefixes, categories (comma-separated).",
+)
+@click.option("--ignore", multiple=True, metavar="RULES", help="Not these rules (comma-separated).")
+@click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching GLOB (repeatable).")
+@click.option("--show-suppressed", is_flag=True, help="Also print suppressed findings (text, json, github).")
+@click.option("--baseline", default=None, metavar="FILE", help="Suppress the findings recorded in FILE.")
+@click.option("--write-baseline", default=None, metavar="FILE", help="Record every current finding in FILE.")
 @click.option("--stdin-filename", default="-", metavar="NAME", help="File name to report for standard input.")
 @click.option("--no-simulate", is_flag=True, help="Skip the allocation dry-run.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
@@ -124,33 +187,82 @@ def check(
     paths: tuple[str, ...],
     formats: tuple[str, ...],
     outputs: tuple[str, ...],
-    fail_on: Any,
-    release: str,
-    feature_gates: str,
+    fail_on: str | None,
+    release: str | None,
+    feature_gates: str | None,
     inventory: tuple[str, ...],
+    config: str | None,
+    no_config: bool,
+    rule_paths: tuple[str, ...],
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    exclude: tuple[str, ...],
+    show_suppressed: bool,
+    baseline: str | None,
+    write_baseline: str | None,
     stdin_filename: str,
     no_simulate: bool,
     color: str,
 ) -> None:
-    """Check manifests (files, directories, or - for standard input)."""
-    from dralint.api.versions import normalise_release, parse_feature_gates
+    """Check manifests (files, directories, or - for standard input; default: the current directory)."""
     from dralint.commands import check as command
 
     def go() -> int:
         settings = command.CheckSettings(
             paths=paths,
-            inventory=inventory,
             outputs=_outputs(formats, outputs),
-            fail_on=fail_on,
-            release=normalise_release(release),
-            feature_gates=parse_feature_gates(feature_gates),
+            flags=_layer(
+                release=release,
+                feature_gates=feature_gates,
+                inventory=inventory,
+                rules=rule_paths,
+                select=select,
+                ignore=ignore,
+                exclude=exclude,
+                fail_on=fail_on,
+                baseline=baseline,
+            ),
+            config=config,
+            no_config=no_config,
             stdin_name=stdin_filename,
             simulate=not no_simulate,
             color=_color(color),
+            show_suppressed=show_suppressed,
+            write_baseline=write_baseline,
         )
         return command.run(settings)
 
     _run(go)
+
+
+@main.command("rules")
+@click.option(
+    "--format", "-f", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True
+)
+@click.option(
+    "--rules", "rule_paths", multiple=True, metavar="PATH", help="Also list user rules from PATH (repeatable)."
+)
+@click.option(
+    "--config", "config", default=None, metavar="FILE", help="Configuration file (its user rules are listed)."
+)
+@click.option("--no-config", is_flag=True, help="Ignore configuration files.")
+def rules_command(fmt: str, rule_paths: tuple[str, ...], config: str | None, no_config: bool) -> None:
+    """List every rule: built-in ones and user rules."""
+    from dralint.commands import rules as command
+
+    _run(lambda: command.run(command.RulesSettings(fmt, rule_paths, config, no_config)))
+
+
+@main.command()
+@click.argument("rule")
+@click.option("--rules", "rule_paths", multiple=True, metavar="PATH", help="Also look in user rules from PATH.")
+@click.option("--config", "config", default=None, metavar="FILE", help="Configuration file (its user rules count).")
+@click.option("--no-config", is_flag=True, help="Ignore configuration files.")
+def explain(rule: str, rule_paths: tuple[str, ...], config: str | None, no_config: bool) -> None:
+    """Print the documentation of RULE (an id such as DRA200, or a name)."""
+    from dralint.commands import rules as command
+
+    _run(lambda: command.explain(command.RulesSettings("markdown", rule_paths, config, no_config), rule))
 
 
 @main.command()

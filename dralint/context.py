@@ -45,7 +45,16 @@ class Options:
 
     simulate: bool = True
     namespaces: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # extra namespace labels
-    extra: Mapping[str, Any] = field(default_factory=dict)  # options of individual rules
+    extra: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # rule id -> option -> value
+
+    def option(self, rule: str, name: str) -> Any:
+        """The value of a rule's option: as configured, else the default declared in the catalogue."""
+        configured = self.extra.get(rule, {})
+        if name in configured:
+            return configured[name]
+        from dralint.rules import builtin_rules
+
+        return builtin_rules()[rule].options[name].default
 
 
 class CheckContext:

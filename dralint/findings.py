@@ -47,6 +47,22 @@ class ObjectRef:
         return "/".join(parts)
 
 
+SuppressionKind = Literal["annotation", "comment", "config", "baseline"]
+
+
+@dataclass(frozen=True, slots=True)
+class Suppression:
+    """Why a finding is not counted: which kind of suppression matched it, and the reason given."""
+
+    kind: SuppressionKind
+    reason: str
+
+    @property
+    def in_source(self) -> bool:
+        """Written in the manifest itself (SARIF ``inSource``) rather than beside it (``external``)."""
+        return self.kind in ("annotation", "comment")
+
+
 @dataclass(frozen=True, slots=True)
 class Violation:
     """What a check yields: a rule broken at a path of an object (or at an explicit location).
@@ -82,7 +98,7 @@ class Finding:
     object: ObjectRef | None = None
     path: Path = ()
     hint: str | None = None
-    suppressed: str | None = None  # the reason, when a suppression matched
+    suppressed: Suppression | None = None  # set when a suppression matched
 
     @property
     def path_text(self) -> str:

@@ -264,12 +264,16 @@ _DOC_SEPARATOR = re.compile(r"^---(?=[ \t]|$)", re.MULTILINE)
 _LINE_START_BOM = re.compile("^\ufeff", re.MULTILINE)
 
 
-def decode(file: str, text: str, limits: Limits | None = None) -> tuple[list[Document], list[DecodeIssue]]:
+def decode(
+    file: str, text: str, limits: Limits | None = None, *, templates: bool = True
+) -> tuple[list[Document], list[DecodeIssue]]:
     """All documents of ``text`` (empty documents dropped) and the defects found on the way.
 
     Line breaks are normalised first (CRLF and CR count as one line break, as in YAML, so
     positions do not change). A syntax error does not lose the rest of the file: the text is
     split at ``---`` lines and the documents after the broken one are decoded on their own.
+    ``templates=False`` reads ``{{ ... }}`` as plain text (dralint's own files quote templates
+    in their documentation).
     """
     limits = limits or Limits()
     if "\r" in text:
@@ -279,7 +283,7 @@ def decode(file: str, text: str, limits: Limits | None = None) -> tuple[list[Doc
     documents, issues = _decode_all(file, text, limits)
     for document in documents:
         document.text = text
-    if "{{" in text:
+    if templates and "{{" in text:
         documents, issues = _drop_templated(text, documents, issues)
     for number, document in enumerate(documents):
         document.index = number

@@ -13,6 +13,7 @@ from click.testing import CliRunner, Result
 
 from dralint import __version__, cli
 from dralint.commands import check as check_command
+from dralint.config.resolve import Layer, Ref
 from tests.conftest import FIXTURES, ROOT
 
 CLI = FIXTURES / "cli"
@@ -90,13 +91,16 @@ def test_check_fail_on_never_exits_0() -> None:
         (["repo/docs"], "dralint: error: repo/docs: no *.yaml, *.yml or *.json files in this directory"),
         (
             ["repo", "--kubernetes-version", "1.30"],
-            f"dralint: error: unsupported Kubernetes version '1.30'; supported: {SUPPORTED}",
+            f"dralint: error: --kubernetes-version: unsupported Kubernetes version '1.30'; supported: {SUPPORTED}",
         ),
         (
             ["repo", "--feature-gates", "DRAAdminAccess"],
-            "dralint: error: invalid feature gate 'DRAAdminAccess': expected Name=true or Name=false",
+            "dralint: error: --feature-gates: invalid feature gate 'DRAAdminAccess': expected Name=true or Name=false",
         ),
-        (["repo", "--format", "yaml"], "dralint: error: unknown format 'yaml'; known: json, text"),
+        (
+            ["repo", "--format", "yaml"],
+            "dralint: error: unknown format 'yaml'; known: auto, github, json, junit, sarif, text",
+        ),
         (
             ["repo", "-f", "json", "-o", "missing-dir/out.json"],
             "dralint: error: cannot write missing-dir/out.json: No such file or directory",
@@ -110,10 +114,10 @@ def test_check_usage_and_input_errors_exit_2_with_one_line(args: list[str], mess
     assert result.stdout == ""
 
 
-def test_check_without_paths_is_a_usage_error() -> None:
+def test_check_without_paths_checks_the_current_directory() -> None:
     result = invoke("check")
-    assert result.exit_code == 2
-    assert "Missing argument 'PATHS...'" in result.stderr
+    assert (result.exit_code, result.stdout) == (1, invoke("check", ".").stdout)
+    assert result.stdout.startswith("repo/apps/broken.yaml:5:11: error DRA001 ")
 
 
 @pytest.mark.parametrize(
@@ -157,11 +161,13 @@ def test_check_builds_settings_from_the_command_line(monkeypatch: pytest.MonkeyP
     assert seen == [
         check_command.CheckSettings(
             paths=("a.yaml", "-"),
-            inventory=("inv.yaml",),
             outputs=(("json", "out.json"),),
-            fail_on="warning",
-            release="1.35",
-            feature_gates={"DRAConsumableCapacity": True},
+            flags=Layer(
+                release=Ref("1.35.1", "--kubernetes-version"),
+                feature_gates=Ref("DRAConsumableCapacity=true", "--feature-gates"),
+                inventory=("inv.yaml",),
+                fail_on=Ref("warning", "--fail-on"),
+            ),
             stdin_name="x.yaml",
             simulate=False,
             color=True,

@@ -32,6 +32,20 @@ CHECKS: dict[str, str] = {
     "sharing": "dralint.checks.sharing:check",
 }
 
+# Rules the engine reports itself, after the checks ran: they are about suppressions and the
+# configuration (unused or broken suppressions, expired exceptions), not about the manifests.
+ENGINE_CHECKS: frozenset[str] = frozenset({"suppressions"})
+
+
+def known(name: str) -> bool:
+    """Whether a rule may name ``name`` as its check."""
+    return name in CHECKS or name in ENGINE_CHECKS
+
+
+def is_engine(name: str | None) -> bool:
+    """Whether ``name`` is reported by the engine rather than by a check function."""
+    return name in ENGINE_CHECKS
+
 
 def load(name: str) -> CheckFn:
     """The check function registered as ``name``."""

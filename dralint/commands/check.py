@@ -1,65 +1,251 @@
-"""``dralint check``: load, validate, analyse, report; returns the exit code."""
+"""``dralint check``: configure, load, analyse, suppress, report; returns the exit code."""
 
 from __future__ import annotations
 
+import datetime
 import io
+import os
 import sys
 from collections.abc import Mapping
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, TextIO
 
-from dralint import engine, report
-from dralint.api.versions import DEFAULT_RELEASE, make_target
+from dralint import engine, globs, report, sources
+from dralint.api.versions import DEFAULT_RELEASE, Target, make_target, normalise_release, parse_feature_gates
+from dralint.config import ConfigFile, discover
+from dralint.config import load as load_config
+from dralint.config.resolve import CONFIG_ENV, Effective, Layer, Ref, from_environment, from_file, merge
+from dralint.config.select import selection
 from dralint.context import CheckContext, Options
-from dralint.errors import UsageError
+from dralint.errors import ConfigError, DralintError, UsageError
+from dralint.findings import Finding, Suppression
 from dralint.load import load
-from dralint.rules import builtin_rules
+from dralint.rules import Rule, catalogue
+from dralint.suppress import Suppressor
+from dralint.suppress import baseline as baselines
+from dralint.suppress.exceptions import build as build_exceptions
+from dralint.yamldoc import Limits
 
 FailOn = Literal["error", "warning", "info", "never"]
+FAIL_ON: tuple[FailOn, ...] = ("error", "warning", "info", "never")
+GITHUB_ACTIONS = "GITHUB_ACTIONS"
 
 
 @dataclass(frozen=True, slots=True)
 class CheckSettings:
-    paths: tuple[str, ...]
-    inventory: tuple[str, ...] = ()
-    outputs: tuple[tuple[str, str | None], ...] = (("text", None),)  # (format, file or None for stdout)
-    fail_on: FailOn = "error"
-    release: str = DEFAULT_RELEASE
-    feature_gates: Mapping[str, bool] = field(default_factory=dict)
+    paths: tuple[str, ...] = ()  # nothing: the current directory
+    outputs: tuple[tuple[str, str | None], ...] = (("auto", None),)  # (format, file or None for stdout)
+    flags: Layer = field(default_factory=Layer)  # settings given on the command line
+    config: str | None = None  # --config FILE
+    no_config: bool = False  # --no-config: ignore configuration files (and DRALINT_CONFIG)
     stdin_name: str = "-"
     simulate: bool = True
     color: bool = False
+    show_suppressed: bool = False
+    write_baseline: str | None = None
+    environment: Mapping[str, str] | None = None  # None: os.environ
+    today: datetime.date | None = None  # for expiry dates; None: today
+    # Shortcuts for programmatic callers (tests, benchmarks): the same as the flags.
+    release: str | None = None
+    feature_gates: Mapping[str, bool] | None = None
+    inventory: tuple[str, ...] = ()
+    fail_on: FailOn | None = None
+
+    def flag_layer(self) -> Layer:
+        """``flags`` with the shortcuts applied."""
+        layer = self.flags
+        if self.release is not None:
+            layer = replace(layer, release=Ref(self.release, "--kubernetes-version"))
+        if self.feature_gates is not None:
+            layer = replace(layer, feature_gates=dict(self.feature_gates))
+        if self.inventory:
+            layer = replace(layer, inventory=self.inventory)
+        if self.fail_on is not None:
+            layer = replace(layer, fail_on=Ref(self.fail_on, "--fail-on"))
+        return layer
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    report: report.Report
+    exit_code: int
+    baseline_written: int | None = None
 
 
 def run(settings: CheckSettings) -> int:
-    for name, _ in settings.outputs:
-        if name not in report.FORMATS:
-            raise UsageError(f"unknown format {name!r}; known: {', '.join(sorted(report.FORMATS))}")
-    target = make_target(settings.release, settings.feature_gates)
-    workspace = load(settings.paths + settings.inventory, stdin_name=settings.stdin_name)
-    ctx = CheckContext(workspace, target, Options(simulate=settings.simulate))
-    rules = builtin_rules()
-    selection = engine.Selection(enabled=frozenset(rules))
-    findings = engine.run(ctx, rules, selection)
-    result = report.Report(
+    environment = os.environ if settings.environment is None else settings.environment
+    for requested, _ in settings.outputs:  # a typo in a format must not cost a whole analysis
+        _format(requested, environment)
+    outcome = analyse(settings)
+    write_outputs(outcome.report, settings.outputs, environment)
+    if outcome.baseline_written is not None:
+        print(f"dralint: wrote {outcome.baseline_written} findings to {settings.write_baseline}", file=sys.stderr)
+    return outcome.exit_code
+
+
+def configuration(settings: CheckSettings, environment: Mapping[str, str]) -> tuple[Effective, ConfigFile | None]:
+    """Merge flags, environment and the configuration file (found, or named by --config/DRALINT_CONFIG)."""
+    config_file: ConfigFile | None = None
+    if not settings.no_config:
+        path = settings.config or environment.get(CONFIG_ENV) or discover()
+        if path is not None:
+            config_file = load_config(path)
+    layers = [settings.flag_layer(), from_environment(environment)]
+    if config_file is not None:
+        layers.append(from_file(config_file))
+    return (
+        merge(
+            *layers,
+            root=config_file.root if config_file else ".",
+            config=config_file.name if config_file else None,
+        ),
+        config_file,
+    )
+
+
+def _at(ref: Ref, error: DralintError) -> ConfigError:
+    return ConfigError(f"{ref.origin}: {error}")
+
+
+def target(effective: Effective) -> Target:
+    release = DEFAULT_RELEASE
+    if effective.release is not None:
+        try:
+            release = normalise_release(effective.release.text)
+        except DralintError as error:
+            raise _at(effective.release, error) from None
+    gates = effective.feature_gates
+    if isinstance(gates, Ref):
+        try:
+            parsed = parse_feature_gates(gates.text)
+            return make_target(release, parsed)
+        except DralintError as error:
+            raise _at(gates, error) from None
+    try:
+        return make_target(release, gates)
+    except DralintError as error:
+        where = f"{effective.config}: featureGates" if effective.config else "featureGates"
+        raise ConfigError(f"{where}: {error}") from None
+
+
+def fail_on(effective: Effective) -> FailOn:
+    if effective.fail_on is None:
+        return "error"
+    for level in FAIL_ON:
+        if effective.fail_on.text == level:
+            return level
+    raise ConfigError(f"{effective.fail_on.origin}: fail-on must be one of {', '.join(FAIL_ON)}")
+
+
+def _files(paths: tuple[str, ...], exclude: tuple[str, ...], root: str) -> list[str]:
+    """The files to read, minus the excluded ones (explicitly named files too, so hooks honour ``exclude``)."""
+    found = sources.discover(paths)
+    if not exclude:
+        return found
+    return [f for f in found if f == sources.STDIN or not globs.matches_any(exclude, globs.relative_to(f, root))]
+
+
+def _limits(effective: Effective) -> tuple[Limits, int]:
+    limits = effective.limits
+    defaults = Limits()
+    return (
+        Limits(
+            max_values_per_document=limits.get("maxValuesPerDocument", defaults.max_values_per_document),
+            max_depth=limits.get("maxDepth", defaults.max_depth),
+        ),
+        limits.get("maxFileBytes", sources.DEFAULT_MAX_FILE_BYTES),
+    )
+
+
+def analyse(settings: CheckSettings) -> Outcome:
+    """Everything but writing the outputs (tests and ``run`` share it)."""
+    environment = os.environ if settings.environment is None else settings.environment
+    effective, _ = configuration(settings, environment)
+    rules = catalogue(effective.rule_paths)
+    chosen = selection(rules, effective)
+    exceptions = build_exceptions(effective.exceptions, rules)
+    cluster = target(effective)
+    threshold = fail_on(effective)
+    limits, max_file_bytes = _limits(effective)
+    checked = _files(settings.paths or (".",), effective.exclude, effective.root)
+    context = _files(effective.inventory + effective.context, effective.exclude, effective.root)
+    workspace = load(checked, context, stdin_name=settings.stdin_name, limits=limits, max_file_bytes=max_file_bytes)
+    ctx = CheckContext(workspace, cluster, Options(simulate=settings.simulate, extra=chosen.options))
+    baseline = None
+    if effective.baseline is not None and settings.write_baseline is None:
+        baseline = baselines.read(effective.baseline)
+    suppressor = Suppressor(
+        ctx, rules, exceptions=exceptions, baseline=baseline, root=effective.root, today=settings.today
+    )
+    findings = engine.run(ctx, rules, chosen, suppressor)
+    written = None
+    if settings.write_baseline is not None:
+        written = baselines.write(settings.write_baseline, [f for f in findings if f.suppressed is None])
+        findings = _baselined(findings, settings.write_baseline)
+    result = _report(settings, ctx, rules, chosen.enabled, findings, cluster, threshold)
+    return Outcome(result, engine.exit_code(findings, threshold), written)
+
+
+def _baselined(findings: list[Finding], path: str) -> list[Finding]:
+    mark = Suppression("baseline", f"recorded in the baseline {path}")
+    return [f if f.suppressed is not None else replace(f, suppressed=mark) for f in findings]
+
+
+def _report(
+    settings: CheckSettings,
+    ctx: CheckContext,
+    rules: Mapping[str, Rule],
+    enabled: frozenset[str],
+    findings: list[Finding],
+    cluster: Target,
+    threshold: FailOn,
+) -> report.Report:
+    workspace = ctx.workspace
+    checked = workspace.checked_files
+    objects = tuple(
+        report.CheckedObject(obj.file, obj.position(())[0], obj.ref())
+        for obj in workspace.objects
+        if not checked or obj.file in checked
+    )
+    return report.Report(
         findings=tuple(findings),
         summary=report.Summary(
-            files=len(workspace.files),
+            files=len(checked) if checked else len(workspace.files),
             documents=len(workspace.documents),
-            objects=len(workspace.objects),
+            objects=len(objects),
             other_documents=workspace.other_documents,
         ),
-        target={"kubernetesVersion": target.release, "featureGates": dict(sorted(target.gates.items()))},
+        target={"kubernetesVersion": cluster.release, "featureGates": dict(sorted(cluster.gates.items()))},
         color=settings.color,
+        rules={rule_id: rules[rule_id] for rule_id in sorted(enabled)},
+        objects=objects,
+        files=tuple(sorted(checked)),
+        show_suppressed=settings.show_suppressed,
+        fail_on=threshold,
     )
-    write_outputs(result, settings.outputs)
-    return engine.exit_code(findings, settings.fail_on)
 
 
-def write_outputs(result: report.Report, outputs: tuple[tuple[str, str | None], ...]) -> None:
+def resolve_format(name: str, environment: Mapping[str, str]) -> str:
+    """``auto`` is ``github`` under GitHub Actions and ``text`` elsewhere."""
+    if name == report.AUTO:
+        return "github" if environment.get(GITHUB_ACTIONS) == "true" else "text"
+    return name
+
+
+def _format(requested: str, environment: Mapping[str, str]) -> str:
+    name = resolve_format(requested, environment)
+    if name not in report.FORMATS:
+        raise UsageError(f"unknown format {requested!r}; known: {', '.join([report.AUTO, *sorted(report.FORMATS)])}")
+    return name
+
+
+def write_outputs(
+    result: report.Report, outputs: tuple[tuple[str, str | None], ...], environment: Mapping[str, str]
+) -> None:
     with ExitStack() as stack:
-        for name, path in outputs:
+        for requested, path in outputs:
+            name = _format(requested, environment)
             stream: TextIO
             if path is None:
                 stream = sys.stdout
@@ -72,5 +258,5 @@ def write_outputs(result: report.Report, outputs: tuple[tuple[str, str | None], 
                     stream = stack.enter_context(open(path, "w", encoding="utf-8", newline="\n"))
                 except OSError as error:
                     raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
-                rendered = report.Report(result.findings, result.summary, result.target, color=False)
+                rendered = replace(result, color=False)
             report.renderer(name)(rendered, stream)

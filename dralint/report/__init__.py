@@ -1,21 +1,30 @@
 """Output formats. Each module renders a finished :class:`Report` and decides nothing.
 
-The registry is explicit; modules are imported only when their format is asked for.
+The registry is explicit; modules are imported only when their format is asked for. Every
+report carries all findings, suppressed ones included: formats with a native notion of
+suppression (SARIF ``suppressions``, JUnit ``skipped``) always show them, the others only
+with ``show_suppressed``.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from dralint.findings import Finding
+from dralint.findings import Finding, ObjectRef
+from dralint.rules import Rule
 
 FORMATS: dict[str, str] = {
+    "github": "dralint.report.github",
     "json": "dralint.report.json_format",
+    "junit": "dralint.report.junit",
+    "sarif": "dralint.report.sarif",
     "text": "dralint.report.text",
 }
+AUTO = "auto"  # github under GitHub Actions, text elsewhere (decided by the check command)
+DOCS_URL = "https://github.com/dralint/dralint/blob/main/docs/rules/{id}.md"
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +36,15 @@ class Summary:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckedObject:
+    """An object of a checked file (JUnit reports one test case per object, passing or not)."""
+
+    file: str
+    line: int
+    ref: ObjectRef
+
+
+@dataclass(frozen=True, slots=True)
 class Report:
     """What a ``check`` run produced, ready to render."""
 
@@ -34,6 +52,25 @@ class Report:
     summary: Summary
     target: dict[str, Any] = field(default_factory=dict)  # release and gates, for machine formats
     color: bool = False
+    rules: Mapping[str, Rule] = field(default_factory=dict)  # the rules that ran, by id
+    objects: tuple[CheckedObject, ...] = ()
+    files: tuple[str, ...] = ()  # the checked files
+    show_suppressed: bool = False
+    fail_on: str = "error"
+
+    @property
+    def active(self) -> tuple[Finding, ...]:
+        """The findings that count (not suppressed)."""
+        return tuple(f for f in self.findings if f.suppressed is None)
+
+    @property
+    def suppressed(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.suppressed is not None)
+
+    @property
+    def shown(self) -> tuple[Finding, ...]:
+        """The findings formats without a notion of suppression print."""
+        return self.findings if self.show_suppressed else self.active
 
 
 Renderer = Callable[[Report, TextIO], None]
@@ -43,3 +80,8 @@ def renderer(name: str) -> Renderer:
     module = importlib.import_module(FORMATS[name])
     function: Renderer = module.render
     return function
+
+
+def help_uri(rule: Rule) -> str | None:
+    """Where a rule's documentation is published (built-in rules only)."""
+    return DOCS_URL.format(id=rule.id) if rule.builtin else None

@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any, TextIO
 
 from dralint.findings import Finding
+from dralint.fingerprint import fingerprint
 from dralint.report import Report
 
 
@@ -29,20 +30,20 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
         if obj is not None
         else None,
         "path": finding.path_text,
+        "fingerprint": fingerprint(finding),
     }
     if finding.hint:
         out["hint"] = finding.hint
     if finding.suppressed is not None:
-        out["suppressed"] = finding.suppressed
+        out["suppressed"] = {"kind": finding.suppressed.kind, "reason": finding.suppressed.reason}
     return out
 
 
 def render(report: Report, stream: TextIO) -> None:
-    active = [f for f in report.findings if f.suppressed is None]
-    counts = Counter(f.severity for f in active)
+    counts = Counter(f.severity for f in report.active)
     document = {
         "version": 1,
-        "findings": [finding_dict(f) for f in report.findings],
+        "findings": [finding_dict(f) for f in report.shown],
         "summary": {
             "files": report.summary.files,
             "documents": report.summary.documents,
@@ -51,7 +52,7 @@ def render(report: Report, stream: TextIO) -> None:
             "errors": counts["error"],
             "warnings": counts["warning"],
             "info": counts["info"],
-            "suppressed": len(report.findings) - len(active),
+            "suppressed": len(report.suppressed),
         },
         "target": report.target,
     }

@@ -1,4 +1,4 @@
-"""Plain text: one finding per line, ``path:line:col: severity RULE-ID message``, then a summary."""
+"""Plain text: one finding per line, ``path:line:col: severity RULE-ID message (object)``, then a summary."""
 
 from __future__ import annotations
 
@@ -8,13 +8,11 @@ from typing import TextIO
 from dralint.report import Report
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
-_BOLD, _RESET = "\033[1m", "\033[0m"
+_BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
 
 def render(report: Report, stream: TextIO) -> None:
-    for finding in report.findings:
-        if finding.suppressed is not None:
-            continue
+    for finding in report.shown:
         where = f"{finding.location.file}:{finding.location.line}:{finding.location.column}"
         severity: str = finding.severity
         if report.color:
@@ -25,13 +23,17 @@ def render(report: Report, stream: TextIO) -> None:
             line += f" ({finding.object.display()})"
         if finding.hint:
             line += f"; {finding.hint}"
+        if finding.suppressed is not None:
+            note = f"[suppressed by {finding.suppressed.kind}"
+            note += f": {finding.suppressed.reason}]" if finding.suppressed.reason else "]"
+            line += " " + (f"{_DIM}{note}{_RESET}" if report.color else note)
         stream.write(line + "\n")
     stream.write(summary_line(report) + "\n")
 
 
 def summary_line(report: Report) -> str:
-    counts: Counter[str] = Counter(f.severity for f in report.findings if f.suppressed is None)
-    suppressed = sum(1 for f in report.findings if f.suppressed is not None)
+    counts: Counter[str] = Counter(f.severity for f in report.active)
+    suppressed = len(report.suppressed)
     s = report.summary
     parts = [
         f"{s.files} file{'s' * (s.files != 1)}",

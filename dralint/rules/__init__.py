@@ -1,22 +1,27 @@
-"""The rule catalogue: every rule dralint knows, loaded from the YAML files in this folder.
+"""The rule catalogue: every rule dralint knows, loaded from YAML files.
 
-A rule is data (id, name, category, default severity, summary, documentation) plus the name of
-the check that reports it. Checks are code registered in :mod:`dralint.checks`; a rule file
-never contains Python.
+A rule is data (id, name, category, default severity, summary, typed options, documentation)
+plus what reports it: the name of a Python check registered in :mod:`dralint.checks`, or a CEL
+``policy`` over the object (the way ValidatingAdmissionPolicy works). Built-in rules live in
+this folder (``CATALOGUE_FILES``); users add their own files with ``--rules`` or the
+configuration. Every file is validated against ``schema.json``; a broken file is a
+:class:`~dralint.errors.ConfigError` naming file, line and column.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
-from ruamel.yaml import YAML
-
+from dralint import schemacheck, userfile
 from dralint.errors import ConfigError
-from dralint.findings import SEVERITIES, Severity
+from dralint.findings import Severity
+from dralint.paths import Path, parse
 
 CATALOGUE_FILES = (
     "input.yaml",
@@ -31,6 +36,63 @@ CATALOGUE_FILES = (
     "inventory.yaml",
     "meta.yaml",
 )
+DOC_SECTIONS = ("what", "why", "example", "use_instead")
+BUILTIN_PREFIX = "DRA"
+USER_RULE_SUFFIXES = (".yaml", ".yml")
+
+OptionType = Literal["integer", "number", "string", "boolean", "list"]
+_OPTION_JSON_TYPES: dict[str, Any] = {
+    "integer": {"type": "integer"},
+    "number": {"type": "number"},
+    "string": {"type": "string"},
+    "boolean": {"type": "boolean"},
+    "list": {"type": "array", "items": {"type": "string"}},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOption:
+    """A typed option of a rule; checks read its value (the default unless configured) from the context."""
+
+    name: str
+    type: OptionType
+    default: Any
+    description: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[Any, ...] = ()
+
+    def json_schema(self) -> dict[str, Any]:
+        """The JSON schema a configured value must satisfy."""
+        out = dict(_OPTION_JSON_TYPES[self.type])
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        if self.choices:
+            out["enum"] = list(self.choices)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """Which objects a policy applies to: ``apiVersions`` and ``kinds`` globs (empty = all)."""
+
+    api_versions: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """A CEL policy: ``expression`` must be true for every matched object (``object`` = the manifest)."""
+
+    expression: str
+    match: Match = field(default_factory=Match)
+    conditions: tuple[tuple[str, str], ...] = ()  # (name, expression) that must all hold to apply
+    message: str | None = None
+    message_expression: str | None = None
+    path: Path = ()  # where in the object the finding points
+    hint: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,36 +102,148 @@ class Rule:
     category: str
     severity: Severity
     summary: str
-    check: str  # the registered check that reports it
-    docs: Mapping[str, str] = field(default_factory=dict)
+    check: str | None = None  # the registered check that reports it, or None for a policy
+    policy: Policy | None = None
+    options: Mapping[str, RuleOption] = field(default_factory=dict)
+    docs: Mapping[str, Any] = field(default_factory=dict)  # what, why, example, use_instead, notes, ...
     source: str = ""  # file the rule was loaded from
+    line: int = 0
+    builtin: bool = True
 
 
-def _load_file(text: str, source: str) -> list[Rule]:
-    data = YAML(typ="safe").load(text) or []  # the C loader when ruamel.yaml.clib is there
+def _schema() -> Mapping[str, Any]:
+    return schemacheck.schema(__name__, "schema.json")
+
+
+def load_file(file: userfile.UserFile, *, builtin: bool) -> list[Rule]:
+    """The rules of one decoded rule file, validated."""
+    data = [] if file.data is None else file.data
+    schemacheck.validate(_schema(), data, file.where)
     rules = []
-    for entry in data:
-        if not isinstance(entry, dict):
-            raise ConfigError(f"{source}: every rule must be a mapping")
-        try:
-            severity = entry["severity"]
-            if severity not in SEVERITIES:
-                raise ConfigError(f"{source}: rule {entry.get('id')}: unknown severity {severity!r}")
-            rules.append(
-                Rule(
-                    id=str(entry["id"]),
-                    name=str(entry["name"]),
-                    category=str(entry["category"]),
-                    severity=severity,
-                    summary=str(entry["summary"]),
-                    check=str(entry["check"]),
-                    docs={str(k): str(v) for k, v in (entry.get("docs") or {}).items()},
-                    source=source,
-                )
-            )
-        except KeyError as missing:
-            raise ConfigError(f"{source}: rule {entry.get('id', '?')} lacks {missing}") from None
+    for index, entry in enumerate(data):
+        rule = _rule(entry, file, index, builtin=builtin)
+        _check_rule(rule, entry, file, index)
+        rules.append(rule)
     return rules
+
+
+def _rule(entry: Mapping[str, Any], file: userfile.UserFile, index: int, *, builtin: bool) -> Rule:
+    policy = entry.get("policy")
+    return Rule(
+        id=entry["id"],
+        name=entry["name"],
+        category=entry.get("category", "custom"),
+        severity=entry["severity"],
+        summary=entry["summary"],
+        check=entry.get("check"),
+        policy=_policy(policy) if policy is not None else None,
+        options={
+            name: RuleOption(
+                name=name,
+                type=spec["type"],
+                default=spec["default"],
+                description=spec["description"],
+                minimum=spec.get("minimum"),
+                maximum=spec.get("maximum"),
+                choices=tuple(spec.get("enum", ())),
+            )
+            for name, spec in (entry.get("options") or {}).items()
+        },
+        docs=dict(entry.get("docs") or {}),
+        source=file.name,
+        line=file.position((index,))[0],
+        builtin=builtin,
+    )
+
+
+def _policy(data: Mapping[str, Any]) -> Policy:
+    match = data.get("match") or {}
+    return Policy(
+        expression=data["expression"],
+        match=Match(tuple(match.get("apiVersions", ())), tuple(match.get("kinds", ()))),
+        conditions=tuple((c["name"], c["expression"]) for c in data.get("matchConditions", ())),
+        message=data.get("message"),
+        message_expression=data.get("messageExpression"),
+        path=parse(data["path"]) if data.get("path") else (),
+        hint=data.get("hint"),
+    )
+
+
+def _check_rule(rule: Rule, entry: Mapping[str, Any], file: userfile.UserFile, index: int) -> None:
+    """What the schema cannot say: built-in versus user rules, checks that exist, option defaults."""
+
+    def fail(path: Path, message: str) -> None:
+        raise ConfigError(f"{file.where((index, *path))}: rule {rule.id}: {message}")
+
+    if (rule.check is None) == (rule.policy is None):
+        fail((), "give either `check` (a built-in check) or `policy` (a CEL policy), not both or neither")
+    if rule.builtin:
+        if not rule.id.startswith(BUILTIN_PREFIX):
+            fail(("id",), f"built-in rule ids start with {BUILTIN_PREFIX}")
+        if "category" not in entry:
+            fail((), "built-in rules need a `category`")
+        if "docs" not in entry:
+            fail((), f"built-in rules need `docs` ({', '.join(DOC_SECTIONS)})")
+    else:
+        if rule.id.startswith(BUILTIN_PREFIX):
+            fail(("id",), f"ids starting with {BUILTIN_PREFIX} are reserved for built-in rules; use your own prefix")
+        if rule.check is not None:
+            fail(("check",), "`check` names one of dralint's Python checks; user rules are CEL policies (`policy:`)")
+    if rule.check is not None:
+        from dralint import checks
+
+        if not checks.known(rule.check):
+            hint = schemacheck.did_you_mean(rule.check, sorted(checks.CHECKS))
+            fail(("check",), f"no check is registered as {rule.check!r}{hint}")
+    for option in rule.options.values():
+        problems = schemacheck.problems(option.json_schema(), option.default)
+        if problems:
+            fail(("options", option.name, "default"), f"default does not fit the option: {problems[0].message}")
+    if rule.policy is not None:
+        _compile_policy(rule, entry["policy"], file, index)
+
+
+def _compile_policy(rule: Rule, data: Mapping[str, Any], file: userfile.UserFile, index: int) -> None:
+    """Compile every expression of a policy so that a broken rule fails at load time, not per object."""
+    from dralint.policy import cel
+
+    expressions: list[tuple[Path, str, cel.Result]] = [(("expression",), data["expression"], "bool")]
+    if "messageExpression" in data:
+        expressions.append((("messageExpression",), data["messageExpression"], "string"))
+    expressions += [
+        (("matchConditions", n, "expression"), c["expression"], "bool")
+        for n, c in enumerate(data.get("matchConditions", ()))
+    ]
+    if data.get("message") is None and data.get("messageExpression") is None:
+        raise ConfigError(
+            f"{file.where((index, 'policy'))}: rule {rule.id}: a policy needs `message` or `messageExpression`"
+        )
+    for path, text, result in expressions:
+        try:
+            cel.compile_expression(text, result)
+        except cel.CelError as error:
+            full = (index, "policy", *path)
+            if error.offset is not None and file.document is not None:
+                line, column = file.document.scalar_position(file.base + full, error.offset)
+                where = f"{file.name}:{line}:{column}"
+            else:
+                where = file.where(full)
+            raise ConfigError(f"{where}: rule {rule.id}: policy.{'.'.join(map(str, path))}: {error.message}") from None
+
+
+def _merge(into: dict[str, Rule], rules: Iterable[Rule]) -> None:
+    names = {rule.name: rule for rule in into.values()}
+    for rule in rules:
+        for existing in (into.get(rule.id), names.get(rule.name)):
+            if existing is not None:
+                what = "id" if existing.id == rule.id else "name"
+                value = rule.id if what == "id" else rule.name
+                raise ConfigError(
+                    f"{rule.source}:{rule.line}:1: duplicate rule {what} {value} "
+                    f"(already defined at {existing.source}:{existing.line})"
+                )
+        into[rule.id] = rule
+        names[rule.name] = rule
 
 
 @cache
@@ -81,11 +255,41 @@ def builtin_rules() -> dict[str, Rule]:
         resource = package / name
         if not resource.is_file():
             continue
-        for rule in _load_file(resource.read_text(encoding="utf-8"), f"rules/{name}"):
-            if rule.id in rules:
-                raise ConfigError(f"rules/{name}: duplicate rule id {rule.id}")
-            rules[rule.id] = rule
+        file = userfile.parse(f"rules/{name}", resource.read_text(encoding="utf-8"))
+        _merge(rules, load_file(file, builtin=True))
     return dict(sorted(rules.items()))
+
+
+def user_rule_files(paths: Sequence[str]) -> list[str]:
+    """The rule files named by ``paths``: files as given, directories' ``*.yaml``/``*.yml`` (sorted, not recursive)."""
+    out: list[str] = []
+    for path in paths:
+        if os.path.isdir(path):
+            names = sorted(n for n in os.listdir(path) if n.endswith(USER_RULE_SUFFIXES) and not n.startswith("."))
+            out.extend(os.path.join(path, n) for n in names)
+        elif os.path.exists(path):
+            out.append(path)
+        else:
+            raise ConfigError(f"{path}: no such rule file or directory")
+    return out
+
+
+def catalogue(user_paths: Sequence[str] = ()) -> dict[str, Rule]:
+    """Built-in rules plus the user rules in ``user_paths``, keyed by id, in id order."""
+    rules = dict(builtin_rules())
+    for path in user_rule_files(user_paths):
+        _merge(rules, load_file(userfile.read(path), builtin=False))
+    return dict(sorted(rules.items()))
+
+
+_RULE_ID = re.compile(r"[A-Z]+[0-9]+")
+
+
+def did_you_mean(key: str, rules: Mapping[str, Rule]) -> str:
+    """A suggestion for a mistyped rule id or name (ids must be nearly equal: DRA999 is not DRA129)."""
+    if _RULE_ID.fullmatch(key):
+        return schemacheck.did_you_mean(key, list(rules), cutoff=0.8)
+    return schemacheck.did_you_mean(key, [r.name for r in rules.values()])
 
 
 def by_name_or_id(rules: Mapping[str, Rule], key: str) -> Rule | None:
@@ -96,15 +300,3 @@ def by_name_or_id(rules: Mapping[str, Rule], key: str) -> Rule | None:
         if rule.name == key:
             return rule
     return None
-
-
-def as_dict(rule: Rule) -> dict[str, Any]:
-    return {
-        "id": rule.id,
-        "name": rule.name,
-        "category": rule.category,
-        "severity": rule.severity,
-        "summary": rule.summary,
-        "check": rule.check,
-        "docs": dict(rule.docs),
-    }

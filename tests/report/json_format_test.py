@@ -5,7 +5,8 @@ from __future__ import annotations
 import io
 import json
 
-from dralint.findings import Finding, Location, ObjectRef
+from dralint.findings import Finding, Location, ObjectRef, Suppression
+from dralint.fingerprint import fingerprint
 from dralint.report import Report, Summary
 from dralint.report.json_format import render
 
@@ -14,9 +15,10 @@ def test_json_document_has_findings_summary_and_target() -> None:
     findings = (
         Finding("DRA200", "api-version-not-served", "error", "not served", Location("b.yaml", 1, 1),
                 ObjectRef("resource.k8s.io/v1beta1", "ResourceClaim", "ml", "gpu"), ("spec", "devices", "requests", 0, "name"), "use v1"),
-        Finding("DRA001", "yaml-syntax", "warning", "café", Location("a.yaml", 3, 7), suppressed="known"),
+        Finding("DRA001", "yaml-syntax", "warning", "café", Location("a.yaml", 3, 7), suppressed=Suppression("comment", "known")),
     )  # fmt: skip
-    report = Report(findings, Summary(2, 3, 1, 0), target={"kubernetesVersion": "1.37", "featureGates": {"X": True}})
+    target = {"kubernetesVersion": "1.37", "featureGates": {"X": True}}
+    report = Report(findings, Summary(2, 3, 1, 0), target=target, show_suppressed=True)
     stream = io.StringIO()
     render(report, stream)
     text = stream.getvalue()
@@ -40,6 +42,7 @@ def test_json_document_has_findings_summary_and_target() -> None:
                     "name": "gpu",
                 },
                 "path": "spec.devices.requests[0].name",
+                "fingerprint": fingerprint(findings[0]),
                 "hint": "use v1",
             },
             {
@@ -52,7 +55,8 @@ def test_json_document_has_findings_summary_and_target() -> None:
                 "column": 7,
                 "object": None,
                 "path": "",
-                "suppressed": "known",
+                "fingerprint": fingerprint(findings[1]),
+                "suppressed": {"kind": "comment", "reason": "known"},
             },
         ],
         "summary": {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from dralint.findings import Finding, Location, ObjectRef
+from dralint.findings import Finding, Location, ObjectRef, Suppression
 from dralint.report import Report, Summary
 from dralint.report.text import render, summary_line
 
@@ -12,7 +12,7 @@ CLAIM = ObjectRef("resource.k8s.io/v1", "ResourceClaim", "ml", "gpu")
 FINDINGS = (
     Finding("DRA001", "yaml-syntax", "error", "invalid YAML: x", Location("a.yaml", 3, 7)),
     Finding("DRA200", "api-version-not-served", "warning", "not served", Location("b.yaml", 1, 1), CLAIM, ("apiVersion",), "use v1"),
-    Finding("DRA999", "hidden", "info", "suppressed one", Location("b.yaml", 2, 1), suppressed="accepted risk"),
+    Finding("DRA999", "hidden", "info", "suppressed one", Location("b.yaml", 2, 1), suppressed=Suppression("annotation", "accepted risk")),
     Finding("DRA998", "note", "info", "cluster-scoped", Location("c.yaml", 4, 2), ObjectRef("resource.k8s.io/v1", "DeviceClass", None, "gpu")),
 )  # fmt: skip
 

@@ -1,0 +1,219 @@
+"""Combine command-line flags, ``DRALINT_*`` environment variables and the configuration file.
+
+Each source becomes a :class:`Layer` (``None`` = not set there); :func:`merge` takes every
+setting from the first layer that sets it (flags > environment > file > defaults). Values keep
+their origin (``--select``, ``DRALINT_SELECT``, ``.dralint.yaml:7:5``) so that an unknown rule
+or a bad version is reported where the user wrote it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from dralint.config import ConfigFile
+from dralint.paths import Path
+
+# Environment variable → Layer field; list values are comma-separated (paths: os.pathsep).
+ENVIRONMENT: dict[str, str] = {
+    "DRALINT_KUBERNETES_VERSION": "release",
+    "DRALINT_FEATURE_GATES": "feature_gates",
+    "DRALINT_INVENTORY": "inventory",
+    "DRALINT_RULES": "rule_paths",
+    "DRALINT_SELECT": "select",
+    "DRALINT_IGNORE": "ignore",
+    "DRALINT_EXCLUDE": "exclude",
+    "DRALINT_FAIL_ON": "fail_on",
+    "DRALINT_BASELINE": "baseline",
+}
+CONFIG_ENV = "DRALINT_CONFIG"
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A value as the user wrote it (a rule reference, a version, ...) and where."""
+
+    text: str
+    origin: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExceptionSpec:
+    """A configured exception before its rule references are resolved."""
+
+    rules: tuple[Ref, ...]
+    reason: str
+    origin: str  # file:line:col of the entry
+    file: str
+    line: int
+    column: int
+    paths: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    namespaces: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
+    expires: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Layer:
+    """Settings from one source; ``None`` means this source does not set it."""
+
+    release: Ref | None = None
+    feature_gates: Ref | Mapping[str, bool] | None = None  # "A=true,B=false" text or a mapping
+    inventory: tuple[str, ...] | None = None
+    context: tuple[str, ...] | None = None
+    rule_paths: tuple[str, ...] | None = None
+    select: tuple[Ref, ...] | None = None
+    ignore: tuple[Ref, ...] | None = None
+    severity: tuple[tuple[Ref, str], ...] | None = None
+    options: tuple[tuple[Ref, Mapping[str, Any]], ...] | None = None
+    exclude: tuple[str, ...] | None = None
+    path_ignores: tuple[tuple[str, tuple[Ref, ...]], ...] | None = None
+    exceptions: tuple[ExceptionSpec, ...] | None = None
+    limits: Mapping[str, int] | None = None
+    fail_on: Ref | None = None
+    baseline: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Effective:
+    """The merged settings of one run, with the defaults filled in."""
+
+    release: Ref | None = None
+    feature_gates: Ref | Mapping[str, bool] = field(default_factory=dict)
+    inventory: tuple[str, ...] = ()
+    context: tuple[str, ...] = ()
+    rule_paths: tuple[str, ...] = ()
+    select: tuple[Ref, ...] | None = None  # None: every rule
+    ignore: tuple[Ref, ...] = ()
+    severity: tuple[tuple[Ref, str], ...] = ()
+    options: tuple[tuple[Ref, Mapping[str, Any]], ...] = ()
+    exclude: tuple[str, ...] = ()
+    path_ignores: tuple[tuple[str, tuple[Ref, ...]], ...] = ()
+    exceptions: tuple[ExceptionSpec, ...] = ()
+    limits: Mapping[str, int] = field(default_factory=dict)
+    fail_on: Ref | None = None
+    baseline: str | None = None
+    root: str = "."  # directory that globs are relative to
+    config: str | None = None  # the configuration file used, as displayed
+
+
+def merge(*layers: Layer, root: str = ".", config: str | None = None) -> Effective:
+    """Every setting from the first layer that sets it."""
+    values: dict[str, Any] = {}
+    for item in fields(Layer):
+        for layer in layers:
+            value = getattr(layer, item.name)
+            if value is not None:
+                values[item.name] = value
+                break
+    return Effective(**values, root=root, config=config)
+
+
+def _split(text: str, separator: str = ",") -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.split(separator) if part.strip())
+
+
+def from_environment(env: Mapping[str, str]) -> Layer:
+    """The layer of ``DRALINT_*`` variables (empty values count as unset)."""
+    values: dict[str, Any] = {}
+    for variable, name in ENVIRONMENT.items():
+        text = env.get(variable, "").strip()
+        if not text:
+            continue
+        if name in ("release", "fail_on", "feature_gates"):
+            values[name] = Ref(text, variable)
+        elif name in ("select", "ignore"):
+            values[name] = tuple(Ref(part, variable) for part in _split(text))
+        elif name in ("inventory", "rule_paths"):
+            values[name] = _split(text, os.pathsep)
+        elif name == "exclude":
+            values[name] = _split(text)
+        else:
+            values[name] = text
+    return Layer(**values)
+
+
+def _as_list(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return list(value)
+
+
+def from_file(config: ConfigFile) -> Layer:
+    """The layer of a validated configuration file; paths become relative to the current directory."""
+    data = config.data
+
+    def path(text: str) -> str:
+        joined = os.path.normpath(os.path.join(config.root, text))
+        relative = os.path.relpath(joined)
+        return joined if relative.startswith("..") else relative
+
+    def paths(key: str, value: Any) -> tuple[str, ...] | None:
+        return None if value is None else tuple(path(p) for p in _as_list(value))
+
+    def refs(value: Any, at: Path) -> tuple[Ref, ...]:
+        if isinstance(value, str):
+            return tuple(Ref(part, config.where(at)) for part in _as_list(value))
+        return tuple(Ref(str(item), config.where((*at, n))) for n, item in enumerate(value))
+
+    rules = data.get("rules") or {}
+    values: dict[str, Any] = {
+        "inventory": paths("inventory", data.get("inventory")),
+        "context": paths("context", data.get("context")),
+        "rule_paths": paths("custom", rules.get("custom")),
+        "exclude": None if "exclude" not in data else tuple(_as_list(data["exclude"])),
+        "limits": data.get("limits"),
+        "baseline": path(data["baseline"]) if "baseline" in data else None,
+    }
+    if "kubernetesVersion" in data:
+        values["release"] = Ref(data["kubernetesVersion"], config.where(("kubernetesVersion",)))
+    if "featureGates" in data:
+        values["feature_gates"] = dict(data["featureGates"])
+    if "failOn" in data:
+        values["fail_on"] = Ref(data["failOn"], config.where(("failOn",)))
+    if "select" in rules:
+        values["select"] = refs(rules["select"], ("rules", "select"))
+    if "ignore" in rules:
+        values["ignore"] = refs(rules["ignore"], ("rules", "ignore"))
+    if "severity" in rules:
+        values["severity"] = tuple(
+            (Ref(key, config.where(("rules", "severity", key))), level) for key, level in rules["severity"].items()
+        )
+    if "options" in rules:
+        values["options"] = tuple(
+            (Ref(key, config.where(("rules", "options", key))), dict(options))
+            for key, options in rules["options"].items()
+        )
+    if "pathIgnores" in data:
+        values["path_ignores"] = tuple(
+            (glob, refs(selectors, ("pathIgnores", glob))) for glob, selectors in data["pathIgnores"].items()
+        )
+    if "exceptions" in data:
+        values["exceptions"] = tuple(_exception(config, n, entry) for n, entry in enumerate(data["exceptions"]))
+    return Layer(**values)
+
+
+def _exception(config: ConfigFile, index: int, entry: Mapping[str, Any]) -> ExceptionSpec:
+    at: Path = ("exceptions", index)
+    rules = entry["rules"]
+    if isinstance(rules, str):
+        refs = tuple(Ref(part, config.where((*at, "rules"))) for part in _as_list(rules))
+    else:
+        refs = tuple(Ref(r, config.where((*at, "rules", n))) for n, r in enumerate(rules))
+    line, column = config.position(at)
+    return ExceptionSpec(
+        rules=refs,
+        reason=entry["reason"],
+        origin=config.where(at),
+        file=config.name,
+        line=line,
+        column=column,
+        paths=tuple(_as_list(entry.get("path", ()))),
+        kinds=tuple(_as_list(entry.get("kind", ()))),
+        namespaces=tuple(_as_list(entry.get("namespace", ()))),
+        names=tuple(_as_list(entry.get("name", ()))),
+        expires=entry.get("expires"),
+    )

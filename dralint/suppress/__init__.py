@@ -1,0 +1,120 @@
+"""Suppressions: every way a user says "not this finding", and the findings about suppressions themselves.
+
+Four layers, checked in this order for each finding: YAML comments (``comments``), object and
+pod-template annotations (``annotated``), configuration exceptions (``exceptions``) and the
+baseline (``baseline``). Every directive that matches is marked used; afterwards the
+:class:`Suppressor` reports expired exceptions (DRA800), directives that matched nothing
+(DRA801), and broken ones (DRA802-DRA804).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+
+from dralint.api.objects import KubeObject
+from dralint.api.workloads import pod_templates
+from dralint.context import CheckContext
+from dralint.findings import Finding, Suppression, Violation
+from dralint.rules import Rule
+from dralint.suppress import annotated, comments
+from dralint.suppress.baseline import Baseline
+from dralint.suppress.directive import Directive
+from dralint.suppress.exceptions import ConfigException, Exceptions
+
+UNUSED = "DRA801"
+
+
+class Suppressor:
+    """Matches findings against the suppressions of one run (see :class:`dralint.engine.Suppressor`)."""
+
+    def __init__(
+        self,
+        ctx: CheckContext,
+        rules: Mapping[str, Rule],
+        *,
+        exceptions: Sequence[ConfigException] = (),
+        baseline: Baseline | None = None,
+        root: str = ".",
+        today: datetime.date | None = None,
+    ) -> None:
+        self._ctx = ctx
+        self._rules = rules
+        self._baseline = baseline
+        self._problems: list[Violation] = []
+        checked = ctx.workspace.checked_files
+        self._comments: dict[str, comments.FileDirectives] = {}
+        for source in ctx.workspace.files:
+            if checked and source.name not in checked:
+                continue
+            directives, problems = comments.parse(source.name, source.text, rules)
+            self._comments[source.name] = directives
+            self._problems.extend(problems)
+        self._scopes: dict[KubeObject, list[annotated.Scope]] = {}
+        # Only files that mention the annotation domain can hold annotation suppressions.
+        annotated_files = {f.name for f in ctx.workspace.files if annotated.DOMAIN in f.text}
+        for obj in ctx.objects:
+            if obj.file not in annotated_files or (checked and obj.file not in checked):
+                continue
+            templates = pod_templates(obj)
+            if annotated.has_any(obj, templates):
+                scopes, problems = annotated.scopes(obj, templates, rules)
+                self._scopes[obj] = scopes
+                self._problems.extend(problems)
+        self._exceptions = Exceptions.of(exceptions, today or datetime.date.today(), root)
+
+    def suppression(self, finding: Finding, obj: KubeObject | None) -> Suppression | None:
+        """The suppression that applies to ``finding`` (the first layer wins), marking every match used."""
+        matched: list[Directive] = []
+        file_directives = self._comments.get(finding.location.file)
+        if file_directives is not None:
+            matched += file_directives.covering(finding.location.line, finding.rule)
+        if obj is not None and obj in self._scopes:
+            matched += annotated.covering(self._scopes[obj], finding.path, finding.rule)
+        matched += self._exceptions.covering(finding)
+        for directive in matched:
+            directive.used = True
+        if matched:
+            return matched[0].suppression()
+        if self._baseline is not None and self._baseline.take(finding):
+            return Suppression("baseline", f"recorded in the baseline {self._baseline.path}")
+        return None
+
+    def violations(self, ran: frozenset[str]) -> Iterator[Violation]:
+        """Problems with the suppressions; call after every finding went through :meth:`suppression`."""
+        yield from self._problems
+        yield from self._exceptions.expired_violations()
+        candidates: list[Directive] = []
+        for file_directives in self._comments.values():
+            candidates += file_directives.all()
+        for scopes in self._scopes.values():
+            candidates += [d for scope in scopes for d in scope.directives]
+        candidates += self._exceptions.in_scope(self._ctx.workspace.checked_files, self._ctx.objects)
+        yield from _unused(candidates, ran)
+
+
+def _unused(directives: Iterable[Directive], ran: frozenset[str]) -> Iterator[Violation]:
+    """One DRA801 per directive (merged across scopes) that matched nothing although its rule ran."""
+    groups: dict[tuple[object, ...], list[Directive]] = {}
+    for directive in directives:
+        groups.setdefault(directive.identity(), []).append(directive)
+    for group in groups.values():
+        first = group[0]
+        if any(d.used for d in group) or (first.rule is not None and first.rule not in ran) or not ran:
+            continue
+        what = "every rule" if first.rule is None else first.rule
+        yield Violation(
+            UNUSED,
+            f"{_KIND_LABEL[first.kind]} for {what} matches no finding",
+            first.obj,
+            hint="remove it (the finding it was written for is gone)",
+            location=first.location,
+        )
+
+
+_KIND_LABEL = {
+    "comment": "suppression comment",
+    "annotation": "suppression annotation",
+    "config": "configuration exception",
+    "baseline": "baseline entry",
+}

@@ -1,0 +1,120 @@
+"""Suppression comments in YAML files: ``# dralint: ignore[DRA123] reason`` and friends.
+
+- ``ignore[RULES] reason`` at the end of a line suppresses findings on that line; on a line
+  of its own, findings on the next line that is not blank or a comment;
+- ``ignore-file[RULES] reason`` anywhere suppresses them in the whole file;
+- ``disable[RULES] reason`` ... ``enable[RULES]`` (or a bare ``enable``) suppresses them on
+  the lines in between (to the end of the file when never enabled again).
+
+RULES are ids or names separated by commas. Only comments that start with ``dralint:`` are
+read; anything malformed after it is reported (DRA802), as are unknown rules (DRA803) and
+missing reasons (DRA804).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from dralint import schemacheck
+from dralint.findings import Location, Violation
+from dralint.rules import Rule
+from dralint.suppress.directive import Directive, rule_list
+
+INVALID = "DRA802"
+NO_REASON = "DRA804"
+VERBS = ("ignore", "ignore-file", "disable", "enable")
+SYNTAX = "# dralint: ignore[RULE,...] reason"
+
+_COMMENT = re.compile(r"(?:^|(?<=\s))#\s*dralint\s*:(?P<body>.*)$")
+_BODY = re.compile(r"^\s*(?P<verb>[A-Za-z_-]+)\s*(?:\[(?P<rules>[^\]]*)\])?\s*(?P<reason>.*?)\s*$")
+
+
+@dataclass(slots=True)
+class FileDirectives:
+    """The comment directives of one file, by the lines they cover."""
+
+    by_line: dict[int, list[Directive]] = field(default_factory=dict)
+    whole_file: list[Directive] = field(default_factory=list)
+    ranges: list[tuple[int, int, Directive]] = field(default_factory=list)  # first and last line covered
+
+    def covering(self, line: int, rule: str) -> list[Directive]:
+        found = [d for d in self.by_line.get(line, ()) if d.covers(rule)]
+        found += [d for d in self.whole_file if d.covers(rule)]
+        found += [d for first, last, d in self.ranges if first <= line <= last and d.covers(rule)]
+        return found
+
+    def all(self) -> list[Directive]:
+        return [d for ds in self.by_line.values() for d in ds] + self.whole_file + [d for _, _, d in self.ranges]
+
+
+def _is_code(line: str) -> bool:
+    stripped = line.strip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
+def parse(file: str, text: str, rules: Mapping[str, Rule]) -> tuple[FileDirectives, list[Violation]]:
+    """The directives of ``file`` and the problems with them."""
+    out = FileDirectives()
+    problems: list[Violation] = []
+    if "dralint" not in text:
+        return out, problems
+    lines = text.splitlines()
+    open_ranges: list[tuple[int, Directive]] = []
+    for number, line in enumerate(lines, start=1):
+        match = _COMMENT.search(line)
+        if match is None:
+            continue
+        location = Location(file, number, match.start() + 1)
+        body = _BODY.match(match.group("body"))
+        verb = body.group("verb") if body else ""
+        if body is None or verb not in VERBS or (body.group("rules") is None and verb != "enable"):
+            hint = schemacheck.did_you_mean(verb, VERBS).removeprefix("; ") if verb and verb not in VERBS else ""
+            problems.append(
+                Violation(
+                    INVALID,
+                    f"malformed suppression comment {line[match.start() :].strip()!r}",
+                    hint=hint or f"write {SYNTAX}",
+                    location=location,
+                )
+            )
+            continue
+        ids, unknown = rule_list(body.group("rules") or "", rules, location, "suppression comment")
+        problems.extend(unknown)
+        reason = body.group("reason")
+        if verb == "enable":
+            still_open = []
+            for start, directive in open_ranges:
+                if body.group("rules") is None or directive.rule in ids:
+                    out.ranges.append((start, number, directive))
+                else:
+                    still_open.append((start, directive))
+            open_ranges = still_open
+            continue
+        if not reason and ids:
+            problems.append(
+                Violation(
+                    NO_REASON,
+                    f"suppression of {', '.join(ids)} gives no reason",
+                    hint=f"say why after the rules: {SYNTAX}",
+                    location=location,
+                )
+            )
+        directives = [Directive("comment", rule_id, reason, location) for rule_id in ids]
+        if verb == "ignore-file":
+            out.whole_file.extend(directives)
+        elif verb == "disable":
+            open_ranges.extend((number, d) for d in directives)
+        else:
+            target = number if _is_code(line[: match.start()]) else _next_code_line(lines, number)
+            out.by_line.setdefault(target, []).extend(directives)
+    out.ranges.extend((start, len(lines), directive) for start, directive in open_ranges)
+    return out, problems
+
+
+def _next_code_line(lines: list[str], number: int) -> int:
+    for candidate in range(number + 1, len(lines) + 1):
+        if _is_code(lines[candidate - 1]):
+            return candidate
+    return number

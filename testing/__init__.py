@@ -1,0 +1,1 @@
+"""Helpers shared by the tests (builders, runners); not part of the installed package."""

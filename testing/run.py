@@ -1,0 +1,66 @@
+"""Run ``dralint check`` in-process, isolated from the developer's configuration and environment."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from dralint.commands.check import CheckSettings, Outcome, analyse
+from dralint.config.resolve import Layer
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def check(
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    config: str | os.PathLike[str] | None = None,
+    flags: Layer | None = None,
+    environment: Mapping[str, str] | None = None,
+    today: datetime.date | None = None,
+    **settings: Any,
+) -> Outcome:
+    """``analyse`` with no configuration file unless ``config`` is given, and an empty environment."""
+    return analyse(
+        CheckSettings(
+            paths=tuple(str(p) for p in paths),
+            flags=flags or Layer(),
+            config=str(config) if config is not None else None,
+            no_config=config is None,
+            environment=environment or {},
+            today=today,
+            **settings,
+        )
+    )
+
+
+def rules_of(outcome: Outcome, *, suppressed: bool = False) -> list[str]:
+    """Rule ids reported (or, with ``suppressed``, also those suppressed), in report order."""
+    return [f.rule for f in outcome.report.findings if suppressed or f.suppressed is None]
+
+
+def cli(
+    *args: str,
+    cwd: str | os.PathLike[str] | None = None,
+    stdin: str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``python -m dralint ARGS`` in a subprocess running this checkout."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DRALINT_", "GITHUB_"))}
+    environment.pop("NO_COLOR", None)
+    environment["PYTHONPATH"] = str(ROOT)
+    environment.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "dralint", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=False,
+    )

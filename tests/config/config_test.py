@@ -1,0 +1,126 @@
+"""Finding, reading and validating the configuration file."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from dralint.config import discover, load
+from dralint.config.resolve import Ref, from_file
+from dralint.errors import ConfigError
+from tests.conftest import FIXTURES
+
+CONFIGS = FIXTURES / "config"
+
+
+def _repo(tmp_path: Path) -> Path:
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    return tmp_path / "repo"
+
+
+def test_discover_walks_up_to_the_git_root(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    deep = repo / "apps" / "ml"
+    deep.mkdir(parents=True)
+    (tmp_path / ".dralint.yaml").write_text("failOn: never\n")  # above the git root: never used
+    assert discover(str(deep)) is None
+    (repo / ".dralint.yml").write_text("failOn: warning\n")
+    assert discover(str(deep)) == str(repo / ".dralint.yml")
+    (repo / "apps" / ".dralint.yaml").write_text("failOn: info\n")
+    assert discover(str(deep)) == str(repo / "apps" / ".dralint.yaml")
+
+
+def test_discover_prefers_dralint_yaml_and_reads_pyproject_only_with_a_tool_table(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    (repo / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    assert discover(str(repo)) is None
+    (repo / "pyproject.toml").write_text("[project]\nname = 'x'\n\n[tool.dralint]\nfailOn = 'warning'\n")
+    assert discover(str(repo)) == str(repo / "pyproject.toml")
+    (repo / ".dralint.yaml").write_text("failOn: info\n")
+    assert discover(str(repo)) == str(repo / ".dralint.yaml")
+
+
+def test_pyproject_tool_table_is_read_and_validated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text(
+        "[project]\nname = 'x'\n\n[tool.dralint]\nkubernetesVersion = '1.34'\n\n"
+        "[[tool.dralint.exceptions]]\nrules = ['DRA200']\nreason = 'old'\nexpires = 2030-01-31\n"
+    )
+    layer = from_file(load("pyproject.toml"))
+    assert layer.release == Ref("1.34", "pyproject.toml:4:1")
+    assert layer.exceptions is not None and layer.exceptions[0].expires == "2030-01-31"
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n\n[tool.dralint]\nfail-on = 'warning'\n")
+    with pytest.raises(ConfigError) as raised:
+        load("pyproject.toml")
+    assert str(raised.value) == "pyproject.toml:4:1: fail-on: unknown key 'fail-on'; did you mean 'failOn'?"
+
+
+@pytest.mark.parametrize(
+    ("fixture", "message"),
+    [
+        ("typo.yaml", "typo.yaml:3:3: rules.selct: unknown key 'selct'; did you mean 'select'?"),
+        (
+            "version-number.yaml",
+            "version-number.yaml:1:1: kubernetesVersion: expected a string, got a number; "
+            'write a release such as "1.34", quoted (YAML reads 1.30 as the number 1.3)',
+        ),
+        (
+            "bad-fail-on.yaml",
+            "bad-fail-on.yaml:1:1: failOn: 'warnings' is not one of error, warning, info, never; "
+            "did you mean 'warning'?",
+        ),
+        ("exception-no-reason.yaml", "exception-no-reason.yaml:2:3: exceptions[0]: missing required key 'reason'"),
+    ],
+)
+def test_invalid_configuration_names_file_line_and_key(
+    fixture: str, message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(CONFIGS)
+    with pytest.raises(ConfigError) as raised:
+        load(fixture)
+    assert str(raised.value) == message
+
+
+def test_empty_configuration_is_valid(tmp_path: Path) -> None:
+    (tmp_path / ".dralint.yaml").write_text("# nothing configured yet\n")
+    assert load(str(tmp_path / ".dralint.yaml")).data == {}
+
+
+def test_missing_configuration_file_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match=r"^nowhere\.yaml: no such file$"):
+        load("nowhere.yaml")
+
+
+def test_every_key_becomes_a_layer_with_paths_relative_to_the_current_directory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(FIXTURES)
+    layer = from_file(load(os.path.join("config", "full.yaml")))
+    assert layer.release == Ref("1.34", "config/full.yaml:2:1")
+    assert layer.feature_gates == {"DRAConsumableCapacity": True}
+    assert layer.inventory == ("config/cluster",)
+    assert layer.context == ("config/shared",)
+    assert layer.rule_paths == ("config/policies",)
+    assert layer.exclude == ("vendor/**", "*.tmpl.yaml")
+    assert layer.select == (Ref("all", "config/full.yaml:9:12"),)
+    assert layer.ignore == (Ref("DRA6", "config/full.yaml:10:12"), Ref("inventory", "config/full.yaml:10:18"))
+    assert layer.severity == ((Ref("unused-suppression", "config/full.yaml:12:5"), "error"),)
+    assert layer.path_ignores == (("legacy/**", (Ref("DRA200", "config/full.yaml:15:17"),)),)
+    assert layer.limits == {"maxFileBytes": 1048576, "maxValuesPerDocument": 100000, "maxDepth": 64}
+    assert layer.fail_on == Ref("warning", "config/full.yaml:28:1")
+    assert layer.baseline == "config/.dralint-baseline.json"
+    assert layer.exceptions is not None
+    (exception,) = layer.exceptions
+    assert (exception.paths, exception.kinds, exception.namespaces, exception.names) == (
+        ("apps/legacy/**",),
+        ("ResourceClaim",),
+        ("team-*",),
+        ("old-*",),
+    )
+    assert (exception.reason, exception.expires, exception.origin) == (
+        "migrating (TICKET-1)",
+        "2030-01-01",
+        "config/full.yaml:17:3",
+    )

@@ -1,0 +1,129 @@
+"""The pre-commit hooks, for real: ``pre-commit try-repo`` against this checkout, offline.
+
+pre-commit creates the hook's virtual environment with virtualenv and installs this checkout
+with pip. Offline, that works when the environment sees the already installed dependencies
+(``VIRTUALENV_SYSTEM_SITE_PACKAGES``), pip looks at no index (``PIP_NO_INDEX``) and builds
+without an isolated build environment (``PIP_NO_BUILD_ISOLATION=0`` turns isolation off).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+from testing.run import ROOT
+from tests.conftest import FIXTURES
+
+pytestmark = pytest.mark.slow
+
+LEGACY = (FIXTURES / "check" / "legacy.yaml").read_text()
+CLAIM = "apiVersion: resource.k8s.io/v1alpha3\nkind: ResourceClaim\nmetadata:\n  name: {name}\n  namespace: ml\n"
+
+
+def test_hooks_file_is_generated() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("generate_hooks", ROOT / "scripts" / "generate_hooks.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert (ROOT / ".pre-commit-hooks.yaml").read_text() == module.render(), "run python scripts/generate_hooks.py"
+    assert YAML(typ="safe", pure=True).load(module.render()) == module.HOOKS
+
+
+def test_hook_manifest_is_valid_for_pre_commit() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_hooks_run_the_dralint_check_command() -> None:
+    hooks = YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert [hook["id"] for hook in hooks] == ["dralint", "dralint-all"]
+    assert '[project.scripts]\ndralint = "dralint.cli:main"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    changed, everything = hooks
+    assert changed["entry"].split() == ["dralint", "check"]
+    assert (changed["language"], changed["types_or"], changed["require_serial"]) == ("python", ["yaml", "json"], True)
+    assert everything["entry"].split() == ["dralint", "check", "."]
+    assert (everything["pass_filenames"], everything["always_run"]) == (False, True)
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A manifests repository: an inventory, a committed manifest, and a staged new one."""
+    if shutil.which("pre-commit") is None or shutil.which("git") is None:
+        pytest.skip("pre-commit and git are needed")
+    repo = tmp_path_factory.mktemp("hooks") / "repo"
+    (repo / "apps").mkdir(parents=True)
+    (repo / "cluster").mkdir()
+    # Only DRA200: the other rules must not change what this test is about.
+    (repo / ".dralint.yaml").write_text("inventory: [cluster]\nrules:\n  select: [DRA200]\n")
+    (repo / "cluster" / "classes.yaml").write_text(LEGACY)
+    (repo / "apps" / "old.yaml").write_text(CLAIM.format(name="old"))
+    _git(repo, "init", "-q")
+    _git(repo, "-c", "user.email=t@example.com", "-c", "user.name=t", "add", "-A")
+    _git(repo, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "init")
+    (repo / "apps" / "new.yaml").write_text(CLAIM.format(name="new"))
+    _git(repo, "add", "apps/new.yaml")
+    return repo
+
+
+@pytest.fixture(scope="module")
+def try_repo(repo: Path) -> dict[str, str]:
+    """``pre-commit try-repo`` with every hook of this checkout (one environment): output per hook id."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DRALINT_", "PIP_", "VIRTUALENV_"))}
+    environment.update(
+        PRE_COMMIT_HOME=str(repo.parent / "pre-commit-home"),
+        VIRTUALENV_SYSTEM_SITE_PACKAGES="1",
+        PIP_NO_INDEX="1",
+        PIP_NO_BUILD_ISOLATION="0",
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+        NO_COLOR="1",
+    )
+    result = subprocess.run(
+        ["pre-commit", "try-repo", str(ROOT), "--color", "never"],
+        cwd=repo,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    sections = result.stdout.split("- hook id: ")[1:]
+    return {section.split("\n", 1)[0]: section for section in sections}
+
+
+def _findings(output: str) -> list[str]:
+    return [line.split(": error ")[0] + " " + line.split()[2] for line in output.splitlines() if ": error DRA" in line]
+
+
+def test_dralint_hook_reports_only_the_changed_files(try_repo: dict[str, str]) -> None:
+    output = try_repo["dralint"]
+    assert "- exit code: 1" in output
+    assert _findings(output) == ["apps/new.yaml:1:1 DRA200"]
+    assert "1 file, 1 object: 1 error, 0 warnings, 0 info" in output
+
+
+def test_dralint_all_hook_checks_the_whole_repository(try_repo: dict[str, str]) -> None:
+    output = try_repo["dralint-all"]
+    assert "- exit code: 1" in output
+    assert _findings(output) == [
+        "apps/new.yaml:1:1 DRA200",
+        "apps/old.yaml:1:1 DRA200",
+        "cluster/classes.yaml:1:1 DRA200",
+    ]
