@@ -324,12 +324,11 @@ def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None) -> None:
 @click.option(
     "--kubernetes-version",
     "release",
-    default="1.37",
-    show_default=True,
+    default=None,
     metavar="VERSION",
-    help=f"Target Kubernetes release ({_RELEASES}).",
+    help=f"Target Kubernetes release ({_RELEASES}) [default: {DEFAULT_RELEASE}].",
 )
-@click.option("--feature-gates", default="", metavar="GATES", help="Feature gates: Name=true,Other=false.")
+@click.option("--feature-gates", default=None, metavar="GATES", help="Feature gates: Name=true,Other=false.")
 @click.option(
     "--strategy",
     type=click.Choice(["pack", "spread"]),
@@ -337,15 +336,25 @@ def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None) -> None:
     show_default=True,
     help="pack: first node that fits; spread: continue after the node used last.",
 )
+@click.option(
+    "--config",
+    "config",
+    default=None,
+    metavar="FILE",
+    help="Configuration file (default: .dralint.yaml found upwards).",
+)
+@click.option("--no-config", is_flag=True, help="Ignore configuration files.")
 @click.option("--stdin-filename", default="-", metavar="NAME", help="File name to report for standard input.")
 def simulate(
     paths: tuple[str, ...],
     inventory: tuple[str, ...],
     fmt: str,
     output: str | None,
-    release: str,
-    feature_gates: str,
+    release: str | None,
+    feature_gates: str | None,
     strategy: Any,
+    config: str | None,
+    no_config: bool,
     stdin_filename: str,
 ) -> None:
     """Dry-run every pod's claims against the inventory: placements, utilisation, unplaced pods."""
@@ -358,10 +367,12 @@ def simulate(
             inventory=inventory,
             format=fmt,
             output=output,
-            release=normalise_release(release),
-            feature_gates=parse_feature_gates(feature_gates),
+            release=normalise_release(release) if release is not None else None,
+            feature_gates=parse_feature_gates(feature_gates) if feature_gates is not None else None,
             strategy=strategy,
             stdin_name=stdin_filename,
+            config=config,
+            no_config=no_config,
         )
         return command.run(settings)
 

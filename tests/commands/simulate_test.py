@@ -68,3 +68,24 @@ def test_simulate_missing_path_is_a_usage_error() -> None:
     code, output = _invoke("tests/fixtures/simulate/no-such-file.yaml")
     assert code == 2
     assert "no such file or directory" in output
+
+
+def test_simulate_takes_inventory_and_target_from_the_configuration(tmp_path: Path) -> None:
+    (tmp_path / "cluster.yaml").write_text(
+        (SIMULATE / "inventory/kubectl-list.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    (tmp_path / "apps.yaml").write_text(
+        (SIMULATE / "workloads/mixed.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    (tmp_path / ".dralint.yaml").write_text('kubernetesVersion: "1.35"\ninventory: [cluster.yaml]\n', encoding="utf-8")
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        result = CliRunner().invoke(main, ["simulate", "apps.yaml", "-f", "json"])
+    finally:
+        os.chdir(cwd)
+    report = json.loads(result.output)
+    assert report["target"]["kubernetesVersion"] == "1.35"
+    # 1.35 has no DRA-backed extended resources by default: the Job needs no devices there
+    assert [p["pod"] for p in report["placements"]][-1] == "ml/monitor-worker-2"
+    assert report["summary"]["nodes"] == 2
