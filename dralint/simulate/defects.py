@@ -5,7 +5,8 @@ newest generation lacks slices or has too many, pools spread over several genera
 and counter-set names used twice in one pool, counters consumed but never declared, devices
 that consume more than their counter set holds, counters already overcommitted by existing
 allocations, attributes published with different types by one driver, and pool names shared by
-drivers that both use counters (the allocator's counter bookkeeping is keyed by pool name only).
+drivers that both use counters (the allocator's counter bookkeeping is keyed by pool name only),
+and attributes given twice on a device (once qualified with the driver's domain, once not).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ def find(slices: Sequence[SliceEntry], allocated: Sequence[AllocatedClaim] = ())
         defects.extend(_duplicate_devices(key, current))
         defects.extend(_counters(key, current, used.get(key, set())))
     defects.extend(_attribute_types(slices))
+    defects.extend(_qualified_twice(slices))
     defects.extend(_shared_pool_names(pools))
     return _unique(defects)
 
@@ -273,6 +275,23 @@ def _attribute_types(slices: Sequence[SliceEntry]) -> Iterator[Defect]:
             odd.entry.device_at(odd.index, ("attributes", Key(odd.key))),
             "selectors comparing the attribute fail or raise errors on the devices with the other type",
         )
+
+
+def _qualified_twice(slices: Sequence[SliceEntry]) -> Iterator[Defect]:
+    """Attributes (or capacities) given both as ``name`` and as ``<driver>/name`` on one device."""
+    for entry in slices:
+        driver = entry.slice.driver
+        for i, device in enumerate(entry.slice.devices):
+            for field_name, keys in (("attributes", device.attributes), ("capacity", device.capacity)):
+                for key in keys:
+                    if "/" not in key and f"{driver}/{key}" in keys:
+                        noun = "attribute" if field_name == "attributes" else "capacity"
+                        yield Defect(
+                            "DRA710",
+                            f"device {device.name} gives {noun} {key} twice, as {key} and as {driver}/{key}",
+                            entry.device_at(i, (field_name, Key(f"{driver}/{key}"))),
+                            "selectors see one of the two values, and which one is not defined; keep one spelling",
+                        )
 
 
 def _shared_pool_names(pools: dict[tuple[str, str], list[SliceEntry]]) -> Iterator[Defect]:
