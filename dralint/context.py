@@ -20,6 +20,8 @@ from dralint.sources import SourceFile
 from dralint.yamldoc import DecodeIssue, Document
 
 if TYPE_CHECKING:
+    from dralint.simulate.analysis import Analysis
+    from dralint.simulate.inventory import Inventory
     from dralint.validate.schema import SchemaError
 
 
@@ -81,6 +83,20 @@ class CheckContext:
     def pod_templates(self) -> list[PodTemplate]:
         """Every pod template of every workload, in input order."""
         return [template for obj in self.workspace.objects for template in pod_templates(obj)]
+
+    @cached_property
+    def inventory(self) -> Inventory:
+        """The cluster inventory: inventory kinds among all loaded objects, compact Inventories expanded."""
+        from dralint.simulate import inventory
+
+        return inventory.build(self.workspace.objects, self.normalised)
+
+    @cached_property
+    def analysis(self) -> Analysis:
+        """The cluster dry-run every simulation check reads (run at most once)."""
+        from dralint.simulate import analysis
+
+        return analysis.analyse(self)
 
     @cached_property
     def schema_errors(self) -> dict[KubeObject, list[SchemaError]]:
