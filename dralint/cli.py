@@ -314,3 +314,94 @@ def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None) -> None:
         return command.run(command.AllocateSettings(scenario=scenario, format=fmt, repeat=repeat, budget=steps))
 
     _run(go)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--inventory",
+    "-i",
+    multiple=True,
+    metavar="PATH",
+    help="ResourceSlices, DeviceClasses, Nodes, Inventory documents, ... (repeatable).",
+)
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(["text", "json", "html"]),
+    default="text",
+    show_default=True,
+    help="Output format (html: one self-contained page with charts).",
+)
+@click.option("--output", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")
+@click.option(
+    "--kubernetes-version",
+    "release",
+    default=None,
+    metavar="VERSION",
+    help=f"Target Kubernetes release ({_RELEASES}) [default: {DEFAULT_RELEASE}].",
+)
+@click.option("--feature-gates", default=None, metavar="GATES", help="Feature gates: Name=true,Other=false.")
+@click.option(
+    "--strategy",
+    type=click.Choice(["pack", "spread"]),
+    default="pack",
+    show_default=True,
+    help="pack: first node that fits; spread: continue after the node used last.",
+)
+@click.option(
+    "--config",
+    "config",
+    default=None,
+    metavar="FILE",
+    help="Configuration file (default: .dralint.yaml found upwards).",
+)
+@click.option("--no-config", is_flag=True, help="Ignore configuration files.")
+@click.option("--stdin-filename", default="-", metavar="NAME", help="File name to report for standard input.")
+def simulate(
+    paths: tuple[str, ...],
+    inventory: tuple[str, ...],
+    fmt: str,
+    output: str | None,
+    release: str | None,
+    feature_gates: str | None,
+    strategy: Any,
+    config: str | None,
+    no_config: bool,
+    stdin_filename: str,
+) -> None:
+    """Dry-run every pod's claims against the inventory: placements, utilisation, unplaced pods."""
+    from dralint.api.versions import normalise_release, parse_feature_gates
+    from dralint.commands import simulate as command
+
+    def go() -> int:
+        settings = command.SimulateSettings(
+            paths=paths,
+            inventory=inventory,
+            format=fmt,
+            output=output,
+            release=normalise_release(release) if release is not None else None,
+            feature_gates=parse_feature_gates(feature_gates) if feature_gates is not None else None,
+            strategy=strategy,
+            stdin_name=stdin_filename,
+            config=config,
+            no_config=no_config,
+        )
+        return command.run(settings)
+
+    _run(go)
+
+
+@main.group()
+def inventory() -> None:
+    """Work with compact Inventory documents (dralint.io/v1alpha1)."""
+
+
+@inventory.command()
+@click.argument("path")
+def expand(path: str) -> None:
+    """Print the Nodes and ResourceSlices an Inventory document stands for (YAML for kubectl apply)."""
+    from dralint.commands import inventory as command
+
+    _run(lambda: command.expand(command.ExpandSettings(path=path)))

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from dralint.api.objects import KubeObject, Unidentified
     from dralint.api.versions import Target
     from dralint.api.workloads import PodTemplate
+    from dralint.simulate.analysis import Analysis
+    from dralint.simulate.inventory import Inventory
     from dralint.sources import SourceFile
     from dralint.validate.schema import SchemaError
     from dralint.yamldoc import DecodeIssue, Document
@@ -86,6 +88,20 @@ class CheckContext:
         from dralint.api.workloads import pod_templates
 
         return [template for obj in self.workspace.objects for template in pod_templates(obj)]
+
+    @cached_property
+    def inventory(self) -> Inventory:
+        """The cluster inventory: inventory kinds among all loaded objects, compact Inventories expanded."""
+        from dralint.simulate import inventory
+
+        return inventory.build(self.workspace.objects, self.normalised)
+
+    @cached_property
+    def analysis(self) -> Analysis:
+        """The cluster dry-run every simulation check reads (run at most once)."""
+        from dralint.simulate import analysis
+
+        return analysis.analyse(self)
 
     @cached_property
     def schema_errors(self) -> dict[KubeObject, list[SchemaError]]:

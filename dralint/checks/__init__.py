@@ -20,13 +20,18 @@ CheckFn = Callable[["CheckContext"], Iterable["Violation"]]
 
 CHECKS: dict[str, str] = {
     "admin-access": "dralint.checks.admin_access:check",
+    "allocation": "dralint.checks.allocation:check",
     "apiserver": "dralint.checks.apiserver:check",
+    "capacity": "dralint.checks.capacity:check",
+    "cel-runtime": "dralint.checks.cel_runtime:check",
     "cel-selectors": "dralint.checks.cel_selectors:check",
     "gated-fields": "dralint.checks.gated_fields:check",
     "input": "dralint.checks.input:check",
+    "inventory-defects": "dralint.checks.inventory_defects:check",
     "references": "dralint.checks.references:check",
     "schema": "dralint.checks.schema:check",
     "served-versions": "dralint.checks.served_versions:check",
+    "sharing": "dralint.checks.sharing:check",
 }
 
 # Checks that look at one object (or one file) at a time, never at others: ``--jobs`` runs them

@@ -30,6 +30,7 @@ CATALOGUE_FILES = (
     "skew.yaml",
     "references.yaml",
     "cel.yaml",
+    "runtime.yaml",
     "allocation.yaml",
     "sharing.yaml",
     "inventory.yaml",

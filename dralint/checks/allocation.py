@@ -1,0 +1,183 @@
+"""The dry-run's verdicts (DRA500, DRA501, DRA505, DRA506): pods whose claims never fit, fit only on an
+emptier cluster, make the allocator fail, or fit no node at all."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from dralint.context import CheckContext
+from dralint.findings import Violation
+from dralint.simulate import demand, locate, why
+from dralint.simulate.analysis import Analysis, Failure
+from dralint.simulate.placement import Placement
+
+
+def check(ctx: CheckContext) -> Iterator[Violation]:
+    if not ctx.options.simulate:
+        return
+    analysis = ctx.analysis
+    if not analysis.active:
+        return
+    for failure in analysis.failures:
+        if failure.fits_empty:
+            yield from _oversubscribed(analysis, failure)
+        else:
+            yield from _unsatisfiable(analysis, failure)
+    reported: set[int] = set()
+    for placement in analysis.simulation.placements:
+        template = placement.pod.template_index
+        if template in reported:
+            continue
+        if placement.outcome == "error" and _claims_fault(placement.reason):
+            reported.add(template)
+            yield _error(placement)
+        elif placement.outcome == "no-node":
+            reported.add(template)
+            yield _no_node(placement)
+
+
+def _pods_text(failure: Failure) -> str:
+    pod = failure.first.pod
+    count = len(failure.placements)
+    if pod.template.owner.kind == "Pod":
+        return f"pod {pod.display}"
+    return f"{count} pod{'s' if count != 1 else ''} of {pod.workload}"
+
+
+def _unsatisfiable(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
+    pod = failure.first.pod
+    reasons = analysis.reasons(failure)
+    blocked = why.blocking(reasons)
+    blocking = blocked or reasons[:1]
+    uses = {f"{u.key[0]}/{u.key[1]}": u for u in failure.first.attempted if u.claim is not None}
+    for reason in blocking:
+        use = uses.get(reason.claim)
+        if use is None:
+            continue
+        obj, path = locate.request(use, reason.request)
+        offset = None
+        if obj is None:
+            obj, path = locate.claim_entry(pod, use)
+        elif reason.selector_index is not None and use.kind != "extended":
+            path = (*path, *(() if "/" in reason.request else ("exactly",)), "selectors", reason.selector_index)
+            path = (*path, "cel", "expression")
+            if reason.clauses:
+                offset = _offset(use, reason, reason.clauses[0].clause)
+        if blocked:
+            detail = why.sentence(reason)
+            message = f"{locate.describe(use)} cannot be allocated for {_pods_text(failure)} on any node: {detail}"
+        else:
+            detail = why.together(reasons, failure.explanations)
+            message = (
+                f"{locate.describe(use)} cannot be allocated for {_pods_text(failure)} on any node together with "
+                f"the pod's other requests: {detail}"
+            )
+        hint = "; ".join(reason.hints) if reason.hints else _hint(reason)
+        yield Violation("DRA500", message, obj, path, hint, offset=offset)
+
+
+def _offset(use: locate.ClaimUse, reason: why.RequestWhy, clause: str) -> int | None:
+    spec = why.request_spec(use.claim, reason.request)
+    if spec is None or reason.selector_index is None:
+        return None
+    cel = spec.selectors[reason.selector_index].cel
+    found = cel.expression.find(clause) if cel is not None else -1
+    return found if found >= 0 else None
+
+
+def _hint(reason: why.RequestWhy) -> str | None:
+    rejected = reason.rejected
+    if reason.seen == 0:
+        return "no ResourceSlice of the inventory publishes devices on the nodes the pod may run on"
+    if rejected.get("class-selector") == reason.seen:
+        return f"check the selectors of DeviceClass {reason.device_class} against the published devices"
+    if rejected.get("taint"):
+        return "add tolerations for the device taints to the request, or remove the taints"
+    if rejected.get("in-use"):
+        return "the devices are held by claims already allocated in the inventory"
+    return None
+
+
+def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
+    pod = failure.first.pod
+    reasons = analysis.reasons(failure)
+    exhausted = why.blocking(reasons) or reasons[:1]
+    use_by_ref = {f"{u.key[0]}/{u.key[1]}": u for u in failure.first.attempted if u.claim is not None}
+    total = sum(1 for p in analysis.simulation.placements if p.pod.template_index == pod.template_index)
+    for reason in exhausted:
+        use = use_by_ref.get(reason.claim)
+        if use is None:
+            continue
+        devices = analysis.class_devices(reason.device_class)
+        if reason.rejected.get("capacity"):
+            spec = use.claim.spec if use.claim is not None else None
+            names = sorted(
+                {
+                    name
+                    for r in (spec.requests if spec is not None else ())
+                    if r.exactly is not None and r.exactly.capacity is not None
+                    for name in r.exactly.capacity.requests
+                }
+            )
+            arithmetic = "; ".join(
+                demand.capacity_demand(analysis.pods, reason.device_class, name, devices).text() for name in names
+            )
+        else:
+            ids = [
+                (driver, pool, device.name) for driver, pool, device in analysis.class_device_ids(reason.device_class)
+            ]
+            placements = analysis.simulation.placements
+            arithmetic = demand.class_demand(analysis.pods, reason.device_class, ids, placements).text()
+        obj, path = locate.claim_entry(pod, use)
+        unplaced = len(failure.placements)
+        who = f"the pod of {pod.workload} gets" if total == 1 else f"{unplaced} of {total} pods of {pod.workload} get"
+        if pod.template.owner.kind == "Pod":
+            who = f"pod {pod.display} gets"
+        message = f"{who} no devices: earlier pods hold them ({arithmetic})"
+        yield Violation(
+            "DRA501",
+            message,
+            obj,
+            path,
+            "add devices to the inventory, lower the replicas, or request fewer devices per pod",
+        )
+
+
+def _claims_fault(error: str) -> bool:
+    """Errors the claims cause; CEL runtime errors (DRA420), unknown classes (reference checks) and
+    slices whose node selection cannot be parsed (API validation) are reported where they are."""
+    return (
+        error.startswith("claim ")
+        and "CEL runtime error" not in error
+        and "could not retrieve device class" not in error
+    )
+
+
+def _error(placement: Placement) -> Violation:
+    pod = placement.pod
+    obj, path = pod.template.owner, pod.template.path
+    match = re.match(r"claim ([^,]+), (?:sub)?request ([^:]+):", placement.reason)
+    for use in placement.attempted:
+        if match and use.claim is not None and f"{use.key[0]}/{use.key[1]}" == match.group(1):
+            found, found_path = locate.request(use, match.group(2))
+            if found is not None:
+                obj, path = found, found_path
+    return Violation(
+        "DRA505",
+        f"the scheduler's allocator fails for {pod.subject}: {placement.reason}",
+        obj,
+        path,
+        "the scheduler stops trying to place the pod on any node until this is fixed",
+    )
+
+
+def _no_node(placement: Placement) -> Violation:
+    pod = placement.pod
+    return Violation(
+        "DRA506",
+        f"no node of the inventory admits {pod.subject}: {placement.reason}",
+        pod.template.owner,
+        pod.template.path,
+        "check nodeSelector, node affinity and tolerations against the nodes' labels and taints",
+    )

@@ -1,0 +1,24 @@
+"""Capacity requests against the inventory (DRA502-DRA504, DRA603): larger than any matching device,
+refused or rounded up by request policies, or aimed at devices that cannot be shared."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dralint.context import CheckContext
+from dralint.findings import Violation
+from dralint.simulate import requests
+
+
+def check(ctx: CheckContext) -> Iterator[Violation]:
+    if not ctx.options.simulate or not ctx.inventory.has_devices:
+        return
+    if not ctx.target.enabled("DRAConsumableCapacity"):
+        return  # capacity requests are dropped or refused: the version-skew checks say so
+    analysis = ctx.analysis
+    for request in requests.written_requests(requests.claim_specs(ctx.normalised.values())):
+        if request.spec.capacity is None:
+            continue
+        devices = requests.matching_devices(request, analysis.class_devices(request.spec.device_class_name))
+        for problem in requests.capacity_problems(request, devices):
+            yield Violation(problem.rule, problem.message, request.obj, problem.path, problem.hint)

@@ -1,0 +1,18 @@
+"""Inventory defects (DRA700-DRA709): invalid Inventory documents and pools the scheduler cannot use as meant."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dralint.context import CheckContext
+from dralint.findings import Violation
+from dralint.simulate import compact_schema, defects
+
+
+def check(ctx: CheckContext) -> Iterator[Violation]:
+    inventory = ctx.inventory
+    for obj in inventory.documents:
+        for error in compact_schema.validate(obj.raw):
+            yield Violation("DRA700", error.message, obj, error.path, error.hint)
+    for defect in defects.find(inventory.slices, inventory.allocated):
+        yield Violation(defect.rule, defect.message, defect.origin.obj, defect.origin.path, defect.hint)

@@ -1,0 +1,52 @@
+"""``dralint inventory expand``: print the Nodes and ResourceSlices a compact Inventory document stands for."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from ruamel.yaml import YAML
+
+from dralint.errors import InputError
+from dralint.load import load
+from dralint.simulate import compact, compact_schema
+from dralint.simulate.inventory import is_inventory_document
+
+
+@dataclass(frozen=True, slots=True)
+class ExpandSettings:
+    path: str
+    stdin_name: str = "-"
+
+
+def expand(settings: ExpandSettings) -> int:
+    """Print the expansion as multi-document YAML; 2 (with the defects) when a document is invalid."""
+    workspace = load([settings.path], stdin_name=settings.stdin_name)
+    documents = [obj for obj in workspace.objects if is_inventory_document(obj)]
+    if not documents:
+        raise InputError(
+            f"{settings.path}: no Inventory document (apiVersion {compact_schema.API_VERSION}, kind Inventory)"
+        )
+    problems = sorted(
+        (obj.file, *obj.position(error.path), error.message)
+        for obj in documents
+        for error in compact_schema.validate(obj.raw)
+    )
+    if problems:
+        file, line, column, message = problems[0]
+        more = f" (and {len(problems) - 1} more; dralint check {settings.path} lists them)" if len(problems) > 1 else ""
+        raise InputError(f"invalid Inventory document: {file}:{line}:{column}: {message}{more}")
+    objects: list[Any] = []
+    for obj in documents:
+        expansion = compact.expand(obj.raw)
+        objects.extend(node.data for node in expansion.nodes)
+        objects.extend(item.data for item in expansion.slices)
+    yaml = YAML()
+    yaml.default_flow_style = False
+    yaml.explicit_start = False
+    for i, data in enumerate(objects):
+        if i:
+            sys.stdout.write("---\n")
+        yaml.dump(data, sys.stdout)
+    return 0

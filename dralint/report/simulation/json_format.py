@@ -1,0 +1,74 @@
+"""``dralint simulate`` as JSON (stable keys, for scripts)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TextIO
+
+from dralint.simulate.report import SimulationReport
+
+
+def as_dict(report: SimulationReport) -> dict[str, Any]:
+    return {
+        "target": report.target,
+        "strategy": report.strategy,
+        "inventory": report.inventory,
+        "placements": [
+            {
+                "pod": pod.pod,
+                "workload": pod.workload,
+                "outcome": pod.outcome,
+                "node": pod.node,
+                "reason": pod.reason or None,
+                "details": list(pod.details),
+                "claims": [
+                    {
+                        "name": claim.name,
+                        "claim": claim.claim,
+                        "kind": claim.kind,
+                        "devices": [
+                            {
+                                "request": d.request,
+                                "driver": d.driver,
+                                "pool": d.pool,
+                                "device": d.device,
+                                "shared": d.shared,
+                                "adminAccess": d.admin,
+                            }
+                            for d in claim.devices
+                        ],
+                    }
+                    for claim in pod.claims
+                ],
+            }
+            for pod in report.pods
+        ],
+        "pools": [
+            {
+                "driver": pool.driver,
+                "pool": pool.pool,
+                "nodes": list(pool.nodes),
+                "devices": pool.devices,
+                "allocated": pool.allocated,
+                "utilisation": round(pool.utilisation, 6),
+                "incomplete": pool.incomplete,
+                "counters": [
+                    {"counterSet": c.counter_set, "counter": c.counter, "consumed": c.consumed, "total": c.total}
+                    for c in pool.counters
+                ],
+            }
+            for pool in report.pools
+        ],
+        "summary": {
+            "pods": len(report.pods),
+            "placed": report.placed,
+            "unplaced": len(report.unplaced),
+            "nodes": report.nodes,
+        },
+        "notes": list(report.notes),
+    }
+
+
+def render(report: SimulationReport, stream: TextIO) -> None:
+    json.dump(as_dict(report), stream, indent=2)
+    stream.write("\n")

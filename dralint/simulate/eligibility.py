@@ -1,0 +1,101 @@
+"""Which nodes a pod may run on before devices are considered: nodeName, nodeSelector, required
+node affinity, and node taints against the pod's tolerations (kube-scheduler's filter plugins).
+
+A pod that no node admits is reported with the first reason that excluded the most nodes, so
+the user sees "node selector gpu=h100 matches no node" rather than a list of every node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from dralint.allocator.nodes import NodeSelectorError, node_matches
+from dralint.api import model
+from dralint.api.workloads import PodSpec, Toleration
+
+UNSCHEDULABLE_TAINT = model.NodeTaint("node.kubernetes.io/unschedulable", "", "NoSchedule")
+# Tolerations the DaemonSet controller adds to every pod it creates (those that matter here).
+DAEMONSET_TOLERATIONS = (
+    Toleration("node.kubernetes.io/unschedulable", "Exists", "", "NoSchedule"),
+    Toleration("node.kubernetes.io/not-ready", "Exists", "", "NoExecute"),
+    Toleration("node.kubernetes.io/unreachable", "Exists", "", "NoExecute"),
+)
+
+
+def selector_matches(node: model.Node, selector: model.NodeSelector) -> bool:
+    """Node-affinity semantics (the allocator's ``NodeMatches``); a selector that does not parse matches nothing."""
+    try:
+        return node_matches(node, None, None, selector)
+    except NodeSelectorError:
+        return False
+
+
+def tolerates(toleration: Toleration, taint: model.NodeTaint) -> bool:
+    """core/v1 ``Toleration.ToleratesTaint``."""
+    if toleration.effect and toleration.effect != taint.effect:
+        return False
+    if toleration.key and toleration.key != taint.key:
+        return False
+    if toleration.operator == "Exists":
+        return True
+    if toleration.operator in ("", "Equal"):
+        return toleration.value == taint.value
+    return False
+
+
+def blocking_taints(node: model.Node) -> tuple[model.NodeTaint, ...]:
+    """Taints that keep pods off the node unless tolerated (PreferNoSchedule only scores)."""
+    taints = tuple(t for t in node.taints if t.effect in ("NoSchedule", "NoExecute"))
+    return (*taints, UNSCHEDULABLE_TAINT) if node.unschedulable else taints
+
+
+def untolerated(node: model.Node, tolerations: Sequence[Toleration]) -> model.NodeTaint | None:
+    """The first taint of ``node`` no toleration matches, or ``None``."""
+    for taint in blocking_taints(node):
+        if not any(tolerates(t, taint) for t in tolerations):
+            return taint
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Exclusion:
+    """Why a node cannot take the pod (None from :func:`exclusion` when it can)."""
+
+    reason: str  # "node name", "node selector", "node affinity", "taint"
+    detail: str
+
+
+def exclusion(
+    node: model.Node, spec: PodSpec, tolerations: Sequence[Toleration], *, labels_known: bool = True
+) -> Exclusion | None:
+    """Why ``node`` cannot take a pod with ``spec``, or ``None`` when it can.
+
+    ``labels_known`` is false for nodes dralint made up because a slice names them: their
+    labels and taints are unknown, so label selectors are given the benefit of the doubt.
+    """
+    if spec.node_name and spec.node_name != node.name:
+        return Exclusion("node name", f"the pod names node {spec.node_name}")
+    if not labels_known:
+        return None
+    for key, value in spec.node_selector.items():
+        if node.labels.get(key) != value:
+            return Exclusion("node selector", f"nodeSelector {key}={value}")
+    if spec.required_affinity is not None and not selector_matches(node, spec.required_affinity):
+        return Exclusion("node affinity", "required node affinity")
+    taint = untolerated(node, tolerations)
+    if taint is not None:
+        text = f"{taint.key}={taint.value}:{taint.effect}" if taint.value else f"{taint.key}:{taint.effect}"
+        return Exclusion("taint", f"untolerated taint {text}")
+    return None
+
+
+def summarise(exclusions: Iterable[tuple[str, Exclusion]]) -> str:
+    """``"0 of 4 nodes are eligible: 3 untolerated taint nvidia.com/gpu:NoSchedule, 1 nodeSelector …"``."""
+    counts: dict[str, int] = {}
+    total = 0
+    for _, excluded in exclusions:
+        total += 1
+        counts[excluded.detail] = counts.get(excluded.detail, 0) + 1
+    parts = [f"{n} {detail}" for detail, n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+    return f"0 of {total} nodes are eligible: {', '.join(parts)}" if total else "the inventory has no nodes"

@@ -1,0 +1,199 @@
+"""Each written request against the inventory devices it could get, without placing any pod.
+
+For every request (and ``firstAvailable`` entry) of the ResourceClaims and ResourceClaimTemplates,
+the devices its DeviceClass and its own selectors accept; then, per requested capacity, whether
+any of them is large enough, whether their request policies allow the amount or round it up, and
+whether the devices can be shared at all. These are the facts behind the capacity and sharing
+findings (DRA502-DRA504, DRA603, DRA604).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from dralint.allocator.capacity import consumed_amount, violates_policy
+from dralint.allocator.devices import CapacityInfo, nano
+from dralint.api import model
+from dralint.api.normalise import Normalised
+from dralint.api.objects import KubeObject
+from dralint.cel import CelError, compile_selector, device_value
+from dralint.paths import Key, Path
+from dralint.quantity import Quantity
+from dralint.simulate.suggest import closest
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenRequest:
+    """A request or ``firstAvailable`` entry as written in a claim or template."""
+
+    obj: KubeObject
+    path: Path  # canonical path of the exactly block or the entry
+    label: str  # "gpu" or "gpu/small"
+    spec: model.ExactDeviceRequest | model.DeviceSubRequest
+
+    @property
+    def owner(self) -> str:
+        return f"{self.obj.kind} {self.obj.namespace}/{self.obj.name} request {self.label}"
+
+
+ClaimSpec = tuple[model.ResourceClaimSpec, KubeObject, Path]  # spec, object, path of its requests
+
+
+def claim_specs(normalised: Iterable[Normalised]) -> list[ClaimSpec]:
+    """The claim spec of every ResourceClaim and ResourceClaimTemplate, with where its requests are."""
+    out: list[ClaimSpec] = []
+    for item in normalised:
+        typed = item.typed
+        if isinstance(typed, model.ResourceClaim):
+            out.append((typed.spec, item.obj, ("spec", "devices", "requests")))
+        elif isinstance(typed, model.ResourceClaimTemplate):
+            out.append((typed.spec, item.obj, ("spec", "spec", "devices", "requests")))
+    return out
+
+
+def written_requests(items: Sequence[ClaimSpec]) -> Iterator[WrittenRequest]:
+    for spec, obj, base in items:
+        for r, request in enumerate(spec.requests):
+            if request.exactly is not None:
+                yield WrittenRequest(obj, (*base, r, "exactly"), request.name, request.exactly)
+            for e, entry in enumerate(request.first_available or ()):
+                yield WrittenRequest(obj, (*base, r, "firstAvailable", e), f"{request.name}/{entry.name}", entry)
+
+
+def matching_devices(
+    request: WrittenRequest, class_devices: Sequence[tuple[str, model.Device]]
+) -> list[tuple[str, model.Device]]:
+    """The class's devices the request's own selectors accept (runtime errors count as no)."""
+    compiled = []
+    for selector in request.spec.selectors:
+        if selector.cel is None:
+            continue
+        try:
+            compiled.append(compile_selector(selector.cel.expression))
+        except CelError:
+            return []
+    out = []
+    for driver, device in class_devices:
+        value = device_value(driver, device)
+        try:
+            if all(c.matches(value) for c in compiled):
+                out.append((driver, device))
+        except CelError:
+            continue
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class CapacityProblem:
+    rule: str  # DRA502, DRA503, DRA504 or DRA603
+    request: WrittenRequest
+    capacity: str
+    message: str
+    hint: str | None = None
+
+    @property
+    def path(self) -> Path:
+        return (*self.request.path, "capacity", "requests", Key(self.capacity))
+
+
+def capacity_problems(
+    request: WrittenRequest, devices: Sequence[tuple[str, model.Device]]
+) -> Iterator[CapacityProblem]:
+    """Capacity requests no matching device can serve, that policies refuse or round up, or that take whole devices."""
+    if request.spec.capacity is None or not devices:
+        return
+    for name, wanted in sorted(request.spec.capacity.requests.items()):
+        having = [(driver, d, d.capacity[name]) for driver, d in devices if name in d.capacity]
+        if not having:
+            known = sorted({c for _, d in devices for c in d.capacity})
+            yield CapacityProblem(
+                "DRA502",
+                request,
+                name,
+                f"{request.owner} requests capacity {name} but none of the {len(devices)} matching devices has it",
+                _capacity_hint(name, known),
+            )
+            continue
+        largest = max(having, key=lambda item: item[2].value)
+        big_enough = [item for item in having if item[2].value >= wanted]
+        if not big_enough:
+            yield CapacityProblem(
+                "DRA502",
+                request,
+                name,
+                f"{request.owner} requests {wanted} of {name} but the largest matching device "
+                f"({largest[1].name}) has {largest[2].value}",
+            )
+            continue
+        verdicts = [_policy(wanted, name, capacity) for _, _, capacity in big_enough]
+        allowed = [v for v in verdicts if v[0]]
+        if not allowed:
+            yield CapacityProblem(
+                "DRA503",
+                request,
+                name,
+                f"{request.owner} requests {wanted} of {name}, which the request policy of every matching device "
+                f"refuses ({verdicts[0][2]})",
+                "request an amount the policy allows",
+            )
+            continue
+        rounded = [v for v in allowed if v[1] is not None and v[1] != wanted]
+        if len(rounded) == len(allowed):
+            yield CapacityProblem(
+                "DRA504",
+                request,
+                name,
+                f"{request.owner} requests {wanted} of {name} but the request policy makes it consume {rounded[0][1]}",
+                f"request {rounded[0][1]} to make the amount explicit",
+            )
+        shareable = [d for _, d, _ in big_enough if d.allow_multiple_allocations]
+        if not shareable:
+            yield CapacityProblem(
+                "DRA603",
+                request,
+                name,
+                f"{request.owner} requests {wanted} of {name}, but no matching device allows multiple allocations: "
+                f"the pod gets a whole device ({largest[2].value})",
+                "drop the capacity request, or use devices with allowMultipleAllocations: true",
+            )
+
+
+def _capacity_hint(name: str, known: list[str]) -> str | None:
+    unqualified = name.partition("/")[2] or name
+    same = [k for k in known if (k.partition("/")[2] or k) == unqualified]
+    if same:
+        return f"the allocator compares capacity names exactly, without domains: the devices publish {same[0]}"
+    guess = closest(name, known)
+    if guess:
+        return f"did you mean {guess}?"
+    return "devices have: " + ", ".join(known) if known else None
+
+
+def _policy(wanted: Quantity, name: str, capacity: model.DeviceCapacity) -> tuple[bool, Quantity | None, str]:
+    """(allowed, consumed amount, description of the policy)."""
+    info = CapacityInfo(name, capacity)
+    amount, is_default = consumed_amount((nano(wanted), wanted), info)
+    allowed = not violates_policy(amount, is_default, info)
+    return allowed and amount[0] <= info.value, amount[1], _describe(capacity.request_policy)
+
+
+def _describe(policy: model.CapacityRequestPolicy | None) -> str:
+    if policy is None:
+        return "no policy"
+    if policy.valid_range is not None:
+        r = policy.valid_range
+        parts = [f"min {r.min}"] if r.min is not None else []
+        parts += [f"max {r.max}"] if r.max is not None else []
+        parts += [f"step {r.step}"] if r.step is not None else []
+        return "validRange " + ", ".join(parts)
+    if policy.valid_values:
+        return "validValues " + ", ".join(str(v) for v in policy.valid_values)
+    return "no range or values"
+
+
+def all_mode_on_shareable(request: WrittenRequest, devices: Sequence[tuple[str, model.Device]]) -> int:
+    """How many matching devices allow multiple allocations, for an ``All`` request (0 otherwise)."""
+    if request.spec.allocation_mode != "All":
+        return 0
+    return sum(1 for _, d in devices if d.allow_multiple_allocations)

@@ -1,0 +1,55 @@
+"""``dralint inventory expand``: the generated Nodes and ResourceSlices, and refusals with exit code 2."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from dralint.cli import main
+from tests.conftest import ROOT
+from tests.simulate.helpers import SIMULATE
+
+
+def _invoke(*args: str) -> tuple[int, str]:
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        result = CliRunner().invoke(main, list(args))
+    finally:
+        os.chdir(cwd)
+    return result.exit_code, result.output
+
+
+def test_expand_prints_nodes_and_slices_as_yaml() -> None:
+    code, output = _invoke("inventory", "expand", "tests/fixtures/simulate/inventory/compact-gpu.yaml")
+    assert code == 0
+    assert output == (SIMULATE / "expected" / "compact-gpu.expanded.yaml").read_text(encoding="utf-8")
+
+
+def test_expanded_yaml_passes_dralint_check(tmp_path: Path) -> None:
+    _, output = _invoke("inventory", "expand", "tests/fixtures/simulate/inventory/compact-gpu.yaml")
+    expanded = tmp_path / "expanded.yaml"
+    expanded.write_text(output, encoding="utf-8")
+    code, report = _invoke("check", str(expanded), "--color", "never", "--fail-on", "info")
+    assert (code, report.splitlines()[-1]) == (0, "1 file, 7 objects: 0 errors, 0 warnings, 0 info")
+
+
+def test_expand_refuses_an_invalid_document_in_one_line() -> None:
+    code, output = _invoke("inventory", "expand", "tests/fixtures/simulate/inventory/compact-invalid.yaml")
+    assert code == 2
+    assert output == (
+        "dralint: error: invalid Inventory document: tests/fixtures/simulate/inventory/compact-invalid.yaml:8:5: "
+        "0 is less than the minimum of 1 (and 2 more; dralint check "
+        "tests/fixtures/simulate/inventory/compact-invalid.yaml lists them)\n"
+    )
+
+
+def test_expand_refuses_a_file_without_inventory() -> None:
+    code, output = _invoke("inventory", "expand", "tests/fixtures/simulate/inventory/kubectl-list.yaml")
+    assert code == 2
+    assert output == (
+        "dralint: error: tests/fixtures/simulate/inventory/kubectl-list.yaml: no Inventory document "
+        "(apiVersion dralint.io/v1alpha1, kind Inventory)\n"
+    )

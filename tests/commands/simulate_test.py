@@ -1,0 +1,91 @@
+"""``dralint simulate`` end to end: text and JSON reports against goldens, exit codes, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from dralint.cli import main
+from tests.conftest import ROOT
+from tests.simulate.helpers import SIMULATE
+
+EXPECTED = SIMULATE / "expected"
+
+
+def _invoke(*args: str) -> tuple[int, str]:
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        result = CliRunner().invoke(main, ["simulate", *args])
+    finally:
+        os.chdir(cwd)
+    return result.exit_code, result.output
+
+
+def test_simulate_text_report_lists_placements_utilisation_and_unplaced_pods() -> None:
+    code, output = _invoke(
+        "tests/fixtures/simulate/workloads/mixed.yaml",
+        "--inventory",
+        "tests/fixtures/simulate/inventory/kubectl-list.yaml",
+    )
+    assert code == 1  # some pods stay unplaced
+    assert output == (EXPECTED / "mixed.txt").read_text(encoding="utf-8")
+
+
+def test_simulate_json_report_with_counters() -> None:
+    code, output = _invoke("tests/fixtures/simulate/placement/partitions.yaml", "--format", "json")
+    assert code == 0
+    assert json.loads(output) == json.loads((EXPECTED / "partitions.json").read_text(encoding="utf-8"))
+
+
+def test_simulate_writes_the_report_to_a_file(tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    code, output = _invoke("tests/fixtures/simulate/placement/three-nodes.yaml", "-f", "json", "-o", str(out))
+    assert (code, output) == (0, "")
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["summary"] == {"pods": 4, "placed": 4, "unplaced": 0, "nodes": 3}
+    assert [p["node"] for p in report["placements"]] == ["node-0", "node-0", "node-1", "node-1"]
+
+
+def test_simulate_spread_strategy() -> None:
+    code, output = _invoke("tests/fixtures/simulate/placement/three-nodes.yaml", "-f", "json", "--strategy", "spread")
+    assert code == 0
+    assert [p["node"] for p in json.loads(output)["placements"]] == ["node-0", "node-1", "node-2", "node-0"]
+
+
+def test_simulate_without_inventory_says_so() -> None:
+    code, output = _invoke("tests/rules/DRA500/pass/no-inventory.yaml")
+    assert (code, output) == (
+        0,
+        "no inventory: give ResourceSlices or an Inventory document (--inventory) to dry-run against\n",
+    )
+
+
+def test_simulate_missing_path_is_a_usage_error() -> None:
+    code, output = _invoke("tests/fixtures/simulate/no-such-file.yaml")
+    assert code == 2
+    assert "no such file or directory" in output
+
+
+def test_simulate_takes_inventory_and_target_from_the_configuration(tmp_path: Path) -> None:
+    (tmp_path / "cluster.yaml").write_text(
+        (SIMULATE / "inventory/kubectl-list.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    (tmp_path / "apps.yaml").write_text(
+        (SIMULATE / "workloads/mixed.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    (tmp_path / ".dralint.yaml").write_text('kubernetesVersion: "1.35"\ninventory: [cluster.yaml]\n', encoding="utf-8")
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        result = CliRunner().invoke(main, ["simulate", "apps.yaml", "-f", "json"])
+    finally:
+        os.chdir(cwd)
+    report = json.loads(result.output)
+    assert report["target"]["kubernetesVersion"] == "1.35"
+    # 1.35 has no DRA-backed extended resources by default: the Job needs no devices there
+    assert [p["pod"] for p in report["placements"]][-1] == "ml/monitor-worker-2"
+    assert report["summary"]["nodes"] == 2

@@ -1,0 +1,24 @@
+"""Loading fixture bundles for the simulation tests."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from dralint.api.versions import make_target
+from dralint.context import CheckContext
+from dralint.load import load
+from dralint.simulate import inventory
+from tests.conftest import FIXTURES
+
+SIMULATE = FIXTURES / "simulate"
+
+
+def context(*names: str, gates: Mapping[str, bool] | None = None, release: str = "1.37") -> CheckContext:
+    """A check context over fixture files or directories under tests/fixtures/simulate."""
+    workspace = load([str(SIMULATE / name) for name in names])
+    return CheckContext(workspace, make_target(release, gates))
+
+
+def build_inventory(*names: str) -> inventory.Inventory:
+    ctx = context(*names)
+    return inventory.build(ctx.objects, ctx.normalised)
