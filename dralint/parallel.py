@@ -16,14 +16,13 @@ Small inputs are checked in this process: starting workers costs more than it sa
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
+import pickle
 import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dralint import engine, sources
 from dralint.api.versions import Target
@@ -32,6 +31,9 @@ from dralint.load import Input, load_files, merge
 from dralint.paths import Path
 from dralint.rules import Rule
 from dralint.yamldoc import Document, Limits
+
+if TYPE_CHECKING:  # multiprocessing is imported when workers start: a one-file run does not need it
+    from multiprocessing.connection import Connection
 
 MIN_PARALLEL_BYTES = 1 << 20  # below this much input, one process is faster
 PARTS_PER_JOB = 4  # more parts than workers, so that a slow part does not leave the others idle
@@ -159,7 +161,7 @@ class _Failed:
     def __init__(self, error: BaseException) -> None:
         self.trace = "".join(traceback.format_exception(error))
         try:
-            multiprocessing.reduction.ForkingPickler.dumps(error)
+            pickle.dumps(error)
             self.error: BaseException = error
         except Exception:  # an exception that cannot be pickled: keep its text
             self.error = RuntimeError(f"{type(error).__name__}: {error}")
@@ -200,12 +202,14 @@ class _Workers:
     """Worker processes that check parts of the inputs, then answer position look-ups (a :class:`Finder`)."""
 
     def __init__(self, count: int) -> None:
+        import multiprocessing
+
         # fork starts a worker in milliseconds with dralint already imported; spawn (macOS,
         # Windows) imports it again in each worker.
         methods = multiprocessing.get_all_start_methods()
         context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         self._connections: list[Connection] = []
-        self._processes: list[multiprocessing.process.BaseProcess] = []
+        self._processes: list[Any] = []
         for _ in range(count):
             parent, child = context.Pipe()
             process = context.Process(target=_serve, args=(child,), daemon=True)
@@ -232,6 +236,8 @@ class _Workers:
 
     def check(self, parts: Sequence[Part]) -> list[Checked]:
         """Check every part (each idle worker takes the next one); results in the order of ``parts``."""
+        from multiprocessing.connection import Connection, wait
+
         results: dict[int, Checked] = {}
         waiting = list(enumerate(parts))
         busy: dict[Connection, int] = {}

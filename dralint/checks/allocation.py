@@ -14,11 +14,9 @@ from dralint.simulate.placement import Placement
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
-    if not ctx.options.simulate:
-        return
+    if not ctx.options.simulate or not ctx.inventory.has_devices:
+        return  # (the same as analysis.active, without running the pods through an empty cluster)
     analysis = ctx.analysis
-    if not analysis.active:
-        return
     for failure in analysis.failures:
         if failure.fits_empty:
             yield from _oversubscribed(analysis, failure)
