@@ -344,17 +344,26 @@ def decode(
 
 
 def _decode_all(file: str, text: str, limits: Limits) -> tuple[list[Document], list[DecodeIssue]]:
+    is_json = file.lower().endswith(".json")
     try:
-        return _decode_yaml(file, text, 0, len(text), 0, limits)
+        documents, issues = _decode_yaml(file, text, 0, len(text), 0, limits)
     except ComposeError as error:
         first_issue = error.issue
-    if file.endswith(".json") or text.lstrip().startswith("{"):
+    else:
+        if is_json:
+            # Decoded as YAML for the positions, but kubectl decodes a .json file as JSON, which
+            # rejects what YAML allows (comments, trailing commas, single quotes, NaN): say so.
+            rejected = _decode_json(file, text)[1]
+            if rejected is not None:
+                issues = sorted([rejected, *issues], key=lambda i: (i.line, i.column))
+        return documents, issues
+    if is_json or text.lstrip().startswith("{"):
         # kubectl tries a text starting with "{" as a JSON stream first; JSON that YAML rejects
         # (very long keys, some escapes) is decoded here, without positions.
         json_documents, json_issue = _decode_json(file, text)
         if json_issue is None:
             return json_documents, []
-        if file.endswith(".json"):
+        if is_json:
             return [], [json_issue]
     return _recover(file, text, first_issue, limits)
 
@@ -418,8 +427,11 @@ def _decode_yaml(
 
 
 def _decode_json(file: str, text: str) -> tuple[list[Document], DecodeIssue | None]:
-    """The values of a JSON text or stream of JSON values (as kubectl accepts), or the first error."""
-    decoder = json.JSONDecoder()
+    """The values of a JSON text or stream of JSON values (as kubectl accepts), or the first error.
+
+    Strict as Go's encoding/json: NaN and Infinity (which Python's decoder accepts) are errors.
+    """
+    decoder = json.JSONDecoder(parse_constant=_reject_constant)
     documents: list[Document] = []
     index = len(text) - len(text.lstrip())
     try:
@@ -430,9 +442,33 @@ def _decode_json(file: str, text: str) -> tuple[list[Document], DecodeIssue | No
             index = len(text) - len(text[end:].lstrip())
     except json.JSONDecodeError as error:
         return [], DecodeIssue("syntax", f"invalid JSON: {error.msg}", error.lineno, error.colno)
+    except _Constant as constant:
+        line, column = _constant_position(text, constant.name)
+        return [], DecodeIssue("syntax", f"invalid JSON: {constant.name} is not a JSON value", line, column)
     except RecursionError:
         return [], DecodeIssue("too-deep", "JSON document nests too deeply", text.count("\n", 0, index) + 1, 1)
     return documents, None
+
+
+class _Constant(Exception):
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _reject_constant(name: str) -> Any:
+    raise _Constant(name)
+
+
+_JSON_STRING_OR_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
+
+
+def _constant_position(text: str, name: str) -> tuple[int, int]:
+    """1-based position of the first ``name`` outside a string (the decoder does not say where)."""
+    for match in _JSON_STRING_OR_CONSTANT.finditer(text):
+        if match.group(1) == name:
+            start = match.start()
+            return text.count("\n", 0, start) + 1, start - (text.rfind("\n", 0, start) + 1) + 1
+    return 1, 1  # pragma: no cover - the decoder found it
 
 
 # --- templates ------------------------------------------------------------------------------
