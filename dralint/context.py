@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from dralint.limits import Limits
+
 if TYPE_CHECKING:
     # Imported where used: a run that needs no normalised objects (a file without DRA objects,
     # ``dralint rules``) should not pay for the typed model.
@@ -47,6 +49,7 @@ class Options:
     simulate: bool = True
     namespaces: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # extra namespace labels
     extra: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # rule id -> option -> value
+    limits: Limits = field(default_factory=Limits)  # the dry-run reads its search budgets here
 
     def option(self, rule: str, name: str) -> Any:
         """The value of a rule's option: as configured, else the default declared in the catalogue."""

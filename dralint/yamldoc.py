@@ -333,7 +333,13 @@ def decode(
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\ufeff" in text:  # concatenated files keep their byte-order marks at document starts
         text = _LINE_START_BOM.sub("", text)
+    # Every document after the first starts with a --- line, so this bounds the count before any
+    # decoding; JSON streams are counted once decoded.
+    if _too_many(1 + sum(1 for m in _DOC_SEPARATOR.finditer(text) if m.start() > 0), limits):
+        return [], [_too_many_documents(limits)]
     documents, issues = _decode_all(file, text, limits)
+    if _too_many(len(documents), limits):
+        return [], [_too_many_documents(limits)]
     for document in documents:
         document.text = text
     if templates and "{{" in text:
@@ -341,6 +347,20 @@ def decode(
     for number, document in enumerate(documents):
         document.index = number
     return documents, issues
+
+
+def _too_many(documents: int, limits: Limits) -> bool:
+    return documents > limits.max_documents_per_file
+
+
+def _too_many_documents(limits: Limits) -> DecodeIssue:
+    return DecodeIssue(
+        "too-large",
+        f"file holds more than {limits.max_documents_per_file} documents; not checked",
+        1,
+        1,
+        hint="split the file, or raise limits.maxDocumentsPerFile in the configuration",
+    )
 
 
 def _decode_all(file: str, text: str, limits: Limits) -> tuple[list[Document], list[DecodeIssue]]:

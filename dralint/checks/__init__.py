@@ -28,6 +28,7 @@ CHECKS: dict[str, str] = {
     "gated-fields": "dralint.checks.gated_fields:check",
     "input": "dralint.checks.input:check",
     "inventory-defects": "dralint.checks.inventory_defects:check",
+    "limits": "dralint.checks.limits:check",
     "references": "dralint.checks.references:check",
     "schema": "dralint.checks.schema:check",
     "served-versions": "dralint.checks.served_versions:check",

@@ -20,12 +20,12 @@ from dralint.config.select import selection
 from dralint.context import CheckContext, Options
 from dralint.errors import ConfigError, DralintError, UsageError
 from dralint.findings import Finding, Suppression
+from dralint.limits import Limits, from_config
 from dralint.load import inputs
 from dralint.rules import Rule, catalogue
 from dralint.suppress import Suppressor
 from dralint.suppress import baseline as baselines
 from dralint.suppress.exceptions import build as build_exceptions
-from dralint.yamldoc import Limits
 
 FailOn = Literal["error", "warning", "info", "never"]
 FAIL_ON: tuple[FailOn, ...] = ("error", "warning", "info", "never")
@@ -148,15 +148,8 @@ def _files(paths: tuple[str, ...], exclude: tuple[str, ...], root: str) -> list[
 
 
 def _limits(effective: Effective) -> tuple[Limits, int]:
-    limits = effective.limits
-    defaults = Limits()
-    return (
-        Limits(
-            max_values_per_document=limits.get("maxValuesPerDocument", defaults.max_values_per_document),
-            max_depth=limits.get("maxDepth", defaults.max_depth),
-        ),
-        limits.get("maxFileBytes", sources.DEFAULT_MAX_FILE_BYTES),
-    )
+    limits = from_config(effective.limits)
+    return limits, limits.max_file_bytes
 
 
 def analyse(settings: CheckSettings) -> Outcome:
@@ -178,7 +171,7 @@ def analyse(settings: CheckSettings) -> Outcome:
         inputs(checked, context),
         jobs=settings.jobs if settings.jobs is not None else parallel.default_jobs(),
         target=cluster,
-        options=Options(simulate=settings.simulate, extra=chosen.options),
+        options=Options(simulate=settings.simulate, extra=chosen.options, limits=limits),
         rules=rules,
         selection=chosen,
         limits=limits,
