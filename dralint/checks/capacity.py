@@ -7,7 +7,6 @@ from collections.abc import Iterator
 
 from dralint.context import CheckContext
 from dralint.findings import Violation
-from dralint.simulate import requests
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
@@ -15,6 +14,9 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         return
     if not ctx.target.enabled("DRAConsumableCapacity"):
         return  # capacity requests are dropped or refused: the version-skew checks say so
+    # Imported after the guard: a run without an inventory does not pay for the dry-run's modules.
+    from dralint.simulate import requests
+
     analysis = ctx.analysis
     for request in requests.written_requests(requests.claim_specs(ctx.normalised.values())):
         if request.spec.capacity is None:
