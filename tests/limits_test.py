@@ -117,6 +117,6 @@ def test_an_exponential_search_is_given_up_at_the_step_limit(tmp_path: Path) -> 
 
 def test_the_generators_make_what_they_say() -> None:
     assert hostile.alias_bomb(levels=2, width=3).count("*a1") == 3
-    assert hostile.many_documents(5).count("kind: ResourceClaim") == 5
+    assert hostile.many_documents(5).count("kind: ConfigMap") == 5
     assert hostile.resource_slices(3, devices=2).count("- name: gpu-") == 6
     assert json.loads(hostile.costly_selector(2))["spec"]["selectors"][0]["cel"]["expression"].count(".all(") == 2
