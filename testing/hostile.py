@@ -74,7 +74,9 @@ def big_file(size: int) -> str:
 
 def many_documents(count: int) -> str:
     """``count`` small documents (ConfigMaps, about 60 bytes each) in one file."""
-    return "---\n".join(f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c{n}, namespace: ml}}\n" for n in range(count))
+    return "---\n".join(
+        f"apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c{n}, namespace: ml}}\n" for n in range(count)
+    )
 
 
 def costly_selector(depth: int = 6) -> str:
