@@ -57,58 +57,67 @@ BENCHMARKS = [
 NOTES = """\
 ## What dominates, and what changed
 
-Measured with the scripts below; "before" is main at 30c379e (the merge of the dry-run), run
-the same way on the same machine.
+"Before" is main at 30c379e (the merge of the dry-run), measured with these same scripts on
+the same machine (`git archive 30c379e`, then `validate_bench.py` and `load_bench.py` there).
 
-**The full check** (`validate_bench.py`, corpus plus the examples' cluster as inventory) went
-from 700 to about 400 ms of CPU: from 11x to over 20x faster than kubernetes-validate's
-schema-only run.
+**The full check** (`validate_bench.py`: the corpus, with the examples' cluster as inventory so
+that the dry-run runs too) went from 742 to about 310 ms of CPU: from 12x to 26x faster than
+kubernetes-validate's schema-only run of the same files (target: 20x).
 
-- *Schema validation* was jsonschema: 40% of the check. It is now `dralint/validate/compiled.py`,
+- *Schema validation* was jsonschema, 40% of the check. It is now `dralint/validate/compiled.py`,
   which compiles the eight keywords the Kubernetes schemas use (type, properties,
   additionalProperties, items, required, enum, format, $ref) into closures, each definition
   once and on first use: 10x faster on the corpus (12 vs 130 ms for its 492 objects), and it
   imports nothing. Messages and paths are unchanged; `tests/validate/compiled_test.py` checks
   that both validators report the same errors on the corpus and on 600 mutated objects.
-- *Did-you-mean for DeviceClass names* computed a full edit distance against every class
-  for every reference (25% of the check on the corpus): the distance now stops as soon as it
-  exceeds the limit, and each unknown name is looked up once.
-- *Decoding* is now what dominates (about 40% of the profiled run, see the profile): the C
-  YAML parser and the node objects ruamel builds for every value, then building plain values
-  from them. The composer used to pass a tag string for every node, from which ruamel made a
-  Tag object per node; it now passes four shared Tag objects (decoding a third faster).
-- The JSON report was written in thousands of small writes; now in one.
+- *Did-you-mean for DeviceClass names* computed a full edit distance against every class for
+  every reference (a quarter of the check): the distance now stops as soon as it exceeds the
+  limit, and each unknown name is looked up once.
+- *Decoding* now dominates (37% of the profiled run, see the profile below): the C YAML parser
+  and the node object ruamel builds for every value (61,000 on the corpus), then plain values
+  built from them. The composer passed a tag string for each node, from which ruamel made a
+  Tag object per node; it now passes four shared Tag objects, which makes decoding a third
+  faster. The rest is spread thinly: the kube-apiserver rules (15%, normalising included),
+  the dry-run (8%), schema validation (6%), writing the JSON report (8%).
+- The JSON report was written in thousands of small writes; now in one. Configuration
+  exceptions are matched by rule and object kind first (`suppress_bench.py`, 200 exceptions).
 
-**The one-file check** (the pre-commit case, `load_bench.py`) went from 260 to about 180 ms
-with bytecode compiled (as `pip install` leaves it), against 35-40 ms for `python -c pass`.
-`python -X importtime` showed imports as nearly all of it; the heaviest were:
+**The one-file check** (the pre-commit case, `load_bench.py`) went from 266 to about 190 ms of
+wall time with compiled bytecode (as `pip install` leaves it), against 38 ms for `python -c
+pass` (target: under 300 ms). `python -X importtime` showed imports as nearly all of it; the
+heaviest were:
 
 - jsonschema and its dependencies (60 ms): no longer imported (schema validation above; the
   rule catalogue is no longer validated against its JSON schema on every run, a test does it;
-  configuration and Inventory documents import it only when there is one to validate);
-- the dry-run's modules and the typed model (50 ms with 36 frozen dataclasses, whose creation
-  is the cost): a file without an inventory now never imports them (the checks import them
-  after their inventory guard, the model is built on first use of `Normalised.typed`, and pod
-  templates read ObjectMeta and NodeSelector from the small `api/meta.py`);
+  the configuration and Inventory documents import it only when there is one to validate);
+- the dry-run's modules and the typed model (80 ms; the 36 frozen dataclasses of
+  `api/model.py` alone cost 20-30 ms to create): a run without an inventory no longer imports
+  them (the checks import them after their inventory guard, the typed model is built on first
+  use of `Normalised.typed`, pod templates read ObjectMeta and NodeSelector from the small
+  `api/meta.py`);
 - multiprocessing (6 ms): only when workers start.
 
-Without bytecode (every module compiled on every run, as with `PYTHONDONTWRITEBYTECODE=1` and
-no `__pycache__`, which is how this machine's environment is set up) the same check takes about
-0.8 s: compiling dralint's sources, not running them.
+Without bytecode (every module compiled on every run: `PYTHONDONTWRITEBYTECODE=1` with no
+`__pycache__`, which is how an editable install behaves on this machine) the same check takes
+about 0.75 s (0.84 s before): compiling dralint's sources, not running them. `python -m
+compileall dralint` once (or a regular `pip install`) avoids it.
 
-**`--jobs`** splits the inputs into consecutive slices read, decoded and checked (per-object
-checks) by worker processes; the parent merges them in input order, runs the cross-object
-checks, and asks the worker that holds a file's node tree for positions. The output is the
-same bytes for any N (tested, and checked by `jobs_bench.py`). The speed-up is bounded by what
-stays serial (the cross-object checks, suppressions, the report: a quarter of the work) and by
-transferring the decoded documents (a fifth more CPU in total); on this 2-core machine shared
-by several engineers (load average above 1), a second core is rarely free, so the wall-time
-speed-up measured here is far below what an idle machine would show.
+**`--jobs`** cuts the inputs into consecutive slices that worker processes read, decode and
+run the per-object checks on; the parent merges them in input order, runs the checks that need
+the whole input (references, admin access, the dry-run, sharing) and asks the worker that
+holds a file's node tree for the positions of their findings. The output is the same bytes for
+any N (tested, and checked by `jobs_bench.py`). On the corpus the parent's serial part is large:
+the corpus has inventories, so the dry-run, the typed model and the cross-object checks are
+about half of the work, and receiving the workers' documents adds a fifth. With a free core per
+worker, 2 jobs would save little here (the "with a free core" figure), and on this shared
+2-core machine (load average above 1) the measured wall time does not improve; inputs below
+1 MiB are always checked in one process.
 
 **Hostile input** ends within bounded time and memory with a finding at a limit (`limits:` in
-the configuration, defaults in the README): see the table of `hostile_bench.py`. A 50 MB file
-would take about 45 s and 2.7 GB when checked in full (shown with raised limits), which is why
-the default file limit is now 16 MiB.
+the configuration, defaults in the README): see the table of `hostile_bench.py`. Checked in
+full (limits raised), a 50 MB file of ResourceSlices would take a minute and 2.7 GB, which is
+why the default file limit is now 16 MiB; an exponential allocation search stops at 1,000,000
+steps (2-3 s) with DRA008, and a CEL selector of 10**8 steps at the API server's cost limit.
 """
 
 

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from dralint import templating
+from dralint import json_stream, templating
 from dralint.paths import Path
 from dralint.yaml_compose import PLAIN as _PLAIN
 from dralint.yaml_compose import QUOTED as _QUOTED
@@ -447,48 +447,8 @@ def _decode_yaml(
 
 
 def _decode_json(file: str, text: str) -> tuple[list[Document], DecodeIssue | None]:
-    """The values of a JSON text or stream of JSON values (as kubectl accepts), or the first error.
-
-    Strict as Go's encoding/json: NaN and Infinity (which Python's decoder accepts) are errors.
-    """
-    decoder = json.JSONDecoder(parse_constant=_reject_constant)
-    documents: list[Document] = []
-    index = len(text) - len(text.lstrip())
-    try:
-        while index < len(text):
-            data, end = decoder.raw_decode(text, index)
-            if data is not None:
-                documents.append(Document(file, len(documents), text.count("\n", 0, index) + 1, data))
-            index = len(text) - len(text[end:].lstrip())
-    except json.JSONDecodeError as error:
-        return [], DecodeIssue("syntax", f"invalid JSON: {error.msg}", error.lineno, error.colno)
-    except _Constant as constant:
-        line, column = _constant_position(text, constant.name)
-        return [], DecodeIssue("syntax", f"invalid JSON: {constant.name} is not a JSON value", line, column)
-    except RecursionError:
-        return [], DecodeIssue("too-deep", "JSON document nests too deeply", text.count("\n", 0, index) + 1, 1)
-    return documents, None
-
-
-class _Constant(Exception):
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-
-def _reject_constant(name: str) -> Any:
-    raise _Constant(name)
-
-
-_JSON_STRING_OR_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
-
-
-def _constant_position(text: str, name: str) -> tuple[int, int]:
-    """1-based position of the first ``name`` outside a string (the decoder does not say where)."""
-    for match in _JSON_STRING_OR_CONSTANT.finditer(text):
-        if match.group(1) == name:
-            start = match.start()
-            return text.count("\n", 0, start) + 1, start - (text.rfind("\n", 0, start) + 1) + 1
-    return 1, 1  # pragma: no cover - the decoder found it
+    values, issue = json_stream.decode(text)
+    return [Document(file, n, line, data) for n, (data, line) in enumerate(values)], issue
 
 
 # --- templates ------------------------------------------------------------------------------
