@@ -397,19 +397,29 @@ class _Compiler:
             regex = compile_pattern(pattern)
         except CelRuntimeError as error:
             raise FoldError(error.message) from None
-        impl = _bind(name, None, candidates, True)
+        # The compiled pattern skips the type guards, so a receiver that is not a string takes the
+        # guarded call with the pattern's text, which reports it the way cel-go does.
+        fast = _bind(name, None, candidates, True)
+        function = self.env.functions[name]
+        guarded = _bind(name, function.singleton, candidates, function.no_guards)
         fns = [c[0] for c in compiled]
         if len(fns) == 2:
             left, _ = fns
 
             def two(f: list[Any]) -> Any:
-                return impl(left(f), regex)
+                text = left(f)
+                if type(text) is not str:
+                    return guarded(text, pattern)
+                return fast(text, regex)
 
             return two
         left, _, third = fns
 
         def three(f: list[Any]) -> Any:
-            return impl(left(f), regex, third(f))
+            text = left(f)
+            if type(text) is not str:
+                return guarded(text, pattern, third(f))
+            return fast(text, regex, third(f))
 
         return three
 
@@ -686,7 +696,7 @@ def _fast_path(name: str, compiled: list[tuple[Fn, Any]]) -> Fn | None:
             value = left(f)
             if type(value) is int:
                 return test(value, bound)
-            return test(generic(value, bound), 0)
+            return test(generic(value, bound, name), 0)
 
         return order_constant
     return None

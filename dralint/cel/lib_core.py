@@ -156,7 +156,7 @@ def install(env: Environment, *, cross_type_numeric: bool = True) -> None:
                     overloads.append(_o(f"{stem}_{left_name}", (left, right), BOOL))
                 elif cross_type_numeric:
                     overloads.append(_o(f"{stem}_{left_name}_{right_name}", (left, right), BOOL))
-        env.add(op, *overloads, singleton=_comparison(test))
+        env.add(op, *overloads, singleton=_comparison(op, test))
     env.add(
         "_[_]",
         _o("index_list", (LIST_A, INT), A),
@@ -238,9 +238,9 @@ def _logical_not(value: Any) -> bool:
     runtime.no_such_overload()
 
 
-def _comparison(test: Any) -> Any:
+def _comparison(function: str, test: Any) -> Any:
     def compare(a: Any, b: Any) -> bool:
-        return bool(test(runtime.compare(a, b)))
+        return bool(test(runtime.compare(a, b, function)))
 
     return compare
 

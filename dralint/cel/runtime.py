@@ -25,6 +25,7 @@ from dralint.cel.values import (
 from dralint.quantity import Quantity
 
 __all__ = [
+    "MATCHERS",
     "TYPE_NAMES",
     "add",
     "compare",
@@ -37,6 +38,7 @@ __all__ = [
     "multiply",
     "negate",
     "no_such_overload",
+    "operand_mismatch",
     "size",
     "subtract",
     "type_name",
@@ -78,6 +80,29 @@ def no_such_overload(function: str | None = None, *args: Any) -> NoReturn:
     if function is None:
         raise CelRuntimeError("no such overload")
     raise CelRuntimeError(f"no such overload: {function}({', '.join(type_name(a) for a in args)})")
+
+
+# cel-go binds each operator to a trait of its first operand (the trait masks of
+# common/types/types.go). An operand with the trait rejects an unsuitable second operand with the
+# plain "no such overload"; an operand without it does the same when it is a receiver type
+# (string, duration, timestamp), and otherwise the interpreter reports "no such overload: <operator>".
+_RECEIVERS = frozenset((str, Duration, Timestamp))
+_ADDERS = frozenset((int, UInt, float, str, bytes, list, tuple, Duration, Timestamp))
+_SUBTRACTORS = frozenset((int, UInt, float, Duration, Timestamp))
+_MULTIPLIERS = frozenset((int, UInt, float))  # also the dividers
+_MODDERS = frozenset((int, UInt))
+_NEGATERS = frozenset((int, float, bool, Duration))
+_COMPARERS = frozenset((int, UInt, float, str, bytes, bool, Duration, Timestamp))
+_SIZERS = frozenset((str, bytes, list, tuple))  # and maps
+MATCHERS = frozenset((str,))
+
+
+def operand_mismatch(function: str, operand: Any, trait: frozenset[type]) -> NoReturn:
+    """The error of ``function`` (an operator) when its operands do not fit it."""
+    kind = type(operand)
+    if kind in trait or kind in _RECEIVERS:
+        no_such_overload()
+    raise CelRuntimeError(f"no such overload: {function}")
 
 
 def type_name(value: Any) -> str:
@@ -188,7 +213,8 @@ def index(container: Any, key: Any) -> Any:
         if not found:
             fail(f"no such key: {format_key(key)}")
         return value
-    no_such_overload()
+    # cel-go indexes through attribute qualifiers, which report any other value as missing the key.
+    fail(f"no such key: {format_key(key)}")
 
 
 def format_key(key: Any) -> str:
@@ -225,14 +251,17 @@ def size(value: Any) -> int:
     t = type(value)
     if t is str or t is bytes or t is list or t is tuple or isinstance(value, Mapping):
         return len(value)
-    no_such_overload()
+    operand_mismatch("size", value, _SIZERS)
 
 
 # --- ordering ----------------------------------------------------------------------------------
 
 
-def compare(a: Any, b: Any) -> int:
-    """-1, 0 or 1 (cel-go's ``Compare`` with cross-type numeric comparisons)."""
+def compare(a: Any, b: Any, function: str | None = None) -> int:
+    """-1, 0 or 1 (cel-go's ``Compare`` with cross-type numeric comparisons).
+
+    ``function`` names the operator that compares, for its error when ``a`` cannot be ordered.
+    """
     ta, tb = type(a), type(b)
     if ta in _NUMBERS and tb in _NUMBERS:
         if ta is float or tb is float:
@@ -246,7 +275,9 @@ def compare(a: Any, b: Any) -> int:
         return int(a > b) - int(a < b)
     if ta is tb and ta in (Duration, Timestamp):
         return int(a.nanos > b.nanos) - int(a.nanos < b.nanos)
-    no_such_overload()
+    if function is None:
+        no_such_overload()
+    operand_mismatch(function, a, _COMPARERS)
 
 
 # --- arithmetic --------------------------------------------------------------------------------
@@ -284,7 +315,7 @@ def add(a: Any, b: Any) -> Any:
         return checked_timestamp(a.nanos + b.nanos)
     if ta is Duration and tb is Timestamp:
         return checked_timestamp(a.nanos + b.nanos)
-    no_such_overload()
+    operand_mismatch("_+_", a, _ADDERS)
 
 
 def subtract(a: Any, b: Any) -> Any:
@@ -301,7 +332,7 @@ def subtract(a: Any, b: Any) -> Any:
         return checked_timestamp(a.nanos - b.nanos)
     if ta is Timestamp and tb is Timestamp:
         return checked_duration(a.nanos - b.nanos)
-    no_such_overload()
+    operand_mismatch("_-_", a, _SUBTRACTORS)
 
 
 def multiply(a: Any, b: Any) -> Any:
@@ -312,7 +343,7 @@ def multiply(a: Any, b: Any) -> Any:
         return a * b
     if ta is UInt and tb is UInt:
         return _uint_result(a * b)
-    no_such_overload()
+    operand_mismatch("_*_", a, _MULTIPLIERS)
 
 
 def divide(a: Any, b: Any) -> Any:
@@ -332,7 +363,7 @@ def divide(a: Any, b: Any) -> Any:
         if b == 0:
             fail("division by zero")
         return UInt(a // b)
-    no_such_overload()
+    operand_mismatch("_/_", a, _MULTIPLIERS)
 
 
 def modulo(a: Any, b: Any) -> Any:
@@ -348,7 +379,7 @@ def modulo(a: Any, b: Any) -> Any:
         if b == 0:
             fail("modulus by zero")
         return UInt(a % b)
-    no_such_overload()
+    operand_mismatch("_%_", a, _MODDERS)
 
 
 def negate(a: Any) -> Any:
@@ -359,7 +390,7 @@ def negate(a: Any) -> Any:
         return -a
     if ta is Duration:
         return checked_duration(-a.nanos)
-    no_such_overload()
+    operand_mismatch("-_", a, _NEGATERS)
 
 
 # Durations are Go time.Duration (int64 nanoseconds); timestamps span years 0001-9999.
