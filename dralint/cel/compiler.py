@@ -20,6 +20,7 @@ from typing import Any
 
 from dralint.cel import runtime
 from dralint.cel.checker import Checked
+from dralint.cel.cost_factors import LIST_CREATE_COST, MAP_CREATE_COST
 from dralint.cel.costs import call_cost
 from dralint.cel.decls import Environment, Overload
 from dralint.cel.errors import CelRuntimeError
@@ -46,8 +47,6 @@ _NO = object()  # "not a constant"
 _CONVERSIONS = frozenset(("bool", "bytes", "double", "duration", "dyn", "int", "string", "timestamp", "type", "uint"))
 # Calls not worth evaluating at compile time (their results can be arbitrarily large).
 _NOT_PRECOMPUTED = frozenset(("lists.range", "optional.none", "optional.of"))
-_LIST_CREATE_COST = 10
-_MAP_CREATE_COST = 30
 
 
 class Cancelled(Exception):
@@ -452,7 +451,7 @@ class _Compiler:
                         out.append(value)
                 return out
 
-        return self.charge(build, _LIST_CREATE_COST), _NO
+        return self.charge(build, LIST_CREATE_COST), _NO
 
     def create_map(self, e: CreateMap) -> tuple[Fn, Any]:
         entries = [(self.compile(x.key), self.compile(x.value), x.optional) for x in e.entries]
@@ -467,7 +466,7 @@ class _Compiler:
         def build(f: list[Any]) -> dict[Any, Any]:
             return _build_map([(k(f), v(f), opt) for k, v, opt in fns])
 
-        return self.charge(build, _MAP_CREATE_COST), _NO
+        return self.charge(build, MAP_CREATE_COST), _NO
 
     # --- comprehensions ----------------------------------------------------------------------
     def comprehension(self, e: Comprehension) -> tuple[Fn, Any]:
