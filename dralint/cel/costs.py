@@ -111,7 +111,7 @@ def _k8s_cost(function: str, overload_id: str, args: list[Any], result: Any) -> 
     if function in ("quantity", "isQuantity", "semver", "isSemver"):
         return math.ceil(actual_size(args[0]) * STRING_FACTOR)
     if function == "validate" and len(args) >= 2:
-        regex_size = getattr(args[0], "max_regex_size", None)
+        regex_size: int | None = getattr(args[0], "max_regex_size", None)
         if regex_size is not None:
             return math.ceil((1 + actual_size(args[1])) * STRING_FACTOR) * math.ceil(regex_size * REGEX_FACTOR)
     if function in UNIT_COST_FUNCTIONS:
