@@ -264,7 +264,7 @@ class _Compiler:
                     return name in value
                 if type(value) is Optional:
                     return value.present and isinstance(value.value, Mapping) and name in value.value
-                runtime.no_such_overload()
+                return runtime.qualify_other(value, name, presence=True)
 
             return has, _NO
         operand_type = self.checked.types.get(e.operand.id)
@@ -307,7 +307,7 @@ class _Compiler:
                 if not found:
                     raise CelRuntimeError(f"no such key: {name}")
                 return result
-            runtime.no_such_overload()
+            runtime.qualify_other(value, name, presence=False)
 
         if operand_type is not None and operand_type.kind == "map" and not self.track:
 
@@ -626,7 +626,8 @@ def _optional_select(value: Optional, name: str) -> Optional:
     if isinstance(inner, Mapping):
         found, result = runtime.find(inner, name)
         return Optional(True, result) if found else NONE
-    runtime.no_such_overload()
+    runtime.qualify_other(inner, name, presence=True)
+    return NONE
 
 
 def _build_map(entries: list[tuple[Any, Any, bool]]) -> dict[Any, Any]:
@@ -851,21 +852,7 @@ def _optional_index(compiler: _Compiler, e: Call) -> tuple[Fn, Any]:
 
     def run(f: list[Any]) -> Optional:
         value = operand(f)
-        key = key_fn(f)
-        if type(value) is Optional:
-            if not value.present:
-                return NONE
-            value = value.value
-        if type(value) in (list, tuple):
-            if type(key) not in (int, UInt) or not 0 <= key < len(value):
-                return NONE
-            return Optional(True, value[key])
-        if isinstance(value, DefaultMap):
-            return Optional(True, value[key])
-        if isinstance(value, Mapping):
-            found, result = runtime.find(value, key)
-            return Optional(True, result) if found else NONE
-        runtime.no_such_overload()
+        return runtime.optional_index(value, key_fn(f))
 
     return compiler.charge(run, 1), _NO
 

@@ -14,6 +14,7 @@ from dralint.cel.errors import CelRuntimeError
 from dralint.cel.values import (
     INT64_MAX,
     INT64_MIN,
+    NONE,
     UINT64_MAX,
     DefaultMap,
     Duration,
@@ -34,11 +35,14 @@ __all__ = [
     "equal",
     "fail",
     "index",
+    "list_position",
     "modulo",
     "multiply",
     "negate",
     "no_such_overload",
     "operand_mismatch",
+    "optional_index",
+    "qualify_other",
     "size",
     "subtract",
     "type_name",
@@ -196,15 +200,11 @@ def find(m: Mapping[Any, Any], key: Any) -> tuple[bool, Any]:
 
 
 def index(container: Any, key: Any) -> Any:
-    """``container[key]`` for lists and maps."""
+    """``container[key]`` for lists and maps; an optional container gives an optional."""
+    if type(container) is Optional:
+        return optional_index(container, key)
     if type(container) in (list, tuple):
-        tk = type(key)
-        if tk is int or tk is UInt or (tk is float and math.isfinite(key) and key == int(key)):
-            position = int(key)
-        elif tk is float:
-            fail(f"unsupported index value {key} in list")
-        else:
-            fail(f"unsupported index type '{type_name(key)}' in list")
+        position = list_position(key)
         if position < 0 or position >= len(container):
             fail(f"index out of bounds: {position}")
         return container[position]
@@ -215,6 +215,46 @@ def index(container: Any, key: Any) -> Any:
         return value
     # cel-go indexes through attribute qualifiers, which report any other value as missing the key.
     fail(f"no such key: {format_key(key)}")
+
+
+def optional_index(container: Any, key: Any) -> Optional:
+    """``container[?key]``, and ``container[key]`` on an optional: none where the entry is missing."""
+    if type(container) is Optional:
+        if not container.present:
+            return NONE
+        container = container.value
+    if type(container) in (list, tuple):
+        position = list_position(key)
+        return Optional(True, container[position]) if 0 <= position < len(container) else NONE
+    if isinstance(container, DefaultMap):
+        return Optional(True, container[key])
+    if isinstance(container, Mapping):
+        found, value = find(container, key)
+        return Optional(True, value) if found else NONE
+    return NONE  # like has(), an optional index finds nothing in a value without entries
+
+
+def list_position(key: Any) -> int:
+    """A list index from ``key`` (cel-go's ``IndexOrError``): ints, uints and integral doubles."""
+    tk = type(key)
+    if tk is int or tk is UInt or (tk is float and math.isfinite(key) and key == int(key)):
+        return int(key)
+    if tk is float:
+        fail(f"unsupported index value {key} in list")
+    fail(f"unsupported index type '{type_name(key)}' in list")
+
+
+def qualify_other(value: Any, name: str, *, presence: bool) -> bool:
+    """A field selected from a value that is neither a map nor an optional (cel-go's ``refQualify``).
+
+    Lists reject the string key; anything else lacks the field: a presence test answers False
+    (``has()``, ``.?``), a plain selection fails with ``no such key``.
+    """
+    if type(value) in (list, tuple):
+        list_position(name)
+    if presence:
+        return False
+    fail(f"no such key: {name}")
 
 
 def format_key(key: Any) -> str:
