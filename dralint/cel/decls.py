@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dralint.cel.parser import MACROS_BASE
+from dralint.cel.macros import MACROS_BASE
 from dralint.cel.types import Type
 
 __all__ = ["CostFn", "Environment", "Function", "Impl", "Overload"]

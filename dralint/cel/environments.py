@@ -23,7 +23,7 @@ from dralint.cel import (
     lib_time,
 )
 from dralint.cel.decls import Environment, Overload
-from dralint.cel.parser import MACROS_BASE, MACROS_TWO_VAR
+from dralint.cel.macros import MACROS_BASE, MACROS_TWO_VAR
 from dralint.cel.types import map_of, param
 
 __all__ = ["VersionedOption", "base_options", "build", "compatibility_version", "release_key"]
