@@ -507,7 +507,7 @@ class _Compiler:
             elif isinstance(collection, Mapping):
                 items = list(collection.items()) if two_var else list(collection)
             else:
-                runtime.no_such_overload()
+                runtime.not_iterable(collection, two_variables=two_var)
             for item in items:
                 if two_var:
                     f[var_slot], f[var2_slot] = item

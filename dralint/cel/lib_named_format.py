@@ -82,6 +82,7 @@ class NamedFormat:
 
 
 runtime.TYPE_NAMES[NamedFormat] = "kubernetes.NamedFormat"
+runtime.GO_TYPES[NamedFormat] = "*cel.Format"
 runtime.STRICT_EQUAL[NamedFormat] = NamedFormat
 
 FORMATS: dict[str, NamedFormat] = {

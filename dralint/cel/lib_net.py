@@ -147,8 +147,13 @@ class CIDR:
         return ipaddress.ip_network(f"{self.address}/{self.bits}", strict=False)
 
 
-for _cls, _name in ((URL, "kubernetes.URL"), (IP, "net.IP"), (CIDR, "net.CIDR")):
+for _cls, _name, _go_type in (
+    (URL, "kubernetes.URL", "cel.URL"),
+    (IP, "net.IP", "cel.IP"),
+    (CIDR, "net.CIDR", "cel.CIDR"),
+):
     runtime.TYPE_NAMES[_cls] = _name
+    runtime.GO_TYPES[_cls] = _go_type
     runtime.STRICT_EQUAL[_cls] = _cls
 
 

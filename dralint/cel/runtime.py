@@ -26,6 +26,7 @@ from dralint.cel.values import (
 from dralint.quantity import Quantity
 
 __all__ = [
+    "GO_TYPES",
     "MATCHERS",
     "TYPE_NAMES",
     "add",
@@ -40,6 +41,7 @@ __all__ = [
     "multiply",
     "negate",
     "no_such_overload",
+    "not_iterable",
     "operand_mismatch",
     "optional_index",
     "qualify_other",
@@ -66,6 +68,22 @@ TYPE_NAMES: dict[type, str] = {
     TypeValue: "type",
     Optional: "optional_type",
     Quantity: "kubernetes.Quantity",
+}
+
+# Python classes of CEL values -> the Go types cel-go names with %T in some errors (libraries add theirs).
+GO_TYPES: dict[type, str] = {
+    bool: "types.Bool",
+    int: "types.Int",
+    UInt: "types.Uint",
+    float: "types.Double",
+    str: "types.String",
+    bytes: "types.Bytes",
+    type(None): "types.Null",
+    Duration: "types.Duration",
+    Timestamp: "types.Timestamp",
+    TypeValue: "*types.Type",
+    Optional: "*types.Optional",
+    Quantity: "cel.Quantity",
 }
 
 _NUMBERS = (int, UInt, float)
@@ -107,6 +125,14 @@ def operand_mismatch(function: str, operand: Any, trait: frozenset[type]) -> NoR
     if kind in trait or kind in _RECEIVERS:
         no_such_overload()
     raise CelRuntimeError(f"no such overload: {function}")
+
+
+def not_iterable(value: Any, *, two_variables: bool) -> NoReturn:
+    """The error of a comprehension over a value that is neither a list nor a map."""
+    go_type = GO_TYPES.get(type(value), type(value).__name__)
+    if two_variables:
+        fail(f"unsupported comprehension range type: {go_type}")
+    fail(f"got '{go_type}', expected iterable type")
 
 
 def type_name(value: Any) -> str:
