@@ -16,7 +16,8 @@ from typing import Any
 from dralint.cel import validators
 from dralint.cel.checker import Checked
 from dralint.cel.checker import check as check_types
-from dralint.cel.compiler import Cancelled, CompiledProgram, FoldError, compile_checked
+from dralint.cel.closures import Cancelled, FoldError
+from dralint.cel.compiler import CompiledProgram, compile_checked
 from dralint.cel.decls import Environment
 from dralint.cel.errors import CelCompileError, CelRuntimeError
 from dralint.cel.estimate import estimate

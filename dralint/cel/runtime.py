@@ -37,6 +37,7 @@ __all__ = [
     "fail",
     "index",
     "list_position",
+    "map_insert",
     "modulo",
     "multiply",
     "negate",
@@ -44,6 +45,7 @@ __all__ = [
     "not_iterable",
     "operand_mismatch",
     "optional_index",
+    "optional_select",
     "qualify_other",
     "size",
     "subtract",
@@ -243,6 +245,20 @@ def index(container: Any, key: Any) -> Any:
     fail(f"no such key: {format_key(key)}")
 
 
+def optional_select(value: Optional, name: str) -> Optional:
+    """``value.?name`` on an optional: none where the field is missing."""
+    if not value.present:
+        return NONE
+    inner = value.value
+    if isinstance(inner, DefaultMap):
+        return Optional(True, inner[name])
+    if isinstance(inner, Mapping):
+        found, result = find(inner, name)
+        return Optional(True, result) if found else NONE
+    qualify_other(inner, name, presence=True)
+    return NONE
+
+
 def optional_index(container: Any, key: Any) -> Optional:
     """``container[?key]``, and ``container[key]`` on an optional: none where the entry is missing."""
     if type(container) is Optional:
@@ -281,6 +297,15 @@ def qualify_other(value: Any, name: str, *, presence: bool) -> bool:
     if presence:
         return False
     fail(f"no such key: {name}")
+
+
+def map_insert(target: dict[Any, Any], entries: list[Any]) -> None:
+    """``cel.@mapInsert`` into ``target`` in place: ``[key, value]``, or ``[map]`` to insert all its entries."""
+    pairs = [(entries[0], entries[1])] if len(entries) == 2 else list(entries[0].items())
+    for key, value in pairs:
+        if find(target, key)[0]:
+            fail(f"insert failed: key {format_key(key)} already exists")
+        target[key] = value
 
 
 def format_key(key: Any) -> str:
