@@ -65,8 +65,16 @@ def matching_devices(
     request: WrittenRequest, class_devices: Sequence[tuple[str, model.Device]]
 ) -> list[tuple[str, model.Device]]:
     """The class's devices the request's own selectors accept (runtime errors count as no)."""
+    return accepted_devices(request.spec.selectors, class_devices)
+
+
+def accepted_devices(
+    selectors: Sequence[model.DeviceSelector], devices: Iterable[tuple[str, model.Device]]
+) -> list[tuple[str, model.Device]]:
+    """The (driver, device) pairs every CEL selector accepts; a runtime error counts as no, and a
+    selector that does not compile accepts nothing."""
     compiled = []
-    for selector in request.spec.selectors:
+    for selector in selectors:
         if selector.cel is None:
             continue
         try:
@@ -74,7 +82,7 @@ def matching_devices(
         except CelError:
             return []
     out = []
-    for driver, device in class_devices:
+    for driver, device in devices:
         value = device_value(driver, device)
         try:
             if all(c.matches(value) for c in compiled):
