@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from dralint.api import read
 from dralint.api.versions import SERVED
 from dralint.checks.apiserver import validation_target
 from dralint.context import CheckContext
 from dralint.findings import Violation
 from dralint.paths import Path, render
-from dralint.validate.apiserver import access
 from dralint.validate.apiserver.behaviour import behaviour
 
 UNLABELLED = "DRA130"
@@ -48,13 +48,13 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             continue
         if target.release not in SERVED.get((obj.kind, obj.version), ()):
             continue
-        spec = access.mapping(normalised.data, "spec")
+        spec = read.mapping(normalised.data, "spec")
         prefix: Path = ("spec",)
         if obj.kind == "ResourceClaimTemplate":
-            spec, prefix = access.mapping(spec, "spec"), ("spec", "spec")
-        requests = access.items(access.mapping(spec, "devices"), "requests")
+            spec, prefix = read.mapping(spec, "spec"), ("spec", "spec")
+        requests = read.items(read.mapping(spec, "devices"), "requests")
         index = next(
-            (i for i, r in enumerate(requests) if access.flag(access.mapping(r, "exactly"), "adminAccess") is True),
+            (i for i, r in enumerate(requests) if read.flag(read.mapping(r, "exactly"), "adminAccess") is True),
             None,
         )
         if index is None:

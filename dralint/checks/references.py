@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from dralint.api import read
 from dralint.api.normalise import Normalised
 from dralint.api.workloads import PodTemplate
 from dralint.context import CheckContext
 from dralint.findings import Violation
 from dralint.paths import Path
-from dralint.validate.apiserver import access
 from dralint.validate.apiserver.suggest import closest, did_you_mean, likely_typo
 
 UNKNOWN_CLASS = "DRA300"
@@ -66,16 +66,16 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
 def class_references(normalised: Normalised) -> Iterator[tuple[str, Path]]:
     """Every non-empty ``deviceClassName`` of a claim or template, with its canonical path."""
     prefix: Path = ("spec", "spec") if normalised.obj.kind == "ResourceClaimTemplate" else ("spec",)
-    spec = access.mapping(normalised.data, "spec")
+    spec = read.mapping(normalised.data, "spec")
     if normalised.obj.kind == "ResourceClaimTemplate":
-        spec = access.mapping(spec, "spec")
-    for i, request in enumerate(access.items(access.mapping(spec, "devices"), "requests")):
+        spec = read.mapping(spec, "spec")
+    for i, request in enumerate(read.items(read.mapping(spec, "devices"), "requests")):
         base = (*prefix, "devices", "requests", i)
-        name = access.text(access.mapping(request, "exactly"), "deviceClassName")
+        name = read.text(read.mapping(request, "exactly"), "deviceClassName")
         if name:
             yield name, (*base, "exactly", "deviceClassName")
-        for j, sub in enumerate(access.items(request, "firstAvailable")):
-            name = access.text(sub, "deviceClassName")
+        for j, sub in enumerate(read.items(request, "firstAvailable")):
+            name = read.text(sub, "deviceClassName")
             if name:
                 yield name, (*base, "firstAvailable", j, "deviceClassName")
 
@@ -155,14 +155,14 @@ def _missing(
 
 def _container_requests(template: PodTemplate, claim_name: str, target: Normalised) -> Iterator[Violation]:
     """A container's ``claims[].request`` must name a request of the claim (not a sub-request)."""
-    spec = access.mapping(target.data, "spec")
+    spec = read.mapping(target.data, "spec")
     if target.obj.kind == "ResourceClaimTemplate":
-        spec = access.mapping(spec, "spec")
-    requests = [access.text(r, "name") for r in access.items(access.mapping(spec, "devices"), "requests")]
+        spec = read.mapping(spec, "spec")
+    requests = [read.text(r, "name") for r in read.items(read.mapping(spec, "devices"), "requests")]
     subrequests = {
-        access.text(s, "name"): access.text(r, "name")
-        for r in access.items(access.mapping(spec, "devices"), "requests")
-        for s in access.items(r, "firstAvailable")
+        read.text(s, "name"): read.text(r, "name")
+        for r in read.items(read.mapping(spec, "devices"), "requests")
+        for s in read.items(r, "firstAvailable")
     }
     for container in template.spec.containers:
         for k, claim in enumerate(container.claims):

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dralint.api import read
 from dralint.api.objects import DRA_KINDS
-from dralint.validate.apiserver import access
 from dralint.validate.apiserver.behaviour import Behaviour, behaviour
 from dralint.validate.apiserver.claims import claim_spec
 from dralint.validate.apiserver.errors import FieldError
@@ -33,13 +33,13 @@ def dra_object(
     ``raw`` is the object as written, for the few rules about the versioned shape itself.
     """
     out = object_meta(data.get("metadata"), namespaced=DRA_KINDS.get(kind, True))
-    spec = access.mapping(data, "spec") or {}
+    spec = read.mapping(data, "spec") or {}
     if kind == "ResourceClaim":
         out += claim_spec(spec, ("spec",), b)
         out += claim_status(data, b)
     elif kind == "ResourceClaimTemplate":
         out += template_meta(spec.get("metadata"), ("spec", "metadata"))
-        out += claim_spec(access.mapping(spec, "spec") or {}, ("spec", "spec"), b)
+        out += claim_spec(read.mapping(spec, "spec") or {}, ("spec", "spec"), b)
     elif kind == "DeviceClass":
         out += device_class(data, b)
     elif kind == "ResourceSlice":

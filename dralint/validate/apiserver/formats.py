@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from dralint.api import read
 from dralint.k8svalidation import (
     C_IDENTIFIER_FMT,
     DNS1123_LABEL_MAX_LENGTH,
@@ -256,26 +257,16 @@ def node_selector(data: Any, path: Path) -> list[FieldError]:
     out: list[FieldError] = []
     for i, term in enumerate(terms):
         term_path = (*terms_path, i)
-        for j, req in enumerate(_list(term, "matchExpressions")):
+        for j, req in enumerate(read.items(term, "matchExpressions")):
             out.extend(_node_requirement(req, (*term_path, "matchExpressions", j)))
-        for j, req in enumerate(_list(term, "matchFields")):
+        for j, req in enumerate(read.items(term, "matchFields")):
             out.extend(_node_field_requirement(req, (*term_path, "matchFields", j)))
     return out
 
 
-def _list(data: Any, key: str) -> list[Any]:
-    value = data.get(key) if isinstance(data, Mapping) else None
-    return value if isinstance(value, list) else []
-
-
-def _str(data: Any, key: str) -> str:
-    value = data.get(key) if isinstance(data, Mapping) else None
-    return value if isinstance(value, str) else ""
-
-
 def _node_requirement(req: Any, path: Path) -> list[FieldError]:
-    operator = _str(req, "operator")
-    values = [v for v in _list(req, "values") if isinstance(v, str)]
+    operator = read.text(req, "operator")
+    values = [v for v in read.items(req, "values") if isinstance(v, str)]
     out: list[FieldError] = []
     if operator in ("In", "NotIn"):
         if not values:
@@ -309,15 +300,15 @@ def _node_requirement(req: Any, path: Path) -> list[FieldError]:
                 hint="use In, NotIn, Exists, DoesNotExist, Gt or Lt",
             )
         )
-    out.extend(label_name(_str(req, "key"), (*path, "key")))
+    out.extend(label_name(read.text(req, "key"), (*path, "key")))
     for index, value in enumerate(values):
         out.extend(label_value(value, (*path, "values", index)))
     return out
 
 
 def _node_field_requirement(req: Any, path: Path) -> list[FieldError]:
-    operator = _str(req, "operator")
-    values = [v for v in _list(req, "values") if isinstance(v, str)]
+    operator = read.text(req, "operator")
+    values = [v for v in read.items(req, "values") if isinstance(v, str)]
     out: list[FieldError] = []
     if operator in ("In", "NotIn"):
         if len(values) != 1:
@@ -329,7 +320,7 @@ def _node_field_requirement(req: Any, path: Path) -> list[FieldError]:
             )
     else:
         out.append(invalid((*path, "operator"), operator, "not a valid selector operator", hint="use In or NotIn"))
-    key = _str(req, "key")
+    key = read.text(req, "key")
     if key != "metadata.name":
         out.append(invalid((*path, "key"), key, "not a valid field selector key", hint="use `metadata.name`"))
     else:
