@@ -30,7 +30,6 @@ class DeviceClasses:
                 reads.update(selector.paths.reads)
             else:
                 opaque = True
-        self.exhaustive = opaque  # some selector reads more than a projection: one class per device
         from dralint.cel.paths import SelectorPaths
 
         union = SelectorPaths(0, True, tuple(sorted(reads, key=repr)), None, -1)

@@ -8,7 +8,6 @@ it, memoised by the device's projection onto the attribute and capacity paths th
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -362,10 +361,3 @@ def estimate_cost(expression: str, env: Environment | None = None) -> int:
     """The static worst-case cost the API server compares with the 1,000,000 limit."""
     env = env or selector_environment()
     return compile_selector(expression, env).program.max_cost
-
-
-def devices_by_driver(devices: Iterable[DeviceValue]) -> dict[str, list[DeviceValue]]:
-    out: dict[str, list[DeviceValue]] = {}
-    for device in devices:
-        out.setdefault(device.driver, []).append(device)
-    return out

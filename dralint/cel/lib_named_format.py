@@ -13,7 +13,6 @@ import datetime as dt
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
 
 from dralint.cel import runtime
 from dralint.cel.decls import Environment, Overload
@@ -78,7 +77,6 @@ class NamedFormat:
     name: str
     validate: Callable[[str], list[str]]
     max_regex_size: int
-    cel_type: ClassVar[str] = "kubernetes.NamedFormat"
 
 
 runtime.TYPE_NAMES[NamedFormat] = "kubernetes.NamedFormat"
