@@ -24,6 +24,7 @@ from dralint.cel.costs import call_cost
 from dralint.cel.decls import Environment, Overload
 from dralint.cel.dispatch import bind, direct_call
 from dralint.cel.errors import CelRuntimeError
+from dralint.cel.lib_strings import REGEX_FUNCTIONS, compile_pattern
 from dralint.cel.nodes import (
     Call,
     Comprehension,
@@ -303,8 +304,6 @@ class Compiler:
 
     def optimise_regex(self, name: str, candidates: tuple[Overload, ...], compiled: list[tuple[Fn, Any]]) -> Fn | None:
         """Constant patterns of matches/find/findAll compile when the program is built."""
-        from dralint.cel.lib_strings import REGEX_FUNCTIONS, compile_pattern
-
         position = REGEX_FUNCTIONS.get(name)
         if position is None or position >= len(compiled) or self.track:
             return None

@@ -19,6 +19,7 @@ from dralint.cel.cost_factors import (
     UNIT_COST_FUNCTIONS,
 )
 from dralint.cel.decls import Overload
+from dralint.cel.runtime import type_name
 from dralint.cel.values import Optional
 
 __all__ = ["actual_size", "call_cost", "list_output_cost", "list_self_compare_cost", "traversal_cost"]
@@ -116,11 +117,8 @@ def _k8s_cost(function: str, overload_id: str, args: list[Any], result: Any) -> 
             return math.ceil((1 + actual_size(args[1])) * STRING_FACTOR) * math.ceil(regex_size * REGEX_FACTOR)
     if function in UNIT_COST_FUNCTIONS:
         return 1
-    if function == "_==_" and args:
-        from dralint.cel.runtime import type_name
-
-        if type_name(args[0]) in _K8S_STRICT_EQUAL_TYPES:
-            return 1
+    if function == "_==_" and args and type_name(args[0]) in _K8S_STRICT_EQUAL_TYPES:
+        return 1
     return None
 
 

@@ -18,6 +18,7 @@ from dralint.cel.errors import CelCompileError, CelRuntimeError
 from dralint.cel.lib_quantity import QUANTITY
 from dralint.cel.paths import SelectorPaths, analyse
 from dralint.cel.program import Program, check, instantiate
+from dralint.cel.runtime import equal, type_name
 from dralint.cel.semver import SemverError
 from dralint.cel.semver import parse as parse_semver
 from dralint.cel.types import ANY, BOOL, DYN, STRING, Type, map_of, object_type
@@ -61,8 +62,6 @@ def _includes(target: Any, arg: Any) -> bool:
 
 
 def _equal_true(a: Any, b: Any) -> bool:
-    from dralint.cel.runtime import equal
-
     try:
         return equal(a, b)
     except CelRuntimeError:
@@ -324,8 +323,6 @@ class Selector:
 
 
 def _not_bool(result: Any) -> str:
-    from dralint.cel.runtime import type_name
-
     name = type_name(result)
     if name == "null_type":
         detail = "type conversion error from 'null_type' to 'bool'"

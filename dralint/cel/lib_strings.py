@@ -13,6 +13,7 @@ from typing import Any
 from dralint.cel import runtime
 from dralint.cel.decls import Environment, Overload
 from dralint.cel.errors import CelRuntimeError
+from dralint.cel.lib_format import format_string
 from dralint.cel.types import BOOL, DYN, INT, STRING, list_of
 
 __all__ = ["REGEX_FUNCTIONS", "compile_pattern", "install_base", "install_ext", "install_regex", "quote"]
@@ -160,8 +161,6 @@ def install_ext(env: Environment, version: int = 2) -> None:
     if version >= 2:
         env.add("strings.quote", Overload("strings_quote", (STRING,), STRING, quote))
     if version >= 1:
-        from dralint.cel.lib_format import format_string
-
         env.add("format", Overload("string_format", (STRING, list_of(DYN)), STRING, format_string, member=True))
 
 

@@ -1,4 +1,4 @@
-"""cel-go's value semantics over plain Python values: type names, equality, ordering, arithmetic.
+"""cel-go's value semantics over plain Python values: type names, errors, equality, containers, ordering.
 
 Every failure raises :class:`CelRuntimeError` with cel-go's text; the logical operators and
 comprehensions of the compiled program decide which errors are absorbed.
@@ -12,10 +12,7 @@ from typing import Any, NoReturn
 
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.values import (
-    INT64_MAX,
-    INT64_MIN,
     NONE,
-    UINT64_MAX,
     DefaultMap,
     Duration,
     Optional,
@@ -29,18 +26,13 @@ __all__ = [
     "GO_TYPES",
     "MATCHERS",
     "TYPE_NAMES",
-    "add",
     "compare",
     "contains",
-    "divide",
     "equal",
     "fail",
     "index",
     "list_position",
     "map_insert",
-    "modulo",
-    "multiply",
-    "negate",
     "no_such_overload",
     "not_iterable",
     "operand_mismatch",
@@ -48,7 +40,6 @@ __all__ = [
     "optional_select",
     "qualify_other",
     "size",
-    "subtract",
     "type_name",
 ]
 
@@ -111,11 +102,6 @@ def no_such_overload(function: str | None = None, *args: Any) -> NoReturn:
 # plain "no such overload"; an operand without it does the same when it is a receiver type
 # (string, duration, timestamp), and otherwise the interpreter reports "no such overload: <operator>".
 _RECEIVERS = frozenset((str, Duration, Timestamp))
-_ADDERS = frozenset((int, UInt, float, str, bytes, list, tuple, Duration, Timestamp))
-_SUBTRACTORS = frozenset((int, UInt, float, Duration, Timestamp))
-_MULTIPLIERS = frozenset((int, UInt, float))  # also the dividers
-_MODDERS = frozenset((int, UInt))
-_NEGATERS = frozenset((int, float, bool, Duration))
 _COMPARERS = frozenset((int, UInt, float, str, bytes, bool, Duration, Timestamp))
 _SIZERS = frozenset((str, bytes, list, tuple))  # and maps
 MATCHERS = frozenset((str,))
@@ -199,7 +185,7 @@ def not_equal(a: Any, b: Any) -> bool:
         return True
 
 
-# --- maps --------------------------------------------------------------------------------------
+# --- maps and lists --------------------------------------------------------------------------------------
 
 
 def find(m: Mapping[Any, Any], key: Any) -> tuple[bool, Any]:
@@ -369,133 +355,3 @@ def compare(a: Any, b: Any, function: str | None = None) -> int:
     if function is None:
         no_such_overload()
     operand_mismatch(function, a, _COMPARERS)
-
-
-# --- arithmetic --------------------------------------------------------------------------------
-
-
-def _int_result(value: int) -> int:
-    if value < INT64_MIN or value > INT64_MAX:
-        fail("integer overflow")
-    return value
-
-
-def _uint_result(value: int) -> UInt:
-    if value < 0 or value > UINT64_MAX:
-        fail("unsigned integer overflow")
-    return UInt(value)
-
-
-def add(a: Any, b: Any) -> Any:
-    ta, tb = type(a), type(b)
-    if ta is int and tb is int:
-        return _int_result(a + b)
-    if ta is float and tb is float:
-        return a + b
-    if ta is str and tb is str:
-        return a + b
-    if ta is UInt and tb is UInt:
-        return _uint_result(a + b)
-    if ta in (list, tuple) and tb in (list, tuple):
-        return [*a, *b]
-    if ta is bytes and tb is bytes:
-        return a + b
-    if ta is Duration and tb is Duration:
-        return checked_duration(a.nanos + b.nanos)
-    if ta is Timestamp and tb is Duration:
-        return checked_timestamp(a.nanos + b.nanos)
-    if ta is Duration and tb is Timestamp:
-        return checked_timestamp(a.nanos + b.nanos)
-    operand_mismatch("_+_", a, _ADDERS)
-
-
-def subtract(a: Any, b: Any) -> Any:
-    ta, tb = type(a), type(b)
-    if ta is int and tb is int:
-        return _int_result(a - b)
-    if ta is float and tb is float:
-        return a - b
-    if ta is UInt and tb is UInt:
-        return _uint_result(a - b)
-    if ta is Duration and tb is Duration:
-        return checked_duration(a.nanos - b.nanos)
-    if ta is Timestamp and tb is Duration:
-        return checked_timestamp(a.nanos - b.nanos)
-    if ta is Timestamp and tb is Timestamp:
-        return checked_duration(a.nanos - b.nanos)
-    operand_mismatch("_-_", a, _SUBTRACTORS)
-
-
-def multiply(a: Any, b: Any) -> Any:
-    ta, tb = type(a), type(b)
-    if ta is int and tb is int:
-        return _int_result(a * b)
-    if ta is float and tb is float:
-        return a * b
-    if ta is UInt and tb is UInt:
-        return _uint_result(a * b)
-    operand_mismatch("_*_", a, _MULTIPLIERS)
-
-
-def divide(a: Any, b: Any) -> Any:
-    ta, tb = type(a), type(b)
-    if ta is int and tb is int:
-        if b == 0:
-            fail("division by zero")
-        quotient = abs(a) // abs(b)
-        return _int_result(quotient if (a >= 0) == (b >= 0) else -quotient)
-    if ta is float and tb is float:
-        if b == 0:
-            if a == 0 or math.isnan(a):
-                return math.nan
-            return math.copysign(math.inf, a) * math.copysign(1.0, b)
-        return a / b
-    if ta is UInt and tb is UInt:
-        if b == 0:
-            fail("division by zero")
-        return UInt(a // b)
-    operand_mismatch("_/_", a, _MULTIPLIERS)
-
-
-def modulo(a: Any, b: Any) -> Any:
-    ta, tb = type(a), type(b)
-    if ta is int and tb is int:
-        if b == 0:
-            fail("modulus by zero")
-        if a == INT64_MIN and b == -1:
-            fail("integer overflow")
-        remainder = abs(a) % abs(b)
-        return remainder if a >= 0 else -remainder
-    if ta is UInt and tb is UInt:
-        if b == 0:
-            fail("modulus by zero")
-        return UInt(a % b)
-    operand_mismatch("_%_", a, _MODDERS)
-
-
-def negate(a: Any) -> Any:
-    ta = type(a)
-    if ta is int:
-        return _int_result(-a)
-    if ta is float:
-        return -a
-    if ta is Duration:
-        return checked_duration(-a.nanos)
-    operand_mismatch("-_", a, _NEGATERS)
-
-
-# Durations are Go time.Duration (int64 nanoseconds); timestamps span years 0001-9999.
-MIN_TIMESTAMP_NANOS = -62135596800 * 10**9
-MAX_TIMESTAMP_NANOS = 253402300799 * 10**9 + 999_999_999
-
-
-def checked_duration(nanos: int) -> Duration:
-    if nanos < INT64_MIN or nanos > INT64_MAX:
-        fail("integer overflow")
-    return Duration(nanos)
-
-
-def checked_timestamp(nanos: int) -> Timestamp:
-    if nanos < MIN_TIMESTAMP_NANOS or nanos > MAX_TIMESTAMP_NANOS:
-        fail("timestamp overflow")
-    return Timestamp(nanos)

@@ -10,6 +10,7 @@ from dralint.cel.checker import Checked, mismatch
 from dralint.cel.decls import Environment
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.lib_format import check_format_call
+from dralint.cel.lib_strings import compile_pattern
 from dralint.cel.nodes import Call, CreateList, CreateMap, Literal, walk
 from dralint.cel.types import Type, equivalent
 
@@ -37,8 +38,6 @@ def _literal_ok(function: str, literal: Literal, env: Environment) -> bool:
     if function == "matches":
         if not isinstance(literal.value, str):
             return True
-        from dralint.cel.lib_strings import compile_pattern
-
         try:
             compile_pattern(literal.value)
         except CelRuntimeError:
