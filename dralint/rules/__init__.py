@@ -190,7 +190,7 @@ def _check_rule(rule: Rule, entry: Mapping[str, Any], file: userfile.UserFile, i
         if rule.check is not None:
             fail(("check",), "`check` names one of dralint's Python checks; user rules are CEL policies (`policy:`)")
     if rule.check is not None:
-        from dralint import checks  # the check registry imports the checks, which read the catalogue
+        from dralint import checks  # the registry brings the object model: only load it when a rule names a check
 
         if not checks.known(rule.check):
             hint = schemacheck.did_you_mean(rule.check, sorted(checks.CHECKS))
