@@ -20,7 +20,7 @@ from dralint.api.workloads import PodTemplate
 from dralint.context import CheckContext
 from dralint.findings import Violation
 from dralint.paths import Path
-from dralint.validate.apiserver.suggest import closest, did_you_mean, likely_typo
+from dralint.suggest import did_you_mean, likely_typo, similar
 
 UNKNOWN_CLASS = "DRA300"
 UNKNOWN_CLAIM = "DRA301"
@@ -134,7 +134,7 @@ def _missing(
     namespace = template.namespace
     local = by_namespace.get(namespace, {})
     elsewhere = sorted(ns for ns, objects in by_namespace.items() if name in objects and ns != namespace)
-    near = closest(name, local)
+    near = similar(name, local)
     message = f'{kind} "{name}" does not exist in namespace "{namespace}"'
     if elsewhere:
         hint = f'it is defined in namespace "{elsewhere[0]}"; create the pod in that namespace or move the {kind}'
@@ -173,7 +173,7 @@ def _container_requests(template: PodTemplate, claim_name: str, target: Normalis
             if parent is not None:
                 hint = f"sub-requests cannot be named here; use the request `{parent}`"
             else:
-                near = closest(claim.request, requests)
+                near = similar(claim.request, requests)
                 hint = f"did you mean `{near}`?" if near else "use one of: " + ", ".join(requests)
             yield Violation(
                 UNKNOWN_CONTAINER_REQUEST,

@@ -20,7 +20,7 @@ from dralint.api.objects import KubeObject
 from dralint.cel import CelError, compile_selector, device_value
 from dralint.paths import Key, Path
 from dralint.quantity import Quantity
-from dralint.simulate.suggest import closest
+from dralint.suggest import closest
 
 
 @dataclass(frozen=True, slots=True)

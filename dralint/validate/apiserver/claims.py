@@ -12,6 +12,7 @@ from typing import Any
 
 from dralint.api import read
 from dralint.paths import Path
+from dralint.suggest import did_you_mean
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.errors import (
     CEL_TOO_LONG,
@@ -33,7 +34,6 @@ from dralint.validate.apiserver.formats import (
     raw_extension,
 )
 from dralint.validate.apiserver.lists import check_list, check_set
-from dralint.validate.apiserver.suggest import did_you_mean
 
 MAX_REQUESTS = 32
 MAX_CONSTRAINTS = 32

@@ -12,6 +12,7 @@ from typing import Any
 
 from dralint.api import read
 from dralint.paths import Path
+from dralint.suggest import did_you_mean
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.errors import (
     ONE_OF,
@@ -24,7 +25,6 @@ from dralint.validate.apiserver.errors import (
     required,
 )
 from dralint.validate.apiserver.formats import dns_label, dns_subdomain
-from dralint.validate.apiserver.suggest import did_you_mean
 
 CONTAINER_KINDS = ("initContainers", "containers", "ephemeralContainers")
 
