@@ -12,7 +12,7 @@ import pytest
 from dralint.api import serialize
 from dralint.api.scenario import scenario
 from dralint.commands.allocate import NodeOutcome, allocate_scenario
-from tests.allocator.compare import normalise, normalise_node
+from testing.allocator_compare import normalise, normalise_node
 from tests.conftest import SHARED, require_shared
 
 CONFORMANCE = SHARED / "conformance"
