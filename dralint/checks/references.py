@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from dralint.api import read
 from dralint.api.normalise import Normalised
+from dralint.api.requests import claim_specs, written_requests
 from dralint.api.workloads import PodTemplate
 from dralint.context import CheckContext
 from dralint.findings import Violation
@@ -65,19 +66,9 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
 
 def class_references(normalised: Normalised) -> Iterator[tuple[str, Path]]:
     """Every non-empty ``deviceClassName`` of a claim or template, with its canonical path."""
-    prefix: Path = ("spec", "spec") if normalised.obj.kind == "ResourceClaimTemplate" else ("spec",)
-    spec = read.mapping(normalised.data, "spec")
-    if normalised.obj.kind == "ResourceClaimTemplate":
-        spec = read.mapping(spec, "spec")
-    for i, request in enumerate(read.items(read.mapping(spec, "devices"), "requests")):
-        base = (*prefix, "devices", "requests", i)
-        name = read.text(read.mapping(request, "exactly"), "deviceClassName")
-        if name:
-            yield name, (*base, "exactly", "deviceClassName")
-        for j, sub in enumerate(read.items(request, "firstAvailable")):
-            name = read.text(sub, "deviceClassName")
-            if name:
-                yield name, (*base, "firstAvailable", j, "deviceClassName")
+    for request in written_requests(claim_specs([normalised])):
+        if request.spec.device_class_name:
+            yield request.spec.device_class_name, (*request.path, "deviceClassName")
 
 
 def _class_references(normalised: Normalised, index: Index) -> Iterator[Violation]:
