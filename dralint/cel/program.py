@@ -118,7 +118,8 @@ def _ensure_recursion_limit() -> None:
 
 
 # The parser, checker and closures recurse once per nesting level; cel-go allows 250 levels of
-# each grammar rule, which needs more than Python's default 1000 frames. Raised once, on import.
+# each grammar rule, which needs more than Python's default 1000 frames. Raised on import, and
+# made sure of again before each parse, since other code may set the limit and restore it lower.
 _ensure_recursion_limit()
 
 
