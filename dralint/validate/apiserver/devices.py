@@ -47,8 +47,8 @@ _NODE_ALLOCATABLE = frozenset({"cpu", "memory", "ephemeral-storage"})
 def device(data: Any, path: Path, b: Behaviour, *, per_device_node_selection: bool) -> list[FieldError]:
     """``validateDevice`` (new counter model; the 1.33–1.34 counter checks live in :mod:`slices`)."""
     out = dns_label(read.text(data, "name"), (*path, "name"))
-    attributes = read.mapping(data, "attributes") or {}
-    capacity = read.mapping(data, "capacity") or {}
+    attributes = read.mapping_or_empty(data, "attributes")
+    capacity = read.mapping_or_empty(data, "capacity")
     total = len(attributes) + len(capacity)
     if total > MAX_ATTRIBUTES_AND_CAPACITIES:
         out.append(

@@ -22,7 +22,7 @@ KINDS = ("Workload", "PodGroup")
 
 def pod_group_object(kind: str, data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
     """The claims of a Workload's pod group templates or of a PodGroup."""
-    spec = read.mapping(data, "spec") or {}
+    spec = read.mapping_or_empty(data, "spec")
     if kind == "PodGroup":
         return pod_group_claims(read.items(spec, "resourceClaims"), ("spec", "resourceClaims"), b)
     out: list[FieldError] = []

@@ -44,9 +44,9 @@ SPEC: Path = ("spec",)
 
 
 def resource_slice(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
-    spec = read.mapping(data, "spec") or {}
+    spec = read.mapping_or_empty(data, "spec")
     out = driver_name(read.text(spec, "driver"), (*SPEC, "driver"), b)
-    out += _pool(read.mapping(spec, "pool") or {}, b)
+    out += _pool(read.mapping_or_empty(spec, "pool"), b)
     out += _node_selection(spec, b)
     devices = read.opt_items(spec, "devices")
     shared = read.opt_items(spec, "sharedCounters")
@@ -207,7 +207,7 @@ def _old_counters(devices: list[Any], shared: list[Any], b: Behaviour) -> list[F
     """The 1.33–1.34 counter model (RS-C1…RS-C6): devices consume sets defined in the same slice."""
     out: list[FieldError] = []
     shared_path = (*SPEC, "sharedCounters")
-    total = sum(len(read.mapping(s, "counters") or {}) for s in shared)
+    total = sum(len(read.mapping_or_empty(s, "counters")) for s in shared)
     if total > OLD_MAX_SHARED_COUNTERS:
         out.append(
             invalid(
@@ -225,7 +225,7 @@ def _old_counters(devices: list[Any], shared: list[Any], b: Behaviour) -> list[F
             out.append(duplicate((*path, "name"), name, hint="give every counter set a unique name"))
         out += [required((*path, "name"))] if not name else dns_label(name, (*path, "name"))
         out += counters(counter_set, path, b, maximum=-1)  # the old model limits the total instead
-        defined.setdefault(name, set()).update(str(k) for k in read.mapping(counter_set, "counters") or {})
+        defined.setdefault(name, set()).update(str(k) for k in read.mapping_or_empty(counter_set, "counters"))
     consumed_in_slice = 0
     for index, item in enumerate(devices):
         device_path = (*SPEC, "devices", index)
@@ -233,7 +233,7 @@ def _old_counters(devices: list[Any], shared: list[Any], b: Behaviour) -> list[F
         for k, consumption in enumerate(read.items(item, "consumesCounters")):
             path = (*device_path, "consumesCounters", k)
             counter_set = read.text(consumption, "counterSet")
-            entries = read.mapping(consumption, "counters") or {}
+            entries = read.mapping_or_empty(consumption, "counters")
             consumed_by_device += len(entries)
             if not counter_set:
                 out.append(required((*path, "counterSet")))
@@ -301,7 +301,7 @@ def _partition_type(spec: Mapping[str, Any], name: str, devices: list[Any], b: B
     bare = name.removeprefix(read.text(spec, "driver") + "/")
     bare = bare if bare != name else ""
     for index, item in consumers:
-        attributes = read.mapping(item, "attributes") or {}
+        attributes = read.mapping_or_empty(item, "attributes")
         attribute_path = (*SPEC, "devices", index, "attributes", Key(name))
         key = name if name in attributes else (bare if bare and bare in attributes else None)
         if key is None:

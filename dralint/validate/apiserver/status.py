@@ -70,7 +70,7 @@ def claim_status(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
     status = read.mapping(data, "status")
     if status is None:
         return []
-    spec = read.mapping(data, "spec") or {}
+    spec = read.mapping_or_empty(data, "spec")
     names = RequestNames(read.items(read.mapping(spec, "devices"), "requests"))
     allocation = read.mapping(status, "allocation")
     reserved = read.items(status, "reservedFor")
@@ -124,7 +124,7 @@ def _allocated_devices(allocation: Mapping[str, Any] | None) -> set[str]:
 
 
 def _allocation(allocation: Mapping[str, Any], path: Path, names: RequestNames, b: Behaviour) -> list[FieldError]:
-    devices = read.mapping(allocation, "devices") or {}
+    devices = read.mapping_or_empty(allocation, "devices")
     out = check_list(
         read.items(devices, "results"),
         MAX_RESULTS,

@@ -1,4 +1,5 @@
-"""DeviceClass, DeviceTaintRule and ResourcePoolStatusRequest spec validation (spec/api.md §3.4, §3.6, §3.7)."""
+"""Spec validation of the kinds cluster administrators write: DeviceClass, DeviceTaintRule and
+ResourcePoolStatusRequest (spec/api.md §3.4, §3.6, §3.7)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ RPSR_LIMIT_MAX = 1000
 
 
 def device_class(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
-    spec = read.mapping(data, "spec") or {}
+    spec = read.mapping_or_empty(data, "spec")
     path: Path = ("spec",)
     out = selectors(read.items(spec, "selectors"), (*path, "selectors"), b)
     out += check_list(
@@ -51,7 +52,7 @@ def device_class(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
 
 
 def device_taint_rule(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
-    spec = read.mapping(data, "spec") or {}
+    spec = read.mapping_or_empty(data, "spec")
     path: Path = ("spec",)
     out: list[FieldError] = []
     selector = read.mapping(spec, "deviceSelector")
@@ -71,13 +72,13 @@ def device_taint_rule(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]
             if class_name is not None:
                 out += dns_subdomain(class_name, (*at, "deviceClassName"))
             out += selectors(read.items(selector, "selectors"), (*at, "selectors"), b)
-    taint = read.mapping(spec, "taint") or {}
+    taint = read.mapping_or_empty(spec, "taint")
     out += taint_errors(taint, (*path, "taint"), b)
     return out
 
 
 def resource_pool_status_request(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
-    spec = read.mapping(data, "spec") or {}
+    spec = read.mapping_or_empty(data, "spec")
     path: Path = ("spec",)
     out: list[FieldError] = []
     driver = read.text(spec, "driver")
