@@ -16,6 +16,7 @@ from dralint.cel.values import DefaultMap, TypeValue, UInt
 __all__ = ["bind", "direct_call", "runtime_type_matches"]
 
 
+# The Python classes of the values of each CEL type kind (maps: any Mapping, see runtime_type_matches).
 _PYTHON_TYPES: dict[str, tuple[type, ...]] = {
     "int": (int,),
     "string": (str,),
@@ -48,27 +49,11 @@ def runtime_type_matches(value: Any, t: Type) -> bool:
     kind = t.kind
     if kind in ("dyn", "any", "param", "error"):
         return True
-    vt = type(value)
-    if kind == "int":
-        return vt is int
-    if kind == "string":
-        return vt is str
-    if kind == "bool":
-        return vt is bool
-    if kind == "uint":
-        return vt is UInt
-    if kind == "double":
-        return vt is float
-    if kind == "bytes":
-        return vt is bytes
-    if kind == "null":
-        return value is None
-    if kind == "list":
-        return vt is list or vt is tuple
     if kind == "map":
         return isinstance(value, Mapping)
-    if kind == "type":
-        return vt is TypeValue
+    exact = _PYTHON_TYPES.get(kind)
+    if exact is not None:
+        return type(value) in exact
     return runtime.type_name(value) == t.name
 
 
