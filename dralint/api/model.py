@@ -1,12 +1,15 @@
 """The typed DRA object model, in the v1 shape, built from v1-shaped dicts.
 
-Everything after ``api/`` works on these values, never on raw dicts. Builders are lenient: a
-field of the wrong type becomes its zero value (schema validation reports the type error), so
-later stages never crash on malformed input. Presence is kept where the API gives it meaning:
-``None`` is "not set", an empty tuple is "set but empty" only where the server distinguishes.
+Everything after ``api/`` works on these values, never on raw dicts. Builders are lenient
+(fields read through ``api/read.py``): a field of the wrong type becomes its zero value (schema
+validation reports the type error), so later stages never crash on malformed input. Presence is
+kept where the API gives it meaning: ``None`` is "not set", an empty tuple is "set but empty"
+only where the server distinguishes.
 
-Longer than 500 lines on purpose: it is the whole v1 type tree (as k8s.io/api/resource/v1
-types.go is one file), and splitting it by kind would scatter the types the kinds share.
+Longer than 500 lines on purpose: it is one idea, the v1 type tree (as k8s.io/api/resource/v1
+types.go is one file), each type followed by the builder that makes it from a dict. Splitting it
+by kind would scatter the types the kinds share; splitting builders from types would put each
+field list in two files that must change together.
 """
 
 from __future__ import annotations
