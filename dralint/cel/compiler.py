@@ -184,7 +184,7 @@ class Compiler:
                     return name in value
                 if type(value) is Optional:
                     return value.present and isinstance(value.value, Mapping) and name in value.value
-                return runtime.qualify_other(value, name, presence=True)
+                return runtime.field_of_non_map(value, name, presence=True)
 
             return has, NOT_CONSTANT
         operand_type = self.checked.types.get(e.operand.id)
@@ -227,7 +227,7 @@ class Compiler:
                 if not found:
                     raise CelRuntimeError(f"no such key: {name}")
                 return result
-            runtime.qualify_other(value, name, presence=False)
+            runtime.field_of_non_map(value, name, presence=False)
 
         if operand_type is not None and operand_type.kind == "map" and not self.track:
 

@@ -30,6 +30,7 @@ __all__ = [
     "contains",
     "equal",
     "fail",
+    "field_of_non_map",
     "index",
     "list_position",
     "map_insert",
@@ -38,7 +39,6 @@ __all__ = [
     "operand_mismatch",
     "optional_index",
     "optional_select",
-    "qualify_other",
     "size",
     "type_name",
 ]
@@ -241,7 +241,7 @@ def optional_select(value: Optional, name: str) -> Optional:
     if isinstance(inner, Mapping):
         found, result = find(inner, name)
         return Optional(True, result) if found else NONE
-    qualify_other(inner, name, presence=True)
+    field_of_non_map(inner, name, presence=True)
     return NONE
 
 
@@ -272,7 +272,7 @@ def list_position(key: Any) -> int:
     fail(f"unsupported index type '{type_name(key)}' in list")
 
 
-def qualify_other(value: Any, name: str, *, presence: bool) -> bool:
+def field_of_non_map(value: Any, name: str, *, presence: bool) -> bool:
     """A field selected from a value that is neither a map nor an optional (cel-go's ``refQualify``).
 
     Lists reject the string key; anything else lacks the field: a presence test answers False
