@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dralint.api.requests import claim_specs
 from dralint.context import CheckContext
 from dralint.findings import Violation
-from dralint.simulate import hints, requests, selector_errors
+from dralint.simulate import hints, selector_errors
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
@@ -14,7 +15,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         return
     inventory = ctx.inventory
     classes = [(entry.device_class, entry.origin.obj) for entry in inventory.classes.values()]
-    claims = requests.claim_specs(ctx.normalised.values())
+    claims = claim_specs(ctx.normalised.values())
     slices = [entry.slice for entry in inventory.slices]
     vocab = hints.vocabulary(slices)
     for error in selector_errors.find(classes, claims, slices):

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from dralint.api import model
+from dralint.api.requests import claim_specs, written_requests
 from dralint.api.workloads import PodTemplate
 from dralint.context import CheckContext
 from dralint.findings import Violation
@@ -112,7 +113,7 @@ def _all_on_shareable(ctx: CheckContext) -> Iterator[Violation]:
     if not ctx.target.enabled("DRAConsumableCapacity"):
         return
     analysis = ctx.analysis
-    for request in requests.written_requests(requests.claim_specs(ctx.normalised.values())):
+    for request in written_requests(claim_specs(ctx.normalised.values())):
         if request.spec.allocation_mode != "All":
             continue
         devices = requests.matching_devices(request, analysis.class_devices(request.spec.device_class_name))

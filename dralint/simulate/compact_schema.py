@@ -20,7 +20,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from dralint.paths import Key, Path
-from dralint.simulate.suggest import closest
+from dralint.suggest import closest
 
 API_VERSION = "dralint.io/v1alpha1"
 KIND = "Inventory"

@@ -1,8 +1,8 @@
-"""Did-you-mean: plausible typos only."""
+"""Did-you-mean (dralint/suggest.py): one edit distance, three closeness rules."""
 
 from __future__ import annotations
 
-from dralint.simulate.suggest import closest, distance
+from dralint.suggest import closest, did_you_mean, distance, likely_typo
 
 
 def test_distance_counts_transpositions_as_one_edit() -> None:
@@ -12,6 +12,9 @@ def test_distance_counts_transpositions_as_one_edit() -> None:
         1,
         0,
     ]
+    assert distance("gpu.exmaple.com", "gpu.example.com") == 1
+    assert distance("kitten", "sitting") == 3
+    assert distance("", "abc") == 3
 
 
 def test_closest_accepts_typos_and_case_differences() -> None:
@@ -25,3 +28,16 @@ def test_closest_refuses_unrelated_names_and_exact_matches() -> None:
     assert closest("model", ["model", "modes"]) is None
     assert closest("H100", ["A100"], per_edit=5) is None
     assert closest("NVIDIA H100 80GB HMB3", ["NVIDIA H100 80GB HBM3"], per_edit=5) == "NVIDIA H100 80GB HBM3"
+
+
+def test_likely_typo_needs_a_near_identical_name() -> None:
+    classes = ["gpu.example.com", "mig.nvidia.com"]
+    assert likely_typo("gpu.exmaple.com", classes) == "gpu.example.com"
+    assert likely_typo("GPU.example.com", classes) == "gpu.example.com"
+    assert likely_typo("gpu.nvidia.com", classes) is None
+    assert likely_typo("gpu.example.com", classes) is None
+
+
+def test_did_you_mean_offers_the_most_similar_name() -> None:
+    assert did_you_mean("gpus", ["gpu", "nic"]) == "did you mean `gpu`?"
+    assert did_you_mean("storage", ["gpu", "nic"]) is None
