@@ -2,7 +2,9 @@
 
 Built by the ``check`` command after loading; checks receive it and never mutate it. Costly
 shared analyses (normalisation, the cluster model, the dry-run) are cached properties so that
-several checks can use them while they are computed at most once.
+several checks can use them while they are computed at most once. Their modules are imported in
+the properties: the stages below import this module, and a run that needs no dry-run never
+loads the simulation.
 """
 
 from __future__ import annotations

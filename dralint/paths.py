@@ -9,9 +9,10 @@ renders it while both still resolve to the same YAML mapping lookup.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
-__all__ = ["Key", "Path", "join", "parse", "render"]
+__all__ = ["Key", "Path", "join", "parse", "render", "value_at"]
 
 
 class Key(str):
@@ -63,3 +64,15 @@ def parse(text: str) -> Path:
         else:
             steps.append(Key(bracket or ""))
     return tuple(steps)
+
+
+def value_at(data: Any, path: Path) -> Any:
+    """The value at ``path`` in plain data (mappings and lists), or ``None`` where it does not exist."""
+    for step in path:
+        if isinstance(data, Mapping) and isinstance(step, str):
+            data = data.get(step)
+        elif isinstance(data, list) and isinstance(step, int) and 0 <= step < len(data):
+            data = data[step]
+        else:
+            return None
+    return data

@@ -109,9 +109,6 @@ class Quantity:
             return None
         return _scaled(value, scale)
 
-    def is_zero(self) -> bool:
-        return self.value == 0
-
     def ceil_int(self) -> int:
         """``Quantity.Value()``: the value rounded up (towards +infinity) to an integer."""
         return math.ceil(self.value)
@@ -122,9 +119,6 @@ class Quantity:
 
     def is_integer(self) -> bool:
         return self.value.denominator == 1
-
-    def as_float(self) -> float:
-        return float(self.value)
 
     # --- text ---
     @property

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dralint.paths import Key, join, parse, render
+from dralint.paths import Key, join, parse, render, value_at
 
 
 @pytest.mark.parametrize(
@@ -34,3 +34,11 @@ def test_join_flattens_steps_and_paths() -> None:
 def test_key_equals_the_plain_string() -> None:
     assert Key("memory") == "memory"
     assert ("capacity", Key("memory")) == ("capacity", "memory")
+
+
+def test_value_at_follows_fields_and_indexes_and_is_none_where_absent() -> None:
+    data = {"spec": {"devices": {"requests": [{"name": "gpu"}]}}}
+    assert value_at(data, ("spec", "devices", "requests", 0, "name")) == "gpu"
+    assert value_at(data, ("spec", "devices", "requests", 1, "name")) is None
+    assert value_at(data, ("spec", "devices", "requests", "name")) is None
+    assert value_at(data, ()) is data

@@ -45,17 +45,12 @@ def test_arithmetic_keeps_the_left_format() -> None:
     total = parse_quantity("1Gi").add(parse_quantity("512Mi"))
     assert (total.canonical(), total.format) == ("1536Mi", "BinarySI")
     rest = parse_quantity("1").sub(parse_quantity("1500m"))
-    assert (rest.canonical(), rest.sign(), rest.is_zero()) == ("-500m", -1, False)
+    assert (rest.canonical(), rest.sign()) == ("-500m", -1)
 
 
 def test_integer_views_round_up_like_apimachinery() -> None:
     quantity = parse_quantity("1500m")
-    assert (quantity.ceil_int(), quantity.milli_value(), quantity.is_integer(), quantity.as_float()) == (
-        2,
-        1500,
-        False,
-        1.5,
-    )
+    assert (quantity.ceil_int(), quantity.milli_value(), quantity.is_integer()) == (2, 1500, False)
     assert parse_quantity("0.1m").milli_value() == 1
 
 

@@ -88,7 +88,6 @@ class Allocator:
         self._cache = SelectorCache(cel_environment)
         self._counter_cache: dict[str, CounterSets] = {}
         self._pools: PoolMemo = {}
-        self.total_steps = 0  # ``GetStats().NumAllocateOneInvocations``
         self.last_steps = 0  # steps of the latest ``allocate`` call
 
     def allocate(
@@ -118,7 +117,6 @@ class Allocator:
             done = search.run()
         finally:
             self.last_steps = search.steps
-            self.total_steps += search.steps
             sys.setrecursionlimit(limit)
         if not done:
             if any(pool.invalid for pool in pools):

@@ -161,3 +161,14 @@ class DistinctAttribute(_Covered):
         if self.covers(request, subrequest):
             self.values.pop(request, None)
             self.count -= 1
+
+
+def claim_constraint(
+    constraint: model.DeviceConstraint, *, set_mode: bool
+) -> MatchAttribute | DistinctAttribute | None:
+    """The constraint object for one of a claim's constraints; ``None`` when it sets neither kind."""
+    if constraint.match_attribute is not None:
+        return MatchAttribute(constraint.requests, constraint.match_attribute, set_mode=set_mode)
+    if constraint.distinct_attribute is not None:
+        return DistinctAttribute(constraint.requests, constraint.distinct_attribute, set_mode=set_mode)
+    return None

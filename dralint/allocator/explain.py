@@ -12,12 +12,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from dralint.allocator.capacity import demand_fits
-from dralint.allocator.constraints import DistinctAttribute, MatchAttribute, as_set, lookup_attribute
-from dralint.allocator.counters import available_counters
+from dralint.allocator.constraints import DistinctAttribute, MatchAttribute, as_set, claim_constraint, lookup_attribute
+from dralint.allocator.counters import CounterSets, available_counters, check_available_counters
 from dralint.allocator.devices import DeviceInfo, DeviceRegistry
 from dralint.allocator.pools import Pool
 from dralint.allocator.requests import RequestData, claim_ref
-from dralint.allocator.selection import SelectorCache
+from dralint.allocator.selection import SelectorCache, per_device_node_matches, selectors_match
 from dralint.allocator.taints import untolerated_taint
 from dralint.allocator.types import AllocatorError, Features
 from dralint.api import model
@@ -127,7 +127,12 @@ def _request(
             error=f'deviceclass.resource.k8s.io "{spec.device_class_name}" not found',
         )  # fmt: skip
     data = RequestData(claim_index, claim, name, parent, device_class, spec)
-    constraints = [c for c in _constraints(claim, features) if c.covers(data.base_name, data.sub_name)]
+    # Scalar mode: a device only needs the attribute here, whatever the other picks hold.
+    constraints = [
+        built
+        for built in (claim_constraint(c, set_mode=False) for c in claim.spec.constraints)
+        if built is not None and built.covers(data.base_name, data.sub_name)
+    ]
     counts = dict.fromkeys(REJECTION_REASONS, 0)
     seen = usable = 0
     error = None
@@ -137,7 +142,7 @@ def _request(
         for device in pool.candidates(registry):
             seen += 1
             try:
-                reason = _first_rejection(data, device, node, features, cache, available, constraints)
+                reason = _first_rejection(data, device, pool, node, features, cache, (available, registry), constraints)
             except AllocatorError as problem:
                 error = error or problem.message
                 continue
@@ -155,32 +160,21 @@ def _request(
     )  # fmt: skip
 
 
-def _constraints(claim: model.ResourceClaim, features: Features) -> list[MatchAttribute | DistinctAttribute]:
-    out: list[MatchAttribute | DistinctAttribute] = []
-    for constraint in claim.spec.constraints:
-        if constraint.match_attribute is not None:
-            out.append(MatchAttribute(constraint.requests, constraint.match_attribute, set_mode=False))
-        elif constraint.distinct_attribute is not None:
-            out.append(DistinctAttribute(constraint.requests, constraint.distinct_attribute, set_mode=False))
-    return out
-
-
 def _first_rejection(
     data: RequestData,
     device: DeviceInfo,
+    pool: Pool,
     node: model.Node,
     features: Features,
     cache: SelectorCache,
-    available: dict[str, dict[str, int]],
+    counters: tuple[CounterSets, DeviceRegistry],
     constraints: Sequence[MatchAttribute | DistinctAttribute],
 ) -> str | None:
     if not features.device_binding_and_status and device.binding_conditions:
         return "binding-conditions"
-    from dralint.allocator.selection import per_device_node_matches, selectors_match
-
-    if not selectors_match(cache, data.device_class.selectors, device, lambda: f"class {data.device_class.name}"):
+    if not selectors_match(cache, data.device_class.selectors, device, data.class_owner):
         return "class-selector"
-    if not selectors_match(cache, data.selectors, device, lambda: f"claim {claim_ref(data.claim)}"):
+    if not selectors_match(cache, data.selectors, device, data.claim_owner):
         return "request-selector"
     if device.slice.per_device_node_selection and not per_device_node_matches(device, node):
         return "node-selection"
@@ -192,7 +186,11 @@ def _first_rejection(
     if device.consumes:
         if not features.partitionable_devices:
             return "counters"
-        if not (shared and device.aggregated is not None) and not _counters_fit(device, available):
+        available, registry = counters
+        fresh: dict[str, CounterSets] = {}  # the device's own consumption, none of the search's picks
+        if not (shared and device.aggregated is not None) and not check_available_counters(
+            device, pool, {pool.name: available}, fresh, registry
+        ):
             return "counters"
     if features.device_taints and untolerated_taint(device.blocking_taints, data.tolerations) is not None:
         return "taint"
@@ -201,16 +199,3 @@ def _first_rejection(
         if attribute is None or (features.list_type_attributes and as_set(attribute) is None):
             return "constraint"
     return None
-
-
-def _counters_fit(device: DeviceInfo, available: dict[str, dict[str, int]]) -> bool:
-    consumed: dict[str, dict[str, int]] = {}
-    for set_name, counters in device.consumes:
-        target = consumed.setdefault(set_name, {})
-        for name, amount in counters:
-            target[name] = target.get(name, 0) + amount
-    return all(
-        amount >= consumed.get(set_name, {}).get(name, 0)
-        for set_name, counters in available.items()
-        for name, amount in counters.items()
-    )

@@ -11,11 +11,9 @@ import re
 from collections.abc import Mapping
 
 from dralint.api import model
+from dralint.k8svalidation import label_value_errors, qualified_name_errors
 
-_QUALIFIED_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
-_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-_LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
-_INT64 = re.compile(r"^[+-]?[0-9]+$")
+_INT64 = re.compile(r"[+-]?[0-9]+")
 
 
 class NodeSelectorError(Exception):
@@ -56,7 +54,7 @@ def _parse(selector: model.NodeSelector) -> list[model.NodeSelectorTerm]:
 def _label_errors(requirement: model.NodeSelectorRequirement, path: str) -> list[str]:
     errors = []
     key, operator, values = requirement.key, requirement.operator, requirement.values
-    if not _valid_label_key(key):
+    if qualified_name_errors(key):
         errors.append(f"{path}.key: Invalid value: {key!r}: name part must consist of alphanumeric characters")
     if operator in ("In", "NotIn"):
         if not values:
@@ -67,12 +65,12 @@ def _label_errors(requirement: model.NodeSelectorRequirement, path: str) -> list
     elif operator in ("Gt", "Lt"):
         if len(values) != 1:
             errors.append(f"{path}.values: Required value: for 'Gt', 'Lt' operators, exactly one value is required")
-        elif not _INT64.match(values[0]):
+        elif not _INT64.fullmatch(values[0]):
             errors.append(f"{path}.values[0]: Invalid value: for 'Gt', 'Lt' operators, the value must be an integer")
     else:
         errors.append(f"{path}.operator: Invalid value: {operator!r}: not a valid selector operator")
     for value in values:
-        if operator not in ("Gt", "Lt") and (len(value) > 63 or not _LABEL_VALUE.match(value)):
+        if operator not in ("Gt", "Lt") and label_value_errors(value):
             errors.append(f"{path}.values: Invalid value: {value!r}: a valid label must be an empty string or ...")
     return errors
 
@@ -83,13 +81,6 @@ def _field_errors(requirement: model.NodeSelectorRequirement, path: str) -> list
     if len(requirement.values) != 1:
         return [f"{path}.values: Invalid value: {list(requirement.values)}: must have one element"]
     return []
-
-
-def _valid_label_key(key: str) -> bool:
-    prefix, sep, name = key.rpartition("/")
-    if sep and (not prefix or len(prefix) > 253 or not _DNS_SUBDOMAIN.match(prefix)):
-        return False
-    return 0 < len(name) <= 63 and bool(_QUALIFIED_NAME.match(name))
 
 
 def _term_matches(term: model.NodeSelectorTerm, node: model.Node) -> bool:
@@ -117,7 +108,7 @@ def _label_matches(requirement: model.NodeSelectorRequirement, labels: Mapping[s
         return present
     if operator == "DoesNotExist":
         return not present
-    if not present or value is None or not _INT64.match(value):
+    if not present or value is None or not _INT64.fullmatch(value):
         return False
     label, limit = int(value), int(requirement.values[0])
     return label > limit if operator == "Gt" else label < limit

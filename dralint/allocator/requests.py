@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from dralint.allocator.capacity import Amount, Demand, demand_fits, requested_amounts
-from dralint.allocator.constraints import Constraint, DistinctAttribute, MatchAttribute
+from dralint.allocator.constraints import Constraint, claim_constraint
 from dralint.allocator.devices import DeviceInfo, DeviceRegistry
 from dralint.allocator.pools import Pool
 from dralint.allocator.selection import SelectorCache, per_device_node_matches, selectors_match
@@ -100,16 +100,18 @@ class RequestData:
         matched = self.matched.get(key)
         if matched is None:
             matched = self.matched[key] = selectors_match(
-                cache, self.device_class.selectors, device, self._class_owner
-            ) and selectors_match(cache, self.selectors, device, self._claim_owner)
+                cache, self.device_class.selectors, device, self.class_owner
+            ) and selectors_match(cache, self.selectors, device, self.claim_owner)
         result = matched and (not device.slice.per_device_node_selection or per_device_node_matches(device, node))
         self.selectable[key] = result
         return result
 
-    def _class_owner(self) -> str:
+    def class_owner(self) -> str:
+        """Whose selectors the class selectors are, for CEL error messages."""
         return f"class {self.device_class.name}"
 
-    def _claim_owner(self) -> str:
+    def claim_owner(self) -> str:
+        """Whose selectors the request selectors are, for CEL error messages."""
         return f"claim {claim_ref(self.claim)}"
 
 
@@ -184,17 +186,12 @@ def validate_claims(
             )
         constraints: list[Constraint] = []
         for index, constraint in enumerate(claim.spec.constraints):
-            set_mode = features.list_type_attributes
-            if constraint.match_attribute is not None:
-                constraints.append(MatchAttribute(constraint.requests, constraint.match_attribute, set_mode=set_mode))
-            elif constraint.distinct_attribute is not None:
-                constraints.append(
-                    DistinctAttribute(constraint.requests, constraint.distinct_attribute, set_mode=set_mode)
-                )
-            else:
+            built = claim_constraint(constraint, set_mode=features.list_type_attributes)
+            if built is None:
                 raise AllocatorError(
                     f"claim {ref}, constraint #{index}: empty constraint (unsupported constraint type?)"
                 )
+            constraints.append(built)
         out.requests.append(per_claim)
         out.constraints.append(constraints)
     return out

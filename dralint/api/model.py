@@ -1,12 +1,15 @@
 """The typed DRA object model, in the v1 shape, built from v1-shaped dicts.
 
-Everything after ``api/`` works on these values, never on raw dicts. Builders are lenient: a
-field of the wrong type becomes its zero value (schema validation reports the type error), so
-later stages never crash on malformed input. Presence is kept where the API gives it meaning:
-``None`` is "not set", an empty tuple is "set but empty" only where the server distinguishes.
+Everything after ``api/`` works on these values, never on raw dicts. Builders are lenient
+(fields read through ``api/read.py``): a field of the wrong type becomes its zero value (schema
+validation reports the type error), so later stages never crash on malformed input. Presence is
+kept where the API gives it meaning: ``None`` is "not set", an empty tuple is "set but empty"
+only where the server distinguishes.
 
-Longer than 500 lines on purpose: it is the whole v1 type tree (as k8s.io/api/resource/v1
-types.go is one file), and splitting it by kind would scatter the types the kinds share.
+Longer than 500 lines on purpose: it is one idea, the v1 type tree (as k8s.io/api/resource/v1
+types.go is one file), each type followed by the builder that makes it from a dict. Splitting it
+by kind would scatter the types the kinds share; splitting builders from types would put each
+field list in two files that must change together.
 """
 
 from __future__ import annotations
@@ -15,23 +18,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from dralint.api import read
 from dralint.api.meta import NodeSelector as NodeSelector
 from dralint.api.meta import NodeSelectorRequirement as NodeSelectorRequirement
 from dralint.api.meta import NodeSelectorTerm as NodeSelectorTerm
 from dralint.api.meta import ObjectMeta as ObjectMeta
-from dralint.api.meta import (
-    _int,
-    _list,
-    _map,
-    _opt_bool,
-    _opt_int,
-    _opt_list,
-    _opt_map,
-    _opt_str,
-    _quantities,
-    _str,
-    _strs,
-)
+from dralint.api.meta import _quantities
 from dralint.api.meta import node_selector as node_selector
 from dralint.api.meta import object_meta as object_meta
 from dralint.api.meta import quantity as quantity
@@ -50,9 +42,9 @@ class DeviceSelector:
 
 def _selectors(data: Any, key: str = "selectors") -> tuple[DeviceSelector, ...]:
     out = []
-    for item in _list(data, key):
-        cel = _opt_map(item, "cel")
-        out.append(DeviceSelector(CELDeviceSelector(_str(cel, "expression")) if cel is not None else None))
+    for item in read.items(data, key):
+        cel = read.mapping(item, "cel")
+        out.append(DeviceSelector(CELDeviceSelector(read.text(cel, "expression")) if cel is not None else None))
     return tuple(out)
 
 
@@ -63,10 +55,10 @@ class OpaqueDeviceConfiguration:
 
 
 def _opaque(data: Any) -> OpaqueDeviceConfiguration | None:
-    opaque = _opt_map(data, "opaque")
+    opaque = read.mapping(data, "opaque")
     if opaque is None:
         return None
-    return OpaqueDeviceConfiguration(_str(opaque, "driver"), opaque.get("parameters"))
+    return OpaqueDeviceConfiguration(read.text(opaque, "driver"), opaque.get("parameters"))
 
 
 # --- DeviceClass ----------------------------------------------------------------------------
@@ -90,12 +82,12 @@ class DeviceClass:
 
 
 def device_class(data: Mapping[str, Any]) -> DeviceClass:
-    spec = _map(data, "spec")
+    spec = read.mapping_or_empty(data, "spec")
     return DeviceClass(
-        meta=object_meta(_map(data, "metadata")),
+        meta=object_meta(read.mapping_or_empty(data, "metadata")),
         selectors=_selectors(spec),
-        config=tuple(DeviceClassConfiguration(_opaque(c)) for c in _list(spec, "config")),
-        extended_resource_name=_opt_str(spec, "extendedResourceName"),
+        config=tuple(DeviceClassConfiguration(_opaque(c)) for c in read.items(spec, "config")),
+        extended_resource_name=read.opt_text(spec, "extendedResourceName"),
     )
 
 
@@ -112,16 +104,16 @@ class DeviceToleration:
 
 
 def _tolerations(data: Any) -> tuple[DeviceToleration, ...] | None:
-    items = _opt_list(data, "tolerations")
+    items = read.opt_items(data, "tolerations")
     if items is None:
         return None
     return tuple(
         DeviceToleration(
-            key=_str(t, "key"),
-            operator=_str(t, "operator") or "Equal",
-            value=_str(t, "value"),
-            effect=_str(t, "effect"),
-            toleration_seconds=_opt_int(t, "tolerationSeconds"),
+            key=read.text(t, "key"),
+            operator=read.text(t, "operator") or "Equal",
+            value=read.text(t, "value"),
+            effect=read.text(t, "effect"),
+            toleration_seconds=read.opt_integer(t, "tolerationSeconds"),
         )
         for t in items
     )
@@ -133,7 +125,7 @@ class CapacityRequirements:
 
 
 def _capacity_requirements(data: Any) -> CapacityRequirements | None:
-    capacity = _opt_map(data, "capacity")
+    capacity = read.mapping(data, "capacity")
     if capacity is None:
         return None
     return CapacityRequirements(_quantities(capacity.get("requests")))
@@ -234,11 +226,11 @@ class ResourceClaim:
 
 def _exact(data: Mapping[str, Any]) -> ExactDeviceRequest:
     return ExactDeviceRequest(
-        device_class_name=_str(data, "deviceClassName"),
+        device_class_name=read.text(data, "deviceClassName"),
         selectors=_selectors(data),
-        allocation_mode=_str(data, "allocationMode"),
-        count=_int(data, "count"),
-        admin_access=_opt_bool(data, "adminAccess"),
+        allocation_mode=read.text(data, "allocationMode"),
+        count=(read.integer(data, "count") or 0),
+        admin_access=read.flag(data, "adminAccess"),
         tolerations=_tolerations(data),
         capacity=_capacity_requirements(data),
     )
@@ -246,76 +238,78 @@ def _exact(data: Mapping[str, Any]) -> ExactDeviceRequest:
 
 def _subrequest(data: Any) -> DeviceSubRequest:
     return DeviceSubRequest(
-        name=_str(data, "name"),
-        device_class_name=_str(data, "deviceClassName"),
+        name=read.text(data, "name"),
+        device_class_name=read.text(data, "deviceClassName"),
         selectors=_selectors(data),
-        allocation_mode=_str(data, "allocationMode"),
-        count=_int(data, "count"),
+        allocation_mode=read.text(data, "allocationMode"),
+        count=(read.integer(data, "count") or 0),
         tolerations=_tolerations(data),
         capacity=_capacity_requirements(data),
     )
 
 
 def claim_spec(spec: Any) -> ResourceClaimSpec:
-    devices = _map(spec, "devices")
+    devices = read.mapping_or_empty(spec, "devices")
     requests = []
-    for item in _list(devices, "requests"):
-        exactly = _opt_map(item, "exactly")
-        entries = _opt_list(item, "firstAvailable")
+    for item in read.items(devices, "requests"):
+        exactly = read.mapping(item, "exactly")
+        entries = read.opt_items(item, "firstAvailable")
         requests.append(
             DeviceRequest(
-                name=_str(item, "name"),
+                name=read.text(item, "name"),
                 exactly=_exact(exactly) if exactly is not None else None,
                 first_available=tuple(_subrequest(e) for e in entries) if entries is not None else None,
             )
         )
     constraints = tuple(
         DeviceConstraint(
-            requests=_strs(c, "requests"),
-            match_attribute=_opt_str(c, "matchAttribute"),
-            distinct_attribute=_opt_str(c, "distinctAttribute"),
+            requests=read.strings(c, "requests"),
+            match_attribute=read.opt_text(c, "matchAttribute"),
+            distinct_attribute=read.opt_text(c, "distinctAttribute"),
         )
-        for c in _list(devices, "constraints")
+        for c in read.items(devices, "constraints")
     )
-    config = tuple(DeviceClaimConfiguration(_strs(c, "requests"), _opaque(c)) for c in _list(devices, "config"))
+    config = tuple(
+        DeviceClaimConfiguration(read.strings(c, "requests"), _opaque(c)) for c in read.items(devices, "config")
+    )
     return ResourceClaimSpec(tuple(requests), constraints, config)
 
 
 def allocation_result(data: Any) -> AllocationResult | None:
     if not isinstance(data, Mapping):
         return None
-    devices = _map(data, "devices")
+    devices = read.mapping_or_empty(data, "devices")
     results = tuple(
         DeviceRequestAllocationResult(
-            request=_str(r, "request"),
-            driver=_str(r, "driver"),
-            pool=_str(r, "pool"),
-            device=_str(r, "device"),
-            admin_access=_opt_bool(r, "adminAccess"),
+            request=read.text(r, "request"),
+            driver=read.text(r, "driver"),
+            pool=read.text(r, "pool"),
+            device=read.text(r, "device"),
+            admin_access=read.flag(r, "adminAccess"),
             tolerations=_tolerations(r),
-            binding_conditions=_strs(r, "bindingConditions"),
-            binding_failure_conditions=_strs(r, "bindingFailureConditions"),
-            share_id=_opt_str(r, "shareID"),
+            binding_conditions=read.strings(r, "bindingConditions"),
+            binding_failure_conditions=read.strings(r, "bindingFailureConditions"),
+            share_id=read.opt_text(r, "shareID"),
             consumed_capacity=_quantities(r.get("consumedCapacity"))
             if isinstance(r, Mapping) and "consumedCapacity" in r
             else None,
         )
-        for r in _list(devices, "results")
+        for r in read.items(devices, "results")
     )
     config = tuple(
-        DeviceAllocationConfiguration(_str(c, "source"), _strs(c, "requests"), _opaque(c))
-        for c in _list(devices, "config")
+        DeviceAllocationConfiguration(read.text(c, "source"), read.strings(c, "requests"), _opaque(c))
+        for c in read.items(devices, "config")
     )
     return AllocationResult(results, config, node_selector(data.get("nodeSelector")))
 
 
 def resource_claim(data: Mapping[str, Any]) -> ResourceClaim:
-    status = _map(data, "status")
+    status = read.mapping_or_empty(data, "status")
     return ResourceClaim(
-        meta=object_meta(_map(data, "metadata")),
-        spec=claim_spec(_map(data, "spec")),
+        meta=object_meta(read.mapping_or_empty(data, "metadata")),
+        spec=claim_spec(read.mapping_or_empty(data, "spec")),
         allocation=allocation_result(status.get("allocation")),
-        reserved_for=len(_list(status, "reservedFor")),
+        reserved_for=len(read.items(status, "reservedFor")),
     )
 
 
@@ -331,11 +325,11 @@ class ResourceClaimTemplate:
 
 
 def resource_claim_template(data: Mapping[str, Any]) -> ResourceClaimTemplate:
-    spec = _map(data, "spec")
+    spec = read.mapping_or_empty(data, "spec")
     return ResourceClaimTemplate(
-        meta=object_meta(_map(data, "metadata")),
-        claim_meta=object_meta(_map(spec, "metadata")),
-        spec=claim_spec(_map(spec, "spec")),
+        meta=object_meta(read.mapping_or_empty(data, "metadata")),
+        claim_meta=object_meta(read.mapping_or_empty(spec, "metadata")),
+        spec=claim_spec(read.mapping_or_empty(spec, "spec")),
     )
 
 
@@ -401,13 +395,13 @@ def _capacity(data: Any) -> dict[str, DeviceCapacity]:
         value = quantity(entry.get("value")) if isinstance(entry, Mapping) else None
         if value is None:
             continue
-        policy_data = _opt_map(entry, "requestPolicy")
+        policy_data = read.mapping(entry, "requestPolicy")
         policy = None
         if policy_data is not None:
-            range_data = _opt_map(policy_data, "validRange")
+            range_data = read.mapping(policy_data, "validRange")
             policy = CapacityRequestPolicy(
                 default=quantity(policy_data.get("default")),
-                valid_values=tuple(q for q in map(quantity, _list(policy_data, "validValues")) if q is not None),
+                valid_values=tuple(q for q in map(quantity, read.items(policy_data, "validValues")) if q is not None),
                 valid_range=CapacityRequestPolicyRange(
                     quantity(range_data.get("min")), quantity(range_data.get("max")), quantity(range_data.get("step"))
                 )
@@ -448,7 +442,9 @@ class DeviceTaint:
 
 
 def _taint(data: Any) -> DeviceTaint:
-    return DeviceTaint(_str(data, "key"), _str(data, "value"), _str(data, "effect"), _opt_str(data, "timeAdded"))
+    return DeviceTaint(
+        read.text(data, "key"), read.text(data, "value"), read.text(data, "effect"), read.opt_text(data, "timeAdded")
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -468,26 +464,26 @@ class Device:
 
 
 def device(data: Any) -> Device:
-    binding = _opt_list(data, "bindingConditions")
-    failure = _opt_list(data, "bindingFailureConditions")
+    binding = read.opt_items(data, "bindingConditions")
+    failure = read.opt_items(data, "bindingFailureConditions")
     return Device(
-        name=_str(data, "name"),
-        attributes={str(k): _attribute(v) for k, v in _map(data, "attributes").items()},
+        name=read.text(data, "name"),
+        attributes={str(k): _attribute(v) for k, v in read.mapping_or_empty(data, "attributes").items()},
         capacity=_capacity(data.get("capacity") if isinstance(data, Mapping) else None),
         consumes_counters=tuple(
             DeviceCounterConsumption(
-                _str(c, "counterSet"), _counters(c.get("counters") if isinstance(c, Mapping) else None)
+                read.text(c, "counterSet"), _counters(c.get("counters") if isinstance(c, Mapping) else None)
             )
-            for c in _list(data, "consumesCounters")
+            for c in read.items(data, "consumesCounters")
         ),
-        node_name=_opt_str(data, "nodeName"),
+        node_name=read.opt_text(data, "nodeName"),
         node_selector=node_selector(data.get("nodeSelector")) if isinstance(data, Mapping) else None,
-        all_nodes=_opt_bool(data, "allNodes"),
-        taints=tuple(_taint(t) for t in _list(data, "taints")),
-        binds_to_node=_opt_bool(data, "bindsToNode"),
+        all_nodes=read.flag(data, "allNodes"),
+        taints=tuple(_taint(t) for t in read.items(data, "taints")),
+        binds_to_node=read.flag(data, "bindsToNode"),
         binding_conditions=tuple(v for v in binding if isinstance(v, str)) if binding is not None else None,
         binding_failure_conditions=tuple(v for v in failure if isinstance(v, str)) if failure is not None else None,
-        allow_multiple_allocations=_opt_bool(data, "allowMultipleAllocations"),
+        allow_multiple_allocations=read.flag(data, "allowMultipleAllocations"),
     )
 
 
@@ -516,20 +512,24 @@ class ResourceSlice:
 
 
 def resource_slice(data: Mapping[str, Any]) -> ResourceSlice:
-    spec = _map(data, "spec")
-    pool = _map(spec, "pool")
+    spec = read.mapping_or_empty(data, "spec")
+    pool = read.mapping_or_empty(spec, "pool")
     return ResourceSlice(
-        meta=object_meta(_map(data, "metadata")),
-        driver=_str(spec, "driver"),
-        pool=ResourcePool(_str(pool, "name"), _int(pool, "generation"), _int(pool, "resourceSliceCount")),
-        node_name=_opt_str(spec, "nodeName"),
+        meta=object_meta(read.mapping_or_empty(data, "metadata")),
+        driver=read.text(spec, "driver"),
+        pool=ResourcePool(
+            read.text(pool, "name"),
+            (read.integer(pool, "generation") or 0),
+            (read.integer(pool, "resourceSliceCount") or 0),
+        ),
+        node_name=read.opt_text(spec, "nodeName"),
         node_selector=node_selector(spec.get("nodeSelector")),
-        all_nodes=_opt_bool(spec, "allNodes"),
-        per_device_node_selection=_opt_bool(spec, "perDeviceNodeSelection"),
-        devices=tuple(device(d) for d in _list(spec, "devices")),
+        all_nodes=read.flag(spec, "allNodes"),
+        per_device_node_selection=read.flag(spec, "perDeviceNodeSelection"),
+        devices=tuple(device(d) for d in read.items(spec, "devices")),
         shared_counters=tuple(
-            CounterSet(_str(c, "name"), _counters(c.get("counters") if isinstance(c, Mapping) else None))
-            for c in _list(spec, "sharedCounters")
+            CounterSet(read.text(c, "name"), _counters(c.get("counters") if isinstance(c, Mapping) else None))
+            for c in read.items(spec, "sharedCounters")
         ),
     )
 
@@ -552,16 +552,16 @@ class DeviceTaintRule:
 
 
 def device_taint_rule(data: Mapping[str, Any]) -> DeviceTaintRule:
-    spec = _map(data, "spec")
-    selector = _opt_map(spec, "deviceSelector")
+    spec = read.mapping_or_empty(data, "spec")
+    selector = read.mapping(spec, "deviceSelector")
     return DeviceTaintRule(
-        meta=object_meta(_map(data, "metadata")),
+        meta=object_meta(read.mapping_or_empty(data, "metadata")),
         selector=DeviceTaintSelector(
-            _opt_str(selector, "driver"), _opt_str(selector, "pool"), _opt_str(selector, "device")
+            read.opt_text(selector, "driver"), read.opt_text(selector, "pool"), read.opt_text(selector, "device")
         )
         if selector is not None
         else None,
-        taint=_taint(_map(spec, "taint")),
+        taint=_taint(read.mapping_or_empty(spec, "taint")),
     )
 
 
@@ -591,9 +591,12 @@ class Node:
 
 
 def node(data: Mapping[str, Any]) -> Node:
-    spec = _map(data, "spec")
+    spec = read.mapping_or_empty(data, "spec")
     return Node(
-        meta=object_meta(_map(data, "metadata")),
-        taints=tuple(NodeTaint(_str(t, "key"), _str(t, "value"), _str(t, "effect")) for t in _list(spec, "taints")),
-        unschedulable=_opt_bool(spec, "unschedulable") is True,
+        meta=object_meta(read.mapping_or_empty(data, "metadata")),
+        taints=tuple(
+            NodeTaint(read.text(t, "key"), read.text(t, "value"), read.text(t, "effect"))
+            for t in read.items(spec, "taints")
+        ),
+        unschedulable=read.flag(spec, "unschedulable") is True,
     )

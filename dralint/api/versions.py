@@ -16,7 +16,6 @@ from dralint.errors import UsageError
 RELEASES: tuple[str, ...] = ("1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
 DEFAULT_RELEASE = "1.37"
 GROUP = "resource.k8s.io"
-DRA_VERSIONS: tuple[str, ...] = ("v1alpha3", "v1beta1", "v1beta2", "v1")
 LEGACY_VERSIONS: tuple[str, ...] = ("v1alpha1", "v1alpha2")  # classic DRA, removed in 1.31
 
 CORE_KINDS = ("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice")

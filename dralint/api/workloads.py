@@ -14,9 +14,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from dralint.api import meta
+from dralint.api import meta, read
 from dralint.api.objects import KubeObject
-from dralint.paths import Path
+from dralint.paths import Path, value_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,22 +87,14 @@ class PodTemplate:
         return self.replicas is None
 
 
-def _get(data: Any, *keys: str | int) -> Any:
-    for key in keys:
-        if not isinstance(data, Mapping):
-            return None
-        data = data.get(key)
-    return data
-
-
 def _count(value: Any, default: int = 1) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else default
 
 
 def _job_pods(job_spec: Any) -> int:
     """Pods of a Job running at once: ``parallelism`` (default 1), at most ``completions``."""
-    parallelism = _count(_get(job_spec, "parallelism"))
-    completions = _get(job_spec, "completions")
+    parallelism = _count(value_at(job_spec, ("parallelism",)))
+    completions = value_at(job_spec, ("completions",))
     if isinstance(completions, int) and not isinstance(completions, bool) and 0 <= completions < parallelism:
         return completions
     return parallelism
@@ -113,25 +105,25 @@ def _leader_worker_set(raw: Any) -> list[tuple[Path, int]]:
 
     Without a ``leaderTemplate`` every pod of a group (the leader too) uses ``workerTemplate``.
     """
-    groups = _count(_get(raw, "spec", "replicas"))
-    size = _count(_get(raw, "spec", "leaderWorkerTemplate", "size"))
+    groups = _count(value_at(raw, ("spec", "replicas")))
+    size = _count(value_at(raw, ("spec", "leaderWorkerTemplate", "size")))
     base: Path = ("spec", "leaderWorkerTemplate")
-    if isinstance(_get(raw, *base, "leaderTemplate"), Mapping):
+    if isinstance(value_at(raw, (*base, "leaderTemplate")), Mapping):
         return [((*base, "leaderTemplate"), groups), ((*base, "workerTemplate"), groups * max(size - 1, 0))]
     return [((*base, "workerTemplate"), groups * size)]
 
 
 # kind -> (path of the pod template mapping, replica function of the object's raw data)
 _KNOWN: dict[str, tuple[Path, Any]] = {
-    "Deployment": (("spec", "template"), lambda raw: _count(_get(raw, "spec", "replicas"))),
-    "ReplicaSet": (("spec", "template"), lambda raw: _count(_get(raw, "spec", "replicas"))),
-    "StatefulSet": (("spec", "template"), lambda raw: _count(_get(raw, "spec", "replicas"))),
-    "ReplicationController": (("spec", "template"), lambda raw: _count(_get(raw, "spec", "replicas"))),
+    "Deployment": (("spec", "template"), lambda raw: _count(value_at(raw, ("spec", "replicas")))),
+    "ReplicaSet": (("spec", "template"), lambda raw: _count(value_at(raw, ("spec", "replicas")))),
+    "StatefulSet": (("spec", "template"), lambda raw: _count(value_at(raw, ("spec", "replicas")))),
+    "ReplicationController": (("spec", "template"), lambda raw: _count(value_at(raw, ("spec", "replicas")))),
     "DaemonSet": (("spec", "template"), lambda raw: None),
-    "Job": (("spec", "template"), lambda raw: _job_pods(_get(raw, "spec"))),
+    "Job": (("spec", "template"), lambda raw: _job_pods(value_at(raw, ("spec",)))),
     "CronJob": (
         ("spec", "jobTemplate", "spec", "template"),
-        lambda raw: _job_pods(_get(raw, "spec", "jobTemplate", "spec")),
+        lambda raw: _job_pods(value_at(raw, ("spec", "jobTemplate", "spec"))),
     ),
     "PodTemplate": (("template",), lambda raw: 0),
 }
@@ -151,12 +143,12 @@ def pod_templates(obj: KubeObject) -> list[PodTemplate]:
         return [
             _template(obj, (*path, "spec"), template, namespace, name, replicas)
             for path, replicas in _leader_worker_set(raw)
-            if isinstance(template := _get(raw, *path), Mapping)
+            if isinstance(template := value_at(raw, path), Mapping)
         ]
     known = _KNOWN.get(obj.kind) if obj.group in _CORE_WORKLOAD_GROUPS else None
     if known is not None:
         template_path, replicas = known
-        template = _get(raw, *template_path)
+        template = value_at(raw, template_path)
         if not isinstance(template, Mapping):
             return []
         return [_template(obj, (*template_path, "spec"), template, namespace, name, replicas(raw))]
@@ -168,7 +160,7 @@ def pod_templates(obj: KubeObject) -> list[PodTemplate]:
 
 def _find_templates(data: Any, path: Path, replicas: int) -> Iterator[tuple[Path, Mapping[str, Any], int]]:
     if isinstance(data, Mapping):
-        if path and isinstance(_get(data, "spec", "containers"), list):
+        if path and isinstance(value_at(data, ("spec", "containers")), list):
             yield path, data, replicas
             return
         own = replicas * _count(data.get("replicas"))
@@ -202,55 +194,43 @@ def pod_spec(data: Any) -> PodSpec:
         return PodSpec()
     claims = tuple(
         PodClaim(
-            name=_str(item, "name"),
-            resource_claim_name=_opt_str(item, "resourceClaimName"),
-            resource_claim_template_name=_opt_str(item, "resourceClaimTemplateName"),
+            name=read.text(item, "name"),
+            resource_claim_name=read.opt_text(item, "resourceClaimName"),
+            resource_claim_template_name=read.opt_text(item, "resourceClaimTemplateName"),
         )
-        for item in _list(data, "resourceClaims")
+        for item in read.items(data, "resourceClaims")
     )
     containers = []
     for kind in ("initContainers", "containers", "ephemeralContainers"):
-        for index, item in enumerate(_list(data, kind)):
-            resources = _get(item, "resources")
+        for index, item in enumerate(read.items(data, kind)):
+            resources = value_at(item, ("resources",))
             containers.append(
                 Container(
-                    name=_str(item, "name"),
+                    name=read.text(item, "name"),
                     kind=kind,
                     index=index,
                     claims=tuple(
-                        ContainerClaim(_str(c, "name"), _opt_str(c, "request")) for c in _list(resources, "claims")
+                        ContainerClaim(read.text(c, "name"), read.opt_text(c, "request"))
+                        for c in read.items(resources, "claims")
                     ),
-                    requests=_str_map(_get(resources, "requests")),
-                    limits=_str_map(_get(resources, "limits")),
+                    requests=_str_map(value_at(resources, ("requests",))),
+                    limits=_str_map(value_at(resources, ("limits",))),
                 )
             )
-    affinity = _get(data, "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
+    affinity = value_at(data, ("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"))
     return PodSpec(
         resource_claims=claims,
         containers=tuple(containers),
-        node_name=_opt_str(data, "nodeName"),
+        node_name=read.opt_text(data, "nodeName"),
         node_selector=_str_map(data.get("nodeSelector")),
         required_affinity=meta.node_selector(affinity),
         tolerations=tuple(
-            Toleration(_str(t, "key"), _str(t, "operator") or "Equal", _str(t, "value"), _str(t, "effect"))
-            for t in _list(data, "tolerations")
+            Toleration(
+                read.text(t, "key"), read.text(t, "operator") or "Equal", read.text(t, "value"), read.text(t, "effect")
+            )
+            for t in read.items(data, "tolerations")
         ),
     )
-
-
-def _list(data: Any, key: str) -> list[Any]:
-    value = _get(data, key)
-    return value if isinstance(value, list) else []
-
-
-def _str(data: Any, key: str) -> str:
-    value = _get(data, key)
-    return value if isinstance(value, str) else ""
-
-
-def _opt_str(data: Any, key: str) -> str | None:
-    value = _get(data, key)
-    return value if isinstance(value, str) else None
 
 
 def _str_map(data: Any) -> dict[str, str]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from dralint.cel.dra import DeviceValue, Selector
 from dralint.cel.errors import CelRuntimeError
+from dralint.cel.paths import SelectorPaths
 
 __all__ = ["DeviceClasses", "Matches", "match_all"]
 
@@ -30,9 +31,6 @@ class DeviceClasses:
                 reads.update(selector.paths.reads)
             else:
                 opaque = True
-        self.exhaustive = opaque  # some selector reads more than a projection: one class per device
-        from dralint.cel.paths import SelectorPaths
-
         union = SelectorPaths(0, True, tuple(sorted(reads, key=repr)), None, -1)
         index: dict[Any, int] = {}
         self.members: list[list[int]] = []

@@ -29,7 +29,6 @@ from dralint.cel.types import (
     INT,
     Mapping,
     Type,
-    equivalent,
     format_type,
     is_assignable,
     is_assignable_list,
@@ -44,7 +43,7 @@ from dralint.cel.types import (
     unwrap_optional,
 )
 
-__all__ = ["Checked", "TypeIssue", "check"]
+__all__ = ["Checked", "TypeIssue", "check", "mismatch"]
 
 _LITERAL_TYPES = {
     "int": INT,
@@ -85,8 +84,6 @@ def check(expr: Expr, env: Environment) -> Checked:
         checked.types[node_id] = substitute(checker.mapping, t, True)
     checked.overloads = checker.overloads
     checked.idents = checker.idents
-    if not checked.issues and env.homogeneous_literals:
-        _validate_homogeneous(result, checked)
     return checked
 
 
@@ -276,9 +273,7 @@ class _Checker:
             ok = True
             for arg, t in zip(args, arg_types, strict=True):
                 if not self.assignable(BOOL, t):
-                    self.error(
-                        arg.id, f"expected type 'bool' but found '{format_type(substitute(self.mapping, t, True))}'"
-                    )
+                    self.error(arg.id, mismatch(BOOL, substitute(self.mapping, t, True)))
                     ok = False
             self.set_type(call, BOOL if ok else ERROR)
             self.overloads[call.id] = tuple(function.overloads)
@@ -317,16 +312,13 @@ class _Checker:
 
     # --- aggregates --------------------------------------------------------------------------
     def join(self, e: Expr, previous: Type | None, current: Type) -> Type:
+        """The element type of a literal so far; mixed types make it dyn, as cel-go's checker always
+        does (the homogeneous-literal validator reports them once checking succeeds)."""
         if previous is None:
             return current
         if self.assignable(previous, current):
             return most_general(previous, current)
-        self.error(
-            e.id,
-            f"expected type '{format_type(substitute(self.mapping, previous, True))}' "
-            f"but found '{format_type(substitute(self.mapping, current, True))}'",
-        )
-        return ERROR
+        return DYN
 
     def check_list(self, e: CreateList) -> Expr:
         elem_type: Type | None = None
@@ -338,9 +330,7 @@ class _Checker:
             if index in e.optional_indices:
                 t, is_opt = unwrap_optional(t)
                 if not is_opt and not is_dyn(t):
-                    self.error(
-                        element.id, f"expected type '{format_type(optional_of(t))}' but found '{format_type(t)}'"
-                    )
+                    self.error(element.id, mismatch(optional_of(t), t))
             elem_type = self.join(element, elem_type, t)
         if elem_type is None:
             elem_type = self.new_var()
@@ -360,7 +350,7 @@ class _Checker:
             if entry.optional:
                 t, is_opt = unwrap_optional(t)
                 if not is_opt and not is_dyn(t):
-                    self.error(value.id, f"expected type '{format_type(optional_of(t))}' but found '{format_type(t)}'")
+                    self.error(value.id, mismatch(optional_of(t), t))
             value_type = self.join(value, value_type, t)
             entries.append(MapEntry(entry.id, key, value, entry.optional))
         if key_type is None or value_type is None:
@@ -414,11 +404,7 @@ class _Checker:
     def assert_type(self, e: Expr, t: Type) -> None:
         actual = self.get_type(e)
         if not self.assignable(t, actual):
-            self.error(
-                e.id,
-                f"expected type '{format_type(substitute(self.mapping, t, True))}' "
-                f"but found '{format_type(substitute(self.mapping, actual, True))}'",
-            )
+            self.error(e.id, mismatch(substitute(self.mapping, t, True), substitute(self.mapping, actual, True)))
 
 
 _PARAMS: dict[int, tuple[str, ...]] = {}
@@ -439,78 +425,6 @@ def _type_params(overload: Overload) -> tuple[str, ...]:
     return found
 
 
-def _validate_homogeneous(expr: Expr, checked: Checked) -> None:
-    """cel-go's homogeneous aggregate literal validator (exact element types, ``dyn`` included).
-
-    Literals anywhere inside a ``format`` call are exempt (the strings extension exempts them).
-    """
-    exempt: set[int] = set()
-    for node in walk(expr):
-        if isinstance(node, Call) and node.function == "format":
-            exempt.update(n.id for n in walk(node) if n is not node)
-    for node in walk(expr):
-        if node.id in exempt:
-            continue
-        if isinstance(node, CreateList):
-            first: Type | None = None
-            for index, element in enumerate(node.elements):
-                t = checked.types[element.id]
-                if index in node.optional_indices and t.params:
-                    t = t.params[0]
-                if first is None:
-                    first = t
-                elif not equivalent(first, t):
-                    checked.issues.append(
-                        TypeIssue(element.id, f"expected type '{format_type(first)}' but found '{format_type(t)}'")
-                    )
-                    break
-        elif isinstance(node, CreateMap):
-            key_type: Type | None = None
-            value_type: Type | None = None
-            for entry in node.entries:
-                kt = checked.types[entry.key.id]
-                vt = checked.types[entry.value.id]
-                if entry.optional and vt.params:
-                    vt = vt.params[0]
-                if key_type is None or value_type is None:
-                    key_type, value_type = kt, vt
-                    continue
-                if not equivalent(key_type, kt):
-                    checked.issues.append(
-                        TypeIssue(
-                            entry.key.id, f"expected type '{format_type(key_type)}' but found '{format_type(kt)}'"
-                        )
-                    )
-                if not equivalent(value_type, vt):
-                    checked.issues.append(
-                        TypeIssue(
-                            entry.value.id, f"expected type '{format_type(value_type)}' but found '{format_type(vt)}'"
-                        )
-                    )
-
-
-def walk(expr: Expr) -> list[Expr]:
-    """Every node of ``expr``, parents before children (iterative: trees can be deep)."""
-    out: list[Expr] = []
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        stack.extend(reversed(children(node)))
-    return out
-
-
-def children(node: Expr) -> list[Expr]:
-    if isinstance(node, Select):
-        return [node.operand]
-    if isinstance(node, Call):
-        return ([node.target] if node.target is not None else []) + list(node.args)
-    if isinstance(node, CreateList):
-        return list(node.elements)
-    if isinstance(node, CreateMap):
-        return [x for entry in node.entries for x in (entry.key, entry.value)]
-    if isinstance(node, CreateStruct):
-        return [value for _, _, value, _ in node.fields]
-    if isinstance(node, Comprehension):
-        return [node.iter_range, node.accu_init, node.loop_condition, node.loop_step, node.result]
-    return []
+def mismatch(expected: Type, found: Type) -> str:
+    """cel-go's message for a value of the wrong type."""
+    return f"expected type '{format_type(expected)}' but found '{format_type(found)}'"

@@ -10,74 +10,24 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from dralint.cel.cost_factors import (
+    COMPARE_BY_SIZE_OVERLOADS,
+    LIST_CREATE_COST,
+    REGEX_FACTOR,
+    STRING_FACTOR,
+    TRAVERSAL_FUNCTIONS,
+    UNIT_COST_FUNCTIONS,
+)
 from dralint.cel.decls import Overload
+from dralint.cel.runtime import type_name
 from dralint.cel.values import Optional
 
-__all__ = [
-    "LIST_CREATE_COST",
-    "MAP_CREATE_COST",
-    "REGEX_FACTOR",
-    "STRING_FACTOR",
-    "actual_size",
-    "call_cost",
-    "traversal_cost",
-]
-
-STRING_FACTOR = 0.1
-REGEX_FACTOR = 0.25
-LIST_CREATE_COST = 10
-MAP_CREATE_COST = 30
+__all__ = ["actual_size", "call_cost", "list_output_cost", "list_self_compare_cost", "traversal_cost"]
 
 _STRING_LINEAR = frozenset(
     ("starts_with_string", "ends_with_string", "string_to_bytes", "bytes_to_string", "strings_quote", "string_format")
 )
-_MIN_SIZE = frozenset(
-    (
-        "less_string",
-        "greater_string",
-        "less_equals_string",
-        "greater_equals_string",
-        "less_bytes",
-        "greater_bytes",
-        "less_equals_bytes",
-        "greater_equals_bytes",
-        "equals",
-        "not_equals",
-    )
-)
-_K8S_TRAVERSAL = frozenset(("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes"))
 _K8S_STRING = frozenset(("url", "lowerAscii", "upperAscii", "substring", "trim", "cidr", "isIP", "isCIDR"))
-_K8S_UNIT = frozenset(
-    (
-        "format.named",
-        "sign",
-        "asInteger",
-        "isInteger",
-        "asApproximateFloat",
-        "isGreaterThan",
-        "isLessThan",
-        "compareTo",
-        "add",
-        "sub",
-        "major",
-        "minor",
-        "patch",
-        "getScheme",
-        "getHostname",
-        "getHost",
-        "getPort",
-        "getEscapedPath",
-        "getQuery",
-        "masked",
-        "prefixLength",
-        "family",
-        "isUnspecified",
-        "isLoopback",
-        "isLinkLocalMulticast",
-        "isLinkLocalUnicast",
-        "isGlobalUnicast",
-    )
-)
 _K8S_STRICT_EQUAL_TYPES = frozenset(
     ("kubernetes.Quantity", "kubernetes.Semver", "net.IP", "net.CIDR", "kubernetes.URL", "kubernetes.NamedFormat")
 )
@@ -105,10 +55,6 @@ def traversal_cost(value: Any) -> int:
     return 1
 
 
-def _ceil(x: float) -> int:
-    return math.ceil(x)
-
-
 def call_cost(function: str, overload: Overload | None, args: list[Any], result: Any) -> int:
     """Cost of one call, from its arguments and result."""
     overload_id = overload.id if overload is not None else ""
@@ -118,64 +64,61 @@ def call_cost(function: str, overload: Overload | None, args: list[Any], result:
     if k8s is not None:
         return k8s
     if overload_id in _STRING_LINEAR:
-        return _ceil(actual_size(args[0]) * STRING_FACTOR)
+        return math.ceil(actual_size(args[0]) * STRING_FACTOR)
     if overload_id == "in_list" or (function == "@in" and args and isinstance(args[-1], (list, tuple))):
         return actual_size(args[1])
-    if overload_id in _MIN_SIZE or function in ("_==_", "_!=_"):
-        return _ceil(min(actual_size(args[0]), actual_size(args[1])) * STRING_FACTOR)
+    if overload_id in COMPARE_BY_SIZE_OVERLOADS or function in ("_==_", "_!=_"):
+        return math.ceil(min(actual_size(args[0]), actual_size(args[1])) * STRING_FACTOR)
     if overload_id in ("add_string", "add_bytes") or (
         function == "_+_" and len(args) == 2 and type(args[0]) in (str, bytes) and type(args[1]) is type(args[0])
     ):
-        return _ceil((actual_size(args[0]) + actual_size(args[1])) * STRING_FACTOR)
+        return math.ceil((actual_size(args[0]) + actual_size(args[1])) * STRING_FACTOR)
     if function == "matches":
-        return _ceil((1 + actual_size(args[0])) * STRING_FACTOR) * _ceil(actual_size(args[1]) * REGEX_FACTOR)
+        return math.ceil((1 + actual_size(args[0])) * STRING_FACTOR) * math.ceil(actual_size(args[1]) * REGEX_FACTOR)
     if overload_id == "contains_string":
-        return _ceil(actual_size(args[0]) * STRING_FACTOR) * _ceil(actual_size(args[1]) * STRING_FACTOR)
+        return math.ceil(actual_size(args[0]) * STRING_FACTOR) * math.ceil(actual_size(args[1]) * STRING_FACTOR)
     if function in ("_<_", "_<=_", "_>_", "_>=_") and type(args[0]) in (str, bytes) and type(args[1]) is type(args[0]):
-        return _ceil(min(actual_size(args[0]), actual_size(args[1])) * STRING_FACTOR)
+        return math.ceil(min(actual_size(args[0]), actual_size(args[1])) * STRING_FACTOR)
     return 1
 
 
 def _k8s_cost(function: str, overload_id: str, args: list[Any], result: Any) -> int | None:
-    if function in _K8S_TRAVERSAL:
+    if function in TRAVERSAL_FUNCTIONS:
         return traversal_cost(args[0]) if args else 0
     if function in _K8S_STRING:
-        return _ceil(actual_size(args[0]) * STRING_FACTOR)
+        return math.ceil(actual_size(args[0]) * STRING_FACTOR)
     if function in ("replace", "split"):
-        return _ceil(actual_size(args[0]) * 2 * STRING_FACTOR)
+        return math.ceil(actual_size(args[0]) * 2 * STRING_FACTOR)
     if function == "join":
-        return _ceil(actual_size(result) * 2 * STRING_FACTOR)
+        return math.ceil(actual_size(result) * 2 * STRING_FACTOR)
     if function in ("find", "findAll"):
-        return _ceil((1 + actual_size(args[0])) * STRING_FACTOR) * _ceil(actual_size(args[1]) * REGEX_FACTOR)
+        return math.ceil((1 + actual_size(args[0])) * STRING_FACTOR) * math.ceil(actual_size(args[1]) * REGEX_FACTOR)
     if function == "ip":
-        return 1 if overload_id == "cidr_ip" else _ceil(actual_size(args[0]) * STRING_FACTOR)
+        return 1 if overload_id == "cidr_ip" else math.ceil(actual_size(args[0]) * STRING_FACTOR)
     if function == "ip.isCanonical":
-        return _ceil(actual_size(args[0]) * 2 * STRING_FACTOR)
+        return math.ceil(actual_size(args[0]) * 2 * STRING_FACTOR)
     if function == "containsIP":
         size = actual_size(args[0])
-        cost = _ceil((size + size) * STRING_FACTOR)
+        cost = math.ceil((size + size) * STRING_FACTOR)
         if overload_id == "cidr_contains_ip_string":
-            cost += _ceil(actual_size(args[1]) * STRING_FACTOR)
+            cost += math.ceil(actual_size(args[1]) * STRING_FACTOR)
         return cost
     if function == "containsCIDR":
         size = actual_size(args[0])
-        cost = _ceil((size + size) * STRING_FACTOR) + _ceil(size * STRING_FACTOR) + 1
+        cost = math.ceil((size + size) * STRING_FACTOR) + math.ceil(size * STRING_FACTOR) + 1
         if overload_id == "cidr_contains_cidr_string":
-            cost += _ceil(actual_size(args[1]) * STRING_FACTOR)
+            cost += math.ceil(actual_size(args[1]) * STRING_FACTOR)
         return cost
     if function in ("quantity", "isQuantity", "semver", "isSemver"):
-        return _ceil(actual_size(args[0]) * STRING_FACTOR)
+        return math.ceil(actual_size(args[0]) * STRING_FACTOR)
     if function == "validate" and len(args) >= 2:
-        regex_size = getattr(args[0], "max_regex_size", None)
+        regex_size: int | None = getattr(args[0], "max_regex_size", None)
         if regex_size is not None:
-            return _ceil((1 + actual_size(args[1])) * STRING_FACTOR) * _ceil(regex_size * REGEX_FACTOR)
-    if function in _K8S_UNIT:
+            return math.ceil((1 + actual_size(args[1])) * STRING_FACTOR) * math.ceil(regex_size * REGEX_FACTOR)
+    if function in UNIT_COST_FUNCTIONS:
         return 1
-    if function == "_==_" and args:
-        from dralint.cel.runtime import type_name
-
-        if type_name(args[0]) in _K8S_STRICT_EQUAL_TYPES:
-            return 1
+    if function == "_==_" and args and type_name(args[0]) in _K8S_STRICT_EQUAL_TYPES:
+        return 1
     return None
 
 
@@ -191,4 +134,4 @@ def list_self_compare_cost(args: tuple[Any, ...], result: Any) -> int:
     factor = 2.0
     if size and isinstance(items[0], (str, bytes)):
         factor += STRING_FACTOR
-    return _ceil(size * size * factor) + 1 + LIST_CREATE_COST
+    return math.ceil(size * size * factor) + 1 + LIST_CREATE_COST

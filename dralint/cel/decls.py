@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dralint.cel.parser import MACROS_BASE
+from dralint.cel.macros import MACROS_BASE
 from dralint.cel.types import Type
 
 __all__ = ["CostFn", "Environment", "Function", "Impl", "Overload"]
@@ -30,8 +30,6 @@ class Overload:
     impl: Impl | None = None
     member: bool = False
     type_params: tuple[str, ...] = ()
-    # Raised errors for this overload use the plain "no such overload" text (a trait-based
-    # singleton in cel-go) instead of "no such overload: name(types)".
     cost: CostFn | None = None
 
 
@@ -57,7 +55,6 @@ class Environment:
     struct_fields: dict[str, dict[str, Type]] = field(default_factory=dict)  # object type -> fields
     macros: frozenset[tuple[str, int, bool]] = MACROS_BASE
     cross_type_numeric: bool = True
-    optional_syntax: bool = True
     homogeneous_literals: bool = True
     literal_validators: bool = True  # regex/duration/timestamp literals checked at compile time
     cost_limit: int | None = 1_000_000

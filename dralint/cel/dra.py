@@ -8,7 +8,6 @@ it, memoised by the device's projection onto the attribute and capacity paths th
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -19,6 +18,7 @@ from dralint.cel.errors import CelCompileError, CelRuntimeError
 from dralint.cel.lib_quantity import QUANTITY
 from dralint.cel.paths import SelectorPaths, analyse
 from dralint.cel.program import Program, check, instantiate
+from dralint.cel.runtime import equal, type_name
 from dralint.cel.semver import SemverError
 from dralint.cel.semver import parse as parse_semver
 from dralint.cel.types import ANY, BOOL, DYN, STRING, Type, map_of, object_type
@@ -62,8 +62,6 @@ def _includes(target: Any, arg: Any) -> bool:
 
 
 def _equal_true(a: Any, b: Any) -> bool:
-    from dralint.cel.runtime import equal
-
     try:
         return equal(a, b)
     except CelRuntimeError:
@@ -325,8 +323,6 @@ class Selector:
 
 
 def _not_bool(result: Any) -> str:
-    from dralint.cel.runtime import type_name
-
     name = type_name(result)
     if name == "null_type":
         detail = "type conversion error from 'null_type' to 'bool'"
@@ -362,10 +358,3 @@ def estimate_cost(expression: str, env: Environment | None = None) -> int:
     """The static worst-case cost the API server compares with the 1,000,000 limit."""
     env = env or selector_environment()
     return compile_selector(expression, env).program.max_cost
-
-
-def devices_by_driver(devices: Iterable[DeviceValue]) -> dict[str, list[DeviceValue]]:
-    out: dict[str, list[DeviceValue]] = {}
-    for device in devices:
-        out.setdefault(device.driver, []).append(device)
-    return out

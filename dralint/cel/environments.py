@@ -23,7 +23,7 @@ from dralint.cel import (
     lib_time,
 )
 from dralint.cel.decls import Environment, Overload
-from dralint.cel.parser import MACROS_BASE, MACROS_TWO_VAR
+from dralint.cel.macros import MACROS_BASE, MACROS_TWO_VAR
 from dralint.cel.types import map_of, param
 
 __all__ = ["VersionedOption", "base_options", "build", "compatibility_version", "release_key"]
@@ -80,7 +80,6 @@ def _strings_v2(env: Environment) -> None:
 
 def _cross_type_and_optional(env: Environment) -> None:
     env.cross_type_numeric = True
-    env.optional_syntax = True
     lib_optional.install(env)
     lib_quantity.install(env)
 
@@ -105,7 +104,7 @@ def base_options() -> list[VersionedOption]:
 
 def build(name: str, options: list[VersionedOption], *, compatibility: str | None, honour_gates: bool) -> Environment:
     """An environment of ``options``: all not removed (``compatibility=None``), or those of a version."""
-    env = Environment(name, macros=MACROS_BASE, cross_type_numeric=False, optional_syntax=False)
+    env = Environment(name, macros=MACROS_BASE, cross_type_numeric=False)
     env.literal_validators = False
     for option in options:
         if option.enabled is not None and honour_gates:

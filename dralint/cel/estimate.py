@@ -11,6 +11,16 @@ from __future__ import annotations
 import math
 
 from dralint.cel.checker import Checked
+from dralint.cel.cost_factors import (
+    COMPARE_BY_SIZE_OVERLOADS,
+    LIST_CREATE_COST,
+    MAP_CREATE_COST,
+    REGEX_FACTOR,
+    STRING_FACTOR,
+    STRUCT_CREATE_COST,
+    TRAVERSAL_FUNCTIONS,
+    UNIT_COST_FUNCTIONS,
+)
 from dralint.cel.decls import Environment
 from dralint.cel.nodes import Call, Comprehension, CreateList, CreateMap, CreateStruct, Expr, Ident, Literal, Select
 from dralint.cel.types import Type
@@ -20,8 +30,6 @@ __all__ = ["estimate"]
 MAX = 2**64 - 1
 Range = tuple[int, int]
 UNKNOWN: Range = (0, MAX)
-STRING_FACTOR = 0.1
-REGEX_FACTOR = 0.25
 _SCALARS = frozenset(("bool", "double", "duration", "int", "timestamp", "uint"))
 
 
@@ -142,7 +150,7 @@ class _Coster:
                 total = _add(total, self.cost(element))
                 item = _union(item, self.size_or_unknown(element))
             self.entry_sizes[e.id] = ("list", (1, 1), item)
-            return _add(total, (10, 10))
+            return _add(total, _fixed(LIST_CREATE_COST))
         if isinstance(e, CreateMap):
             total = (0, 0)
             key: Range = (0 if not e.entries else MAX, 0)
@@ -152,12 +160,12 @@ class _Coster:
                 key = _union(key, self.size_or_unknown(entry.key))
                 value = _union(value, self.size_or_unknown(entry.value))
             self.entry_sizes[e.id] = ("map", key, value)
-            return _add(total, (30, 30))
+            return _add(total, _fixed(MAP_CREATE_COST))
         if isinstance(e, CreateStruct):
             total = (0, 0)
             for _, _, value_expr, _ in e.fields:
                 total = _add(total, self.cost(value_expr))
-            return _add(total, (40, 40))
+            return _add(total, _fixed(STRUCT_CREATE_COST))
         assert isinstance(e, Comprehension)
         return self.comprehension(e)
 
@@ -286,7 +294,7 @@ class _Coster:
             if overload_id == "add_list":
                 return _add((1, 1), args_sum), size
             return _add(_factor(size, STRING_FACTOR), args_sum), size
-        if overload_id in _COMPARE_BY_SIZE:
+        if overload_id in COMPARE_BY_SIZE_OVERLOADS:
             left = self.size_or_unknown(args[0])
             right = self.size_or_unknown(args[1])
             smallest = min(left[1], right[1])
@@ -302,18 +310,18 @@ class _Coster:
         if overload_id == "lists_range":
             count = _int_literal(args[0]) if args else None
             size = _fixed(count) if count is not None else (MAX, MAX)
-            return _add(_add(size, (1, 1)), (10, 10)), size
+            return _add(_add(size, (1, 1)), _fixed(LIST_CREATE_COST)), size
         if overload_id in ("list_slice", "list_reverse") and target is not None:
             size = self.size_or_unknown(target)
             if overload_id == "list_slice":
                 start = _int_literal(args[0]) or 0
                 end = _int_literal(args[1])
                 size = _fixed(max((end if end is not None else size[1]) - start, 0))
-            return _add(_add(size, (1, 1)), (10, 10)), size
+            return _add(_add(size, (1, 1)), _fixed(LIST_CREATE_COST)), size
         if overload_id in ("list_flatten", "list_flatten_int") and target is not None:
             depth = 1 if not args else (_int_literal(args[0]) or MAX)
             size = self.size_or_unknown(target)
-            return _add(_add(_factor(size, float(depth)), (1, 1)), (10, 10)), size
+            return _add(_add(_factor(size, float(depth)), (1, 1)), _fixed(LIST_CREATE_COST)), size
         if overload_id == "list_distinct" or overload_id.endswith("_sort"):
             if target is None:
                 return None
@@ -323,8 +331,8 @@ class _Coster:
             sorts_text = element is not None and element.params and element.params[0].kind in ("string", "bytes")
             if overload_id.endswith("_sort") and sorts_text:
                 factor += STRING_FACTOR
-            return _add(_add(_factor(_mul(size, size), factor), (1, 1)), (10, 10)), size
-        if function in ("isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes") and target is not None:
+            return _add(_add(_factor(_mul(size, size), factor), (1, 1)), _fixed(LIST_CREATE_COST)), size
+        if function in TRAVERSAL_FUNCTIONS and target is not None:
             size = self.size_or_unknown(target)
             element_cost: Range = (1, 1)
             t = self.type(target)
@@ -386,7 +394,7 @@ class _Coster:
             return cost, None
         if function == "validate" and args:
             return _factor(_factor(self.size_or_unknown(args[0]), STRING_FACTOR), 1103 * REGEX_FACTOR), None
-        if function in _UNIT_FUNCTIONS:
+        if function in UNIT_COST_FUNCTIONS:
             return (1, 1), None
         if function == "_==_" and len(args) == 2:
             left, right = self.type(args[0]), self.type(args[1])
@@ -423,49 +431,4 @@ def _is_scalar(t: Type) -> bool:
     return t.name == "optional_type" and bool(t.params) and _is_scalar(t.params[0])
 
 
-_COMPARE_BY_SIZE = frozenset(
-    (
-        "less_string",
-        "greater_string",
-        "less_equals_string",
-        "greater_equals_string",
-        "less_bytes",
-        "greater_bytes",
-        "less_equals_bytes",
-        "greater_equals_bytes",
-        "equals",
-        "not_equals",
-    )
-)
-_UNIT_FUNCTIONS = frozenset(
-    (
-        "masked",
-        "prefixLength",
-        "family",
-        "isUnspecified",
-        "isLoopback",
-        "isLinkLocalMulticast",
-        "isLinkLocalUnicast",
-        "isGlobalUnicast",
-        "format.named",
-        "sign",
-        "asInteger",
-        "isInteger",
-        "asApproximateFloat",
-        "isGreaterThan",
-        "isLessThan",
-        "compareTo",
-        "add",
-        "sub",
-        "major",
-        "minor",
-        "patch",
-        "getScheme",
-        "getHostname",
-        "getHost",
-        "getPort",
-        "getEscapedPath",
-        "getQuery",
-    )
-)
 _UNIT_EQUALITY = frozenset(("net.IP", "net.CIDR", "kubernetes.Quantity", "kubernetes.Semver"))

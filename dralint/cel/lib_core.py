@@ -9,7 +9,7 @@ import math
 import re
 from typing import Any
 
-from dralint.cel import runtime
+from dralint.cel import arithmetic, runtime
 from dralint.cel.decls import Environment, Overload
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.lib_time import (
@@ -100,32 +100,32 @@ def install(env: Environment, *, cross_type_numeric: bool = True) -> None:
         _o("add_string", (STRING, STRING), STRING),
         _o("add_uint64", (UINT, UINT), UINT),
     ]
-    env.add("_+_", *add, singleton=runtime.add)
+    env.add("_+_", *add, singleton=arithmetic.add)
     env.add(
         "_/_",
         _o("divide_double", (DOUBLE, DOUBLE), DOUBLE),
         _o("divide_int64", (INT, INT), INT),
         _o("divide_uint64", (UINT, UINT), UINT),
-        singleton=runtime.divide,
+        singleton=arithmetic.divide,
     )
     env.add(
         "_%_",
         _o("modulo_int64", (INT, INT), INT),
         _o("modulo_uint64", (UINT, UINT), UINT),
-        singleton=runtime.modulo,
+        singleton=arithmetic.modulo,
     )
     env.add(
         "_*_",
         _o("multiply_double", (DOUBLE, DOUBLE), DOUBLE),
         _o("multiply_int64", (INT, INT), INT),
         _o("multiply_uint64", (UINT, UINT), UINT),
-        singleton=runtime.multiply,
+        singleton=arithmetic.multiply,
     )
     env.add(
         "-_",
         _o("negate_double", (DOUBLE,), DOUBLE),
         _o("negate_int64", (INT,), INT),
-        singleton=runtime.negate,
+        singleton=arithmetic.negate,
     )
     env.add(
         "_-_",
@@ -135,7 +135,7 @@ def install(env: Environment, *, cross_type_numeric: bool = True) -> None:
         _o("subtract_timestamp_duration", (TIMESTAMP, DURATION), TIMESTAMP),
         _o("subtract_timestamp_timestamp", (TIMESTAMP, TIMESTAMP), DURATION),
         _o("subtract_uint64", (UINT, UINT), UINT),
-        singleton=runtime.subtract,
+        singleton=arithmetic.subtract,
     )
     for op, stem, test in (
         ("_<_", "less", lambda c: c < 0),
@@ -156,7 +156,7 @@ def install(env: Environment, *, cross_type_numeric: bool = True) -> None:
                     overloads.append(_o(f"{stem}_{left_name}", (left, right), BOOL))
                 elif cross_type_numeric:
                     overloads.append(_o(f"{stem}_{left_name}_{right_name}", (left, right), BOOL))
-        env.add(op, *overloads, singleton=_comparison(test))
+        env.add(op, *overloads, singleton=_comparison(op, test))
     env.add(
         "_[_]",
         _o("index_list", (LIST_A, INT), A),
@@ -238,9 +238,9 @@ def _logical_not(value: Any) -> bool:
     runtime.no_such_overload()
 
 
-def _comparison(test: Any) -> Any:
+def _comparison(function: str, test: Any) -> Any:
     def compare(a: Any, b: Any) -> bool:
-        return bool(test(runtime.compare(a, b)))
+        return bool(test(runtime.compare(a, b, function)))
 
     return compare
 
@@ -325,7 +325,7 @@ def _string_to_timestamp(text: str) -> Timestamp:
     nanos = parse_timestamp(text)
     if nanos is None:
         raise _conversion_error("string", "google.protobuf.Timestamp")
-    return runtime.checked_timestamp(nanos)
+    return arithmetic.checked_timestamp(nanos)
 
 
 def bytes_to_string(value: bytes) -> str:

@@ -12,6 +12,8 @@ from typing import Any
 
 from dralint.cel import runtime
 from dralint.cel.errors import CelRuntimeError
+from dralint.cel.lib_core import bytes_to_string, format_double
+from dralint.cel.lib_time import duration_to_string, timestamp_to_string
 from dralint.cel.nodes import Call, CreateList, CreateMap, Expr, Literal
 from dralint.cel.types import Type
 from dralint.cel.values import Duration, Timestamp, TypeValue, UInt
@@ -151,9 +153,6 @@ def _group_thousands(text: str) -> str:
 
 
 def _as_string(value: Any) -> str:
-    from dralint.cel.lib_core import bytes_to_string, format_double
-    from dralint.cel.lib_time import duration_to_string, timestamp_to_string
-
     t = type(value)
     if t is str:
         return str(value)

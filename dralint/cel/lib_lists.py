@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from dralint.cel import runtime
+from dralint.cel import arithmetic, runtime
 from dralint.cel.costs import list_output_cost, list_self_compare_cost
 from dralint.cel.decls import Environment, Overload
 from dralint.cel.errors import CelRuntimeError
@@ -89,7 +89,7 @@ _START = object()
 def _sum(zero: Any, items: list[Any]) -> Any:
     total = zero
     for item in items:
-        total = runtime.add(total, item)
+        total = arithmetic.add(total, item)
     return total
 
 

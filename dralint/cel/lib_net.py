@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 from urllib.parse import quote, unquote_plus
 
 from dralint.cel import runtime
@@ -28,7 +28,6 @@ class URL:
     path: str
     raw_query: str
     opaque: str = ""
-    cel_type: ClassVar[str] = "kubernetes.URL"
 
     def hostname(self) -> str:
         host = self.host
@@ -134,21 +133,24 @@ def _is_url(text: str) -> bool:
 @dataclass(frozen=True, slots=True)
 class IP:
     address: ipaddress.IPv4Address | ipaddress.IPv6Address
-    cel_type: ClassVar[str] = "net.IP"
 
 
 @dataclass(frozen=True, slots=True)
 class CIDR:
     address: ipaddress.IPv4Address | ipaddress.IPv6Address
     bits: int
-    cel_type: ClassVar[str] = "net.CIDR"
 
     def network(self) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
         return ipaddress.ip_network(f"{self.address}/{self.bits}", strict=False)
 
 
-for _cls, _name in ((URL, "kubernetes.URL"), (IP, "net.IP"), (CIDR, "net.CIDR")):
+for _cls, _name, _go_type in (
+    (URL, "kubernetes.URL", "cel.URL"),
+    (IP, "net.IP", "cel.IP"),
+    (CIDR, "net.CIDR", "cel.CIDR"),
+):
     runtime.TYPE_NAMES[_cls] = _name
+    runtime.GO_TYPES[_cls] = _go_type
     runtime.STRICT_EQUAL[_cls] = _cls
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dralint.cel import runtime
 from dralint.cel.decls import Environment, Overload
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.types import BOOL, INT, list_of, map_of, optional_of, param, type_of
@@ -40,17 +39,6 @@ def _is_zero(value: Any) -> bool:
     return False
 
 
-def _index(container: Any, key: Any) -> Optional:
-    if type(container) is Optional:
-        if not container.present:
-            return NONE
-        container = container.value
-    try:
-        return Optional(True, runtime.index(container, key))
-    except CelRuntimeError:
-        return NONE
-
-
 def install(env: Environment) -> None:
     opt_a = optional_of(A)
     env.type_idents["optional_type"] = type_of(optional_of(A))
@@ -75,27 +63,24 @@ def install(env: Environment) -> None:
         "orValue",
         Overload("optional_orValue_value", (opt_a, A), A, lambda o, v: o.value if o.present else v, True, ("A",)),
     )
+    # Declarations only: the compiler evaluates ``_[?_]`` itself and ``_[_]`` through the core index
+    # operator, both with runtime.optional_index for optional results.
     env.add(
         "_[?_]",
-        Overload("list_optindex_optional_int", (list_of(A), INT), opt_a, _index, type_params=("A",)),
-        Overload(
-            "optional_list_optindex_optional_int", (optional_of(list_of(A)), INT), opt_a, _index, type_params=("A",)
-        ),
-        Overload("map_optindex_optional_value", (map_of(K, V), K), optional_of(V), _index, type_params=("K", "V")),
+        Overload("list_optindex_optional_int", (list_of(A), INT), opt_a, type_params=("A",)),
+        Overload("optional_list_optindex_optional_int", (optional_of(list_of(A)), INT), opt_a, type_params=("A",)),
+        Overload("map_optindex_optional_value", (map_of(K, V), K), optional_of(V), type_params=("K", "V")),
         Overload(
             "optional_map_optindex_optional_value",
             (optional_of(map_of(K, V)), K),
             optional_of(V),
-            _index,
             type_params=("K", "V"),
         ),
     )
     env.add(
         "_[_]",
-        Overload("optional_list_index_int", (optional_of(list_of(A)), INT), opt_a, _index, type_params=("A",)),
-        Overload(
-            "optional_map_index_value", (optional_of(map_of(K, V)), K), optional_of(V), _index, type_params=("K", "V")
-        ),
+        Overload("optional_list_index_int", (optional_of(list_of(A)), INT), opt_a, type_params=("A",)),
+        Overload("optional_map_index_value", (optional_of(map_of(K, V)), K), optional_of(V), type_params=("K", "V")),
     )
     env.add(
         "first",

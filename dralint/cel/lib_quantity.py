@@ -24,6 +24,7 @@ class BoxedQuantity(Quantity):
 
 
 runtime.TYPE_NAMES[BoxedQuantity] = "kubernetes.Quantity"
+runtime.GO_TYPES[BoxedQuantity] = "*cel.Quantity"
 runtime.STRICT_EQUAL[BoxedQuantity] = Quantity
 
 

@@ -12,6 +12,7 @@ __all__ = ["SEMVER", "install"]
 
 SEMVER = object_type("kubernetes.Semver")
 runtime.TYPE_NAMES[Semver] = "kubernetes.Semver"
+runtime.GO_TYPES[Semver] = "cel.Semver"
 runtime.STRICT_EQUAL[Semver] = Semver
 
 

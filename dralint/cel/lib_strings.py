@@ -6,11 +6,14 @@ error texts are rewritten to Go's wording. Indexes count code points, as cel-go'
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from dralint.cel import runtime
 from dralint.cel.decls import Environment, Overload
 from dralint.cel.errors import CelRuntimeError
+from dralint.cel.lib_format import format_string
 from dralint.cel.types import BOOL, DYN, INT, STRING, list_of
 
 __all__ = ["REGEX_FUNCTIONS", "compile_pattern", "install_base", "install_ext", "install_regex", "quote"]
@@ -59,19 +62,41 @@ def _regex(pattern: Any) -> Any:
     return compile_pattern(pattern) if isinstance(pattern, str) else pattern
 
 
-def _matches(text: str, pattern: Any) -> bool:
-    return _regex(pattern).search(text) is not None
+def _matches(text: Any, pattern: Any) -> bool:
+    # cel-go binds matches to its receiver's Matcher trait rather than to typed overloads.
+    if type(text) is not str:
+        runtime.operand_mismatch("matches", text, runtime.MATCHERS)
+    if type(pattern) is str:
+        pattern = compile_pattern(pattern)
+    elif not hasattr(pattern, "search"):  # neither a string nor a pattern compiled in advance
+        runtime.no_such_overload()
+    return pattern.search(text) is not None
+
+
+def _unguarded(test: Callable[[str, str], bool]) -> Callable[[Any, Any], bool]:
+    """A string test as cel-go binds it without type guards: it rejects non-strings itself."""
+
+    def run(text: Any, other: Any) -> bool:
+        if type(text) is not str or type(other) is not str:
+            runtime.no_such_overload()
+        return test(text, other)
+
+    return run
 
 
 def install_base(env: Environment) -> None:
     """``contains``, ``startsWith``, ``endsWith`` and ``matches``."""
-    env.add("contains", Overload("contains_string", (STRING, STRING), BOOL, lambda s, t: t in s, member=True))
-    env.add("startsWith", Overload("starts_with_string", (STRING, STRING), BOOL, str.startswith, member=True))
-    env.add("endsWith", Overload("ends_with_string", (STRING, STRING), BOOL, str.endswith, member=True))
+    for name, overload_id, test in (
+        ("contains", "contains_string", lambda s, t: t in s),
+        ("startsWith", "starts_with_string", str.startswith),
+        ("endsWith", "ends_with_string", str.endswith),
+    ):
+        env.add(name, Overload(overload_id, (STRING, STRING), BOOL, _unguarded(test), member=True), no_guards=True)
     env.add(
         "matches",
         Overload("matches", (STRING, STRING), BOOL, _matches),
         Overload("matches_string", (STRING, STRING), BOOL, _matches, member=True),
+        singleton=_matches,
     )
 
 
@@ -136,8 +161,6 @@ def install_ext(env: Environment, version: int = 2) -> None:
     if version >= 2:
         env.add("strings.quote", Overload("strings_quote", (STRING,), STRING, quote))
     if version >= 1:
-        from dralint.cel.lib_format import format_string
-
         env.add("format", Overload("string_format", (STRING, list_of(DYN)), STRING, format_string, member=True))
 
 

@@ -95,3 +95,30 @@ class Comprehension:
 
 
 Expr = Literal | Ident | Select | Call | CreateList | CreateMap | CreateStruct | Comprehension
+
+
+def walk(expr: Expr) -> list[Expr]:
+    """Every node of ``expr``, parents before children (iterative: trees can be deep)."""
+    out: list[Expr] = []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(reversed(children(node)))
+    return out
+
+
+def children(node: Expr) -> list[Expr]:
+    if isinstance(node, Select):
+        return [node.operand]
+    if isinstance(node, Call):
+        return ([node.target] if node.target is not None else []) + list(node.args)
+    if isinstance(node, CreateList):
+        return list(node.elements)
+    if isinstance(node, CreateMap):
+        return [x for entry in node.entries for x in (entry.key, entry.value)]
+    if isinstance(node, CreateStruct):
+        return [value for _, _, value, _ in node.fields]
+    if isinstance(node, Comprehension):
+        return [node.iter_range, node.accu_init, node.loop_condition, node.loop_step, node.result]
+    return []

@@ -3,23 +3,24 @@
 A recursive-descent port of cel-go's ANTLR grammar (``parser/gen/CEL.g4``) and of its visitor
 (``parser/parser.go``): the same precedence, the same literal rules, the same limits (100,000
 code points, a nesting depth of 250 per grammar rule, counted as ANTLR's parse listener counts
-it), the same macro expansions and the same messages. ANTLR's error recovery is not ported:
-after the first syntax error the parse stops (lexer errors before it are all reported).
+it), the same macro expansions (``macros.py``) and the same messages. ANTLR's error recovery is
+not ported: after the first syntax error the parse stops (lexer errors before it are all reported).
 
-Longer than 500 lines on purpose: the grammar rules, the ANTLR depth accounting they share,
-the macro expansions the visitor applies and literal decoding are one port of one upstream
-pass; splitting them would scatter the state they share (ids, offsets, depth counters).
+Over 500 lines on purpose: one method per grammar rule, all sharing the token position, the
+node ids and offsets and ANTLR's depth counters; the lexer, the macro expansions and literal
+unescaping live in their own modules.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from dralint.cel.lexer import Token, tokenize
+from dralint.cel.macros import MACROS_BASE, MACROS_TWO_VAR, MacroError, MacroExpander
 from dralint.cel.nodes import (
     Call,
-    Comprehension,
     CreateList,
     CreateMap,
     CreateStruct,
@@ -29,77 +30,31 @@ from dralint.cel.nodes import (
     MapEntry,
     Select,
 )
+from dralint.cel.unescape import UnescapeError, unescape
 from dralint.cel.values import INT64_MAX, INT64_MIN, UINT64_MAX, UInt
 
-__all__ = ["MACROS_BASE", "MACROS_TWO_VAR", "ParseResult", "SyntaxIssue", "parse"]
+__all__ = ["ParseResult", "SyntaxIssue", "parse"]
+
+_H = TypeVar("_H")
+_T = TypeVar("_T")
 
 MAX_CODE_POINTS = 100_000
 MAX_DEPTH = 250
-ACCUMULATOR = "@result"
 
-_EXPR_START = (
-    "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
-)
-_START_KINDS = frozenset(
-    ("[", "{", "(", ".", "-", "!", "true", "false", "null", "NUM_FLOAT", "NUM_INT", "NUM_UINT", "STRING", "BYTES")
-) | {"IDENTIFIER"}
-_RESERVED = frozenset(
-    [
-        "as",
-        "break",
-        "const",
-        "continue",
-        "else",
-        "false",
-        "for",
-        "function",
-        "if",
-        "import",
-        "in",
-        "let",
-        "loop",
-        "package",
-        "namespace",
-        "null",
-        "return",
-        "true",
-        "var",
-        "void",
-        "while",
-    ]
-)
+# The tokens an expression can start with, and how ANTLR lists them (symbolic names bare).
+_START_TOKENS: tuple[str, ...] = ("[", "{", "(", ".", "-", "!", "true", "false", "null")
+_START_TOKENS += ("NUM_FLOAT", "NUM_INT", "NUM_UINT", "STRING", "BYTES", "IDENTIFIER")
+_START_KINDS = frozenset(_START_TOKENS)
+_EXPR_START = "{" + ", ".join(t if t.isupper() else f"'{t}'" for t in _START_TOKENS) + "}"
+# fmt: off
+_RESERVED = frozenset((
+    "as", "break", "const", "continue", "else", "false", "for", "function", "if", "import", "in", "let", "loop",
+    "package", "namespace", "null", "return", "true", "var", "void", "while",
+))
+# fmt: on
 _RELATION_OPS = {"<": "_<_", "<=": "_<=_", ">=": "_>=_", ">": "_>_", "==": "_==_", "!=": "_!=_", "in": "@in"}
 _MUL_OPS = {"*": "_*_", "/": "_/_", "%": "_%_"}
 _ADD_OPS = {"+": "_+_", "-": "_-_"}
-
-# Macro sets by (name, argument count, is a member call); the environment picks which apply.
-MACROS_BASE = frozenset(
-    {
-        ("has", 1, False),
-        ("all", 2, True),
-        ("exists", 2, True),
-        ("exists_one", 2, True),
-        ("map", 2, True),
-        ("map", 3, True),
-        ("filter", 2, True),
-        ("optMap", 2, True),
-        ("optFlatMap", 2, True),
-    }
-)
-MACROS_TWO_VAR = frozenset(
-    {
-        ("all", 3, True),
-        ("exists", 3, True),
-        ("existsOne", 3, True),
-        ("exists_one", 3, True),
-        ("transformList", 3, True),
-        ("transformList", 4, True),
-        ("transformMap", 3, True),
-        ("transformMap", 4, True),
-        ("transformMapEntry", 3, True),
-        ("transformMapEntry", 4, True),
-    }
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,10 +263,7 @@ class _Parser:
             pushed += 1
             op = self.advance()
             if op.kind == ".":
-                optional = False
-                if self.tok.kind == "?":
-                    self.advance()
-                    optional = True
+                optional = self.optional_marker()
                 name_token = self.tok
                 if name_token.kind == "IDENTIFIER" and not optional and self.peek().kind == "(":
                     self.advance()
@@ -327,10 +279,7 @@ class _Parser:
                 else:
                     operand = Select(self.new_id(op.start), operand, name)
             else:
-                optional = False
-                if self.tok.kind == "?":
-                    self.advance()
-                    optional = True
+                optional = self.optional_marker()
                 index = self.expr()
                 self.expect("]")
                 operand = self.global_call(self.new_id(op.start), "_[?_]" if optional else "_[_]", (operand, index))
@@ -435,85 +384,61 @@ class _Parser:
         return items
 
     def list_init(self) -> tuple[list[Expr], list[int]]:
-        elements: list[Expr] = []
-        optionals: list[int] = []
-        if self.tok.kind == "]":
-            return elements, optionals
-        if self.tok.kind == ",":  # "[,]": ANTLR accepts the trailing comma alone
-            self.advance()
-            return elements, optionals
-        self.depth_enter("listInit")
-        while True:
-            self.depth_enter("optExpr")
-            if self.tok.kind == "?":
-                self.advance()
-                optionals.append(len(elements))
-            elements.append(self.expr())
-            self.depth_exit("optExpr")
-            if self.tok.kind == "," and self.peek().kind != "]":
-                self.advance()
-                continue
-            if self.tok.kind == ",":
-                self.advance()
-            break
-        self.depth_exit("listInit")
-        return elements, optionals
+        items = self.initializers("]", "listInit", "optExpr", self.expr, lambda element, optional: (element, optional))
+        return [element for element, _ in items], [i for i, (_, optional) in enumerate(items) if optional]
 
     def map_init(self) -> list[MapEntry]:
-        entries: list[MapEntry] = []
-        if self.tok.kind == "}":
-            return entries
-        if self.tok.kind == ",":
-            self.advance()
-            return entries
-        self.depth_enter("mapInitializerList")
-        while True:
-            self.depth_enter("optExpr")
-            optional = False
-            if self.tok.kind == "?":
-                self.advance()
-                optional = True
-            key = self.expr()
-            self.depth_exit("optExpr")
-            colon = self.expect(":")
-            value = self.expr()
-            entries.append(MapEntry(self.new_id(colon.start), key, value, optional))
-            if self.tok.kind == "," and self.peek().kind != "}":
-                self.advance()
-                continue
-            if self.tok.kind == ",":
-                self.advance()
-            break
-        self.depth_exit("mapInitializerList")
-        return entries
+        return self.initializers("}", "mapInitializerList", "optExpr", self.expr, self.map_entry)
+
+    def map_entry(self, key: Expr, optional: bool) -> MapEntry:
+        colon = self.expect(":")
+        value = self.expr()
+        return MapEntry(self.new_id(colon.start), key, value, optional)
 
     def field_init(self) -> list[tuple[int, str, Expr, bool]]:
-        fields: list[tuple[int, str, Expr, bool]] = []
-        if self.tok.kind == "}":
-            return fields
+        return self.initializers("}", "fieldInitializerList", "optField", self.escape_ident, self.field_entry)
+
+    def field_entry(self, name: str, optional: bool) -> tuple[int, str, Expr, bool]:
+        colon = self.expect(":")
+        value = self.expr()
+        return (self.new_id(colon.start), name, value, optional)
+
+    def initializers(
+        self, closing: str, list_rule: str, item_rule: str, head: Callable[[], _H], rest: Callable[[_H, bool], _T]
+    ) -> list[_T]:
+        """The items of a list, map or message literal up to ``closing``, each maybe marked optional.
+
+        ``head`` parses what the item's grammar rule covers (the element, key or field name), and
+        ``rest`` the remainder (``: value``); a trailing comma is allowed, even alone (``[,]``).
+        """
+        items: list[_T] = []
+        if self.tok.kind == closing:
+            return items
         if self.tok.kind == ",":
             self.advance()
-            return fields
-        self.depth_enter("fieldInitializerList")
+            return items
+        self.depth_enter(list_rule)
         while True:
-            self.depth_enter("optField")
-            optional = False
-            if self.tok.kind == "?":
-                self.advance()
-                optional = True
-            name = self.escape_ident()
-            self.depth_exit("optField")
-            colon = self.expect(":")
-            value = self.expr()
-            fields.append((self.new_id(colon.start), name, value, optional))
-            if self.tok.kind == "," and self.peek().kind != "}":
+            self.depth_enter(item_rule)
+            optional = self.optional_marker()
+            first = head()
+            self.depth_exit(item_rule)
+            items.append(rest(first, optional))
+            if self.tok.kind == "," and self.peek().kind != closing:
                 self.advance()
                 continue
             if self.tok.kind == ",":
                 self.advance()
             break
-        self.depth_exit("fieldInitializerList")
-        return fields
+        self.depth_exit(list_rule)
+        return items
+
+    def optional_marker(self) -> bool:
+        """Consume the ``?`` of an optional field, index or entry, if there is one."""
+        if self.tok.kind == "?":
+            self.advance()
+            return True
+        return False
 
     def literal(self) -> Expr:
         self.depth_enter("literal")
@@ -546,13 +471,13 @@ class _Parser:
             result = Literal(node_id, number, "double")
         elif kind == "STRING":
             decoded = unescape(token.text, is_bytes=False)
-            if isinstance(decoded, _UnescapeError):
+            if isinstance(decoded, UnescapeError):
                 result = self.report(start, decoded.message)
             else:
                 result = Literal(node_id, decoded, "string")
         elif kind == "BYTES":
             decoded_bytes = unescape(token.text[1:], is_bytes=True)
-            if isinstance(decoded_bytes, _UnescapeError):
+            if isinstance(decoded_bytes, UnescapeError):
                 result = self.report(start, decoded_bytes.message)
             else:
                 result = Literal(node_id, decoded_bytes.encode("latin-1"), "bytes")
@@ -583,10 +508,10 @@ class _Parser:
     def expand_macro(self, call_id: int, function: str, target: Expr | None, args: tuple[Expr, ...]) -> Expr | None:
         if (function, len(args), target is not None) not in self.macros:
             return None
-        expander = _Macros(self, call_id)
+        expander = MacroExpander(self.new_id, self.result.offsets[call_id])
         try:
             return expander.expand(function, target, args)
-        except _MacroError as error:
+        except MacroError as error:
             offset = self.result.offsets.get(error.node_id) if error.node_id is not None else None
             return self.report(offset if offset is not None else self.result.offsets[call_id], error.message)
 
@@ -603,238 +528,3 @@ def _balanced(function: str, terms: list[Expr], ops: list[int]) -> Expr:
         return Call(ops[mid], function, (left, right))
 
     return build(0, len(ops) - 1)
-
-
-class _MacroError(Exception):
-    def __init__(self, node_id: int | None, message: str) -> None:
-        super().__init__(message)
-        self.node_id = node_id
-        self.message = message
-
-
-class _Macros:
-    """Macro expansions (parser/macro.go, ext/comprehensions.go, ext/bindings.go, optional)."""
-
-    def __init__(self, parser: _Parser, call_id: int) -> None:
-        self.parser = parser
-        self.offset = parser.result.offsets[call_id]
-
-    def node(self) -> int:
-        return self.parser.new_id(self.offset)
-
-    def ident(self, name: str) -> Ident:
-        return Ident(self.node(), name)
-
-    def call(self, function: str, *args: Expr, target: Expr | None = None) -> Call:
-        return Call(self.node(), function, tuple(args), target)
-
-    def lit(self, value: object, kind: str) -> Literal:
-        return Literal(self.node(), value, kind)
-
-    def accu(self) -> Ident:
-        return self.ident(ACCUMULATOR)
-
-    def expand(self, function: str, target: Expr | None, args: tuple[Expr, ...]) -> Expr | None:
-        if function == "has":
-            arg = args[0]
-            if isinstance(arg, Select):
-                return Select(self.node(), arg.operand, arg.field, test_only=True)
-            raise _MacroError(arg.id, "invalid argument to has() macro")
-        assert target is not None
-        if function == "bind":
-            return self.bind(target, args)
-        if function in ("optMap", "optFlatMap"):
-            return self.opt_map(function, target, args)
-        if (len(args) == 2 and function in ("all", "exists", "exists_one", "map", "filter")) or (
-            function == "map" and len(args) == 3
-        ):
-            return self.one_var(function, target, args)
-        return self.two_var(function, target, args)
-
-    def iter_var(self, arg: Expr) -> str:
-        if not isinstance(arg, Ident):
-            raise _MacroError(arg.id, "argument must be a simple name")
-        if arg.name in (ACCUMULATOR, "__result__"):
-            raise _MacroError(arg.id, "iteration variable overwrites accumulator variable")
-        return arg.name
-
-    def fold(
-        self, target: Expr, var: str, init: Expr, condition: Expr, step: Expr, result: Expr, var2: str | None = None
-    ) -> Comprehension:
-        return Comprehension(self.node(), target, var, ACCUMULATOR, init, condition, step, result, var2)
-
-    def quantifier(self, kind: str, target: Expr, var: str, predicate: Expr, var2: str | None = None) -> Expr:
-        if kind == "all":
-            return self.fold(
-                target,
-                var,
-                self.lit(True, "bool"),
-                self.call("@not_strictly_false", self.accu()),
-                self.call("_&&_", self.accu(), predicate),
-                self.accu(),
-                var2,
-            )
-        if kind == "exists":
-            return self.fold(
-                target,
-                var,
-                self.lit(False, "bool"),
-                self.call("@not_strictly_false", self.call("!_", self.accu())),
-                self.call("_||_", self.accu(), predicate),
-                self.accu(),
-                var2,
-            )
-        step = self.call("_?_:_", predicate, self.call("_+_", self.accu(), self.lit(1, "int")), self.accu())
-        result = self.call("_==_", self.accu(), self.lit(1, "int"))
-        return self.fold(target, var, self.lit(0, "int"), self.lit(True, "bool"), step, result, var2)
-
-    def one_var(self, function: str, target: Expr, args: tuple[Expr, ...]) -> Expr:
-        var = self.iter_var(args[0])
-        if function in ("all", "exists", "exists_one"):
-            return self.quantifier(function, target, var, args[1])
-        if function == "filter":
-            appended = CreateList(self.node(), (self.ident(var),))
-            step: Expr = self.call("_?_:_", args[1], self.call("_+_", self.accu(), appended), self.accu())
-        else:
-            appended = CreateList(self.node(), (args[-1],))
-            step = self.call("_+_", self.accu(), appended)
-            if len(args) == 3:
-                step = self.call("_?_:_", args[1], step, self.accu())
-        empty = CreateList(self.node(), ())
-        return self.fold(target, var, empty, self.lit(True, "bool"), step, self.accu())
-
-    def two_var(self, function: str, target: Expr, args: tuple[Expr, ...]) -> Expr:
-        first, second = args[0], args[1]
-        var = self.iter_var(first)
-        var2 = self.iter_var(second)
-        if var == var2:
-            raise _MacroError(second.id, f"duplicate variable name: {var}")
-        if function in ("all", "exists"):
-            return self.quantifier(function, target, var, args[2], var2)
-        if function in ("existsOne", "exists_one"):
-            return self.quantifier("exists_one", target, var, args[2], var2)
-        predicate = args[2] if len(args) == 4 else None
-        value = args[-1]
-        step: Expr
-        if function == "transformList":
-            init: Expr = CreateList(self.node(), ())
-            step = self.call("_+_", self.accu(), CreateList(self.node(), (value,)))
-        elif function == "transformMap":
-            init = CreateMap(self.node(), ())
-            step = self.call("cel.@mapInsert", self.accu(), self.ident(var), value)
-        else:
-            init = CreateMap(self.node(), ())
-            step = self.call("cel.@mapInsert", self.accu(), value)
-        if predicate is not None:
-            step = self.call("_?_:_", predicate, step, self.accu())
-        return self.fold(target, var, init, self.lit(True, "bool"), step, self.accu(), var2)
-
-    def bind(self, target: Expr, args: tuple[Expr, ...]) -> Expr | None:
-        if not (isinstance(target, Ident) and target.name == "cel"):
-            return None
-        name_arg = args[0]
-        if not isinstance(name_arg, Ident):
-            raise _MacroError(name_arg.id, "cel.bind() variable names must be simple identifiers")
-        return Comprehension(
-            self.node(),
-            CreateList(self.node(), ()),
-            "#unused",
-            name_arg.name,
-            args[1],
-            self.lit(False, "bool"),
-            self.ident(name_arg.name),
-            args[2],
-        )
-
-    def opt_map(self, function: str, target: Expr, args: tuple[Expr, ...]) -> Expr:
-        name_arg = args[0]
-        if not isinstance(name_arg, Ident):
-            raise _MacroError(name_arg.id, f"{function}() variable name must be a simple identifier")
-        body = Comprehension(
-            self.node(),
-            CreateList(self.node(), ()),
-            "#unused",
-            name_arg.name,
-            self.call("value", target=target),
-            self.lit(False, "bool"),
-            self.ident(name_arg.name),
-            args[1],
-        )
-        mapped: Expr = self.call("optional.of", body) if function == "optMap" else body
-        return self.call("_?_:_", self.call("hasValue", target=target), mapped, self.call("optional.none"))
-
-
-class _UnescapeError:
-    def __init__(self, message: str) -> None:
-        self.message = message
-
-
-_SIMPLE = {
-    "a": "\a",
-    "b": "\b",
-    "f": "\f",
-    "n": "\n",
-    "r": "\r",
-    "t": "\t",
-    "v": "\v",
-    "\\": "\\",
-    "'": "'",
-    '"': '"',
-    "`": "`",
-    "?": "?",
-}
-
-
-def unescape(text: str, *, is_bytes: bool) -> str | _UnescapeError:
-    """Decode a string literal's token text (cel-go's ``unescape``).
-
-    For bytes the result is a latin-1 string (one character per byte).
-    """
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    raw = text[0] in "rR"
-    if raw:
-        text = text[1:]
-    triple = len(text) >= 6 and text[:3] in ('"""', "'''")
-    body = text[3:-3] if triple else text[1:-1]
-    if raw or "\\" not in body:
-        return body.encode("utf-8").decode("latin-1") if is_bytes else body
-    out: list[str] = []
-    index, end = 0, len(body)
-    while index < end:
-        ch = body[index]
-        if ch != "\\":
-            out.append(ch.encode("utf-8").decode("latin-1") if is_bytes else ch)
-            index += 1
-            continue
-        if index + 1 >= end:
-            return _UnescapeError("unable to unescape string, found '\\' as last character")
-        kind = body[index + 1]
-        index += 2
-        if kind in _SIMPLE:
-            out.append(_SIMPLE[kind])
-            continue
-        if kind in "xXuU":
-            digits = {"x": 2, "X": 2, "u": 4, "U": 8}[kind]
-            if kind in "uU" and is_bytes:
-                return _UnescapeError("unable to unescape string")
-            chunk = body[index : index + digits]
-            if len(chunk) < digits or any(c not in "0123456789abcdefABCDEF" for c in chunk):
-                return _UnescapeError("unable to unescape string")
-            index += digits
-            code = int(chunk, 16)
-            if is_bytes:
-                out.append(chr(code))
-                continue
-            if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
-                return _UnescapeError("invalid unicode code point")
-            out.append(chr(code))
-            continue
-        if kind in "0123":
-            chunk = body[index : index + 2]
-            if len(chunk) < 2 or any(c not in "01234567" for c in chunk):
-                return _UnescapeError("unable to unescape octal sequence in string")
-            index += 2
-            out.append(chr(int(kind + chunk, 8)))
-            continue
-        return _UnescapeError("unable to unescape string")
-    return "".join(out)

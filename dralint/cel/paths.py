@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from dralint.cel.checker import children, walk
-from dralint.cel.nodes import Call, Expr, Ident, Literal, Select
+from dralint.cel.nodes import Call, Expr, Ident, Literal, Select, children, walk
 
 if TYPE_CHECKING:
     from dralint.cel.dra import DeviceValue

@@ -16,7 +16,8 @@ from typing import Any
 from dralint.cel import validators
 from dralint.cel.checker import Checked
 from dralint.cel.checker import check as check_types
-from dralint.cel.compiler import Cancelled, CompiledProgram, FoldError, compile_checked
+from dralint.cel.closures import Cancelled, FoldError
+from dralint.cel.compiler import CompiledProgram, compile_checked
 from dralint.cel.decls import Environment
 from dralint.cel.errors import CelCompileError, CelRuntimeError
 from dralint.cel.estimate import estimate
@@ -117,7 +118,8 @@ def _ensure_recursion_limit() -> None:
 
 
 # The parser, checker and closures recurse once per nesting level; cel-go allows 250 levels of
-# each grammar rule, which needs more than Python's default 1000 frames. Raised once, on import.
+# each grammar rule, which needs more than Python's default 1000 frames. Raised on import, and
+# made sure of again before each parse, since other code may set the limit and restore it lower.
 _ensure_recursion_limit()
 
 

@@ -1,4 +1,4 @@
-"""cel-go's value semantics over plain Python values: type names, equality, ordering, arithmetic.
+"""cel-go's value semantics over plain Python values: type names, errors, equality, containers, ordering.
 
 Every failure raises :class:`CelRuntimeError` with cel-go's text; the logical operators and
 comprehensions of the compiled program decide which errors are absorbed.
@@ -12,9 +12,7 @@ from typing import Any, NoReturn
 
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.values import (
-    INT64_MAX,
-    INT64_MIN,
-    UINT64_MAX,
+    NONE,
     DefaultMap,
     Duration,
     Optional,
@@ -25,20 +23,23 @@ from dralint.cel.values import (
 from dralint.quantity import Quantity
 
 __all__ = [
+    "GO_TYPES",
+    "MATCHERS",
     "TYPE_NAMES",
-    "add",
     "compare",
     "contains",
-    "divide",
     "equal",
     "fail",
+    "field_of_non_map",
     "index",
-    "modulo",
-    "multiply",
-    "negate",
+    "list_position",
+    "map_insert",
     "no_such_overload",
+    "not_iterable",
+    "operand_mismatch",
+    "optional_index",
+    "optional_select",
     "size",
-    "subtract",
     "type_name",
 ]
 
@@ -62,6 +63,22 @@ TYPE_NAMES: dict[type, str] = {
     Quantity: "kubernetes.Quantity",
 }
 
+# Python classes of CEL values -> the Go types cel-go names with %T in some errors (libraries add theirs).
+GO_TYPES: dict[type, str] = {
+    bool: "types.Bool",
+    int: "types.Int",
+    UInt: "types.Uint",
+    float: "types.Double",
+    str: "types.String",
+    bytes: "types.Bytes",
+    type(None): "types.Null",
+    Duration: "types.Duration",
+    Timestamp: "types.Timestamp",
+    TypeValue: "*types.Type",
+    Optional: "*types.Optional",
+    Quantity: "cel.Quantity",
+}
+
 _NUMBERS = (int, UInt, float)
 _SCALARS = frozenset((str, int, UInt, bool, bytes, type(None), float))
 # Kubernetes types whose Equal() in cel-go errors unless the right operand is exactly the given
@@ -78,6 +95,32 @@ def no_such_overload(function: str | None = None, *args: Any) -> NoReturn:
     if function is None:
         raise CelRuntimeError("no such overload")
     raise CelRuntimeError(f"no such overload: {function}({', '.join(type_name(a) for a in args)})")
+
+
+# cel-go binds each operator to a trait of its first operand (the trait masks of
+# common/types/types.go). An operand with the trait rejects an unsuitable second operand with the
+# plain "no such overload"; an operand without it does the same when it is a receiver type
+# (string, duration, timestamp), and otherwise the interpreter reports "no such overload: <operator>".
+_RECEIVERS = frozenset((str, Duration, Timestamp))
+_COMPARERS = frozenset((int, UInt, float, str, bytes, bool, Duration, Timestamp))
+_SIZERS = frozenset((str, bytes, list, tuple))  # and maps
+MATCHERS = frozenset((str,))
+
+
+def operand_mismatch(function: str, operand: Any, trait: frozenset[type]) -> NoReturn:
+    """The error of ``function`` (an operator) when its operands do not fit it."""
+    kind = type(operand)
+    if kind in trait or kind in _RECEIVERS:
+        no_such_overload()
+    raise CelRuntimeError(f"no such overload: {function}")
+
+
+def not_iterable(value: Any, *, two_variables: bool) -> NoReturn:
+    """The error of a comprehension over a value that is neither a list nor a map."""
+    go_type = GO_TYPES.get(type(value), type(value).__name__)
+    if two_variables:
+        fail(f"unsupported comprehension range type: {go_type}")
+    fail(f"got '{go_type}', expected iterable type")
 
 
 def type_name(value: Any) -> str:
@@ -142,7 +185,7 @@ def not_equal(a: Any, b: Any) -> bool:
         return True
 
 
-# --- maps --------------------------------------------------------------------------------------
+# --- maps and lists --------------------------------------------------------------------------------------
 
 
 def find(m: Mapping[Any, Any], key: Any) -> tuple[bool, Any]:
@@ -171,15 +214,11 @@ def find(m: Mapping[Any, Any], key: Any) -> tuple[bool, Any]:
 
 
 def index(container: Any, key: Any) -> Any:
-    """``container[key]`` for lists and maps."""
+    """``container[key]`` for lists and maps; an optional container gives an optional."""
+    if type(container) is Optional:
+        return optional_index(container, key)
     if type(container) in (list, tuple):
-        tk = type(key)
-        if tk is int or tk is UInt or (tk is float and math.isfinite(key) and key == int(key)):
-            position = int(key)
-        elif tk is float:
-            fail(f"unsupported index value {key} in list")
-        else:
-            fail(f"unsupported index type '{type_name(key)}' in list")
+        position = list_position(key)
         if position < 0 or position >= len(container):
             fail(f"index out of bounds: {position}")
         return container[position]
@@ -188,7 +227,71 @@ def index(container: Any, key: Any) -> Any:
         if not found:
             fail(f"no such key: {format_key(key)}")
         return value
-    no_such_overload()
+    # cel-go indexes through attribute qualifiers, which report any other value as missing the key.
+    fail(f"no such key: {format_key(key)}")
+
+
+def optional_select(value: Optional, name: str) -> Optional:
+    """``value.?name`` on an optional: none where the field is missing."""
+    if not value.present:
+        return NONE
+    inner = value.value
+    if isinstance(inner, DefaultMap):
+        return Optional(True, inner[name])
+    if isinstance(inner, Mapping):
+        found, result = find(inner, name)
+        return Optional(True, result) if found else NONE
+    field_of_non_map(inner, name, presence=True)
+    return NONE
+
+
+def optional_index(container: Any, key: Any) -> Optional:
+    """``container[?key]``, and ``container[key]`` on an optional: none where the entry is missing."""
+    if type(container) is Optional:
+        if not container.present:
+            return NONE
+        container = container.value
+    if type(container) in (list, tuple):
+        position = list_position(key)
+        return Optional(True, container[position]) if 0 <= position < len(container) else NONE
+    if isinstance(container, DefaultMap):
+        return Optional(True, container[key])
+    if isinstance(container, Mapping):
+        found, value = find(container, key)
+        return Optional(True, value) if found else NONE
+    return NONE  # like has(), an optional index finds nothing in a value without entries
+
+
+def list_position(key: Any) -> int:
+    """A list index from ``key`` (cel-go's ``IndexOrError``): ints, uints and integral doubles."""
+    tk = type(key)
+    if tk is int or tk is UInt or (tk is float and math.isfinite(key) and key == int(key)):
+        return int(key)
+    if tk is float:
+        fail(f"unsupported index value {key} in list")
+    fail(f"unsupported index type '{type_name(key)}' in list")
+
+
+def field_of_non_map(value: Any, name: str, *, presence: bool) -> bool:
+    """A field selected from a value that is neither a map nor an optional (cel-go's ``refQualify``).
+
+    Lists reject the string key; anything else lacks the field: a presence test answers False
+    (``has()``, ``.?``), a plain selection fails with ``no such key``.
+    """
+    if type(value) in (list, tuple):
+        list_position(name)
+    if presence:
+        return False
+    fail(f"no such key: {name}")
+
+
+def map_insert(target: dict[Any, Any], entries: list[Any]) -> None:
+    """``cel.@mapInsert`` into ``target`` in place: ``[key, value]``, or ``[map]`` to insert all its entries."""
+    pairs = [(entries[0], entries[1])] if len(entries) == 2 else list(entries[0].items())
+    for key, value in pairs:
+        if find(target, key)[0]:
+            fail(f"insert failed: key {format_key(key)} already exists")
+        target[key] = value
 
 
 def format_key(key: Any) -> str:
@@ -225,14 +328,17 @@ def size(value: Any) -> int:
     t = type(value)
     if t is str or t is bytes or t is list or t is tuple or isinstance(value, Mapping):
         return len(value)
-    no_such_overload()
+    operand_mismatch("size", value, _SIZERS)
 
 
 # --- ordering ----------------------------------------------------------------------------------
 
 
-def compare(a: Any, b: Any) -> int:
-    """-1, 0 or 1 (cel-go's ``Compare`` with cross-type numeric comparisons)."""
+def compare(a: Any, b: Any, function: str | None = None) -> int:
+    """-1, 0 or 1 (cel-go's ``Compare`` with cross-type numeric comparisons).
+
+    ``function`` names the operator that compares, for its error when ``a`` cannot be ordered.
+    """
     ta, tb = type(a), type(b)
     if ta in _NUMBERS and tb in _NUMBERS:
         if ta is float or tb is float:
@@ -246,134 +352,6 @@ def compare(a: Any, b: Any) -> int:
         return int(a > b) - int(a < b)
     if ta is tb and ta in (Duration, Timestamp):
         return int(a.nanos > b.nanos) - int(a.nanos < b.nanos)
-    no_such_overload()
-
-
-# --- arithmetic --------------------------------------------------------------------------------
-
-
-def _int_result(value: int) -> int:
-    if value < INT64_MIN or value > INT64_MAX:
-        fail("integer overflow")
-    return value
-
-
-def _uint_result(value: int) -> UInt:
-    if value < 0 or value > UINT64_MAX:
-        fail("unsigned integer overflow")
-    return UInt(value)
-
-
-def add(a: Any, b: Any) -> Any:
-    ta, tb = type(a), type(b)
-    if ta is int and tb is int:
-        return _int_result(a + b)
-    if ta is float and tb is float:
-        return a + b
-    if ta is str and tb is str:
-        return a + b
-    if ta is UInt and tb is UInt:
-        return _uint_result(a + b)
-    if ta in (list, tuple) and tb in (list, tuple):
-        return [*a, *b]
-    if ta is bytes and tb is bytes:
-        return a + b
-    if ta is Duration and tb is Duration:
-        return checked_duration(a.nanos + b.nanos)
-    if ta is Timestamp and tb is Duration:
-        return checked_timestamp(a.nanos + b.nanos)
-    if ta is Duration and tb is Timestamp:
-        return checked_timestamp(a.nanos + b.nanos)
-    no_such_overload()
-
-
-def subtract(a: Any, b: Any) -> Any:
-    ta, tb = type(a), type(b)
-    if ta is int and tb is int:
-        return _int_result(a - b)
-    if ta is float and tb is float:
-        return a - b
-    if ta is UInt and tb is UInt:
-        return _uint_result(a - b)
-    if ta is Duration and tb is Duration:
-        return checked_duration(a.nanos - b.nanos)
-    if ta is Timestamp and tb is Duration:
-        return checked_timestamp(a.nanos - b.nanos)
-    if ta is Timestamp and tb is Timestamp:
-        return checked_duration(a.nanos - b.nanos)
-    no_such_overload()
-
-
-def multiply(a: Any, b: Any) -> Any:
-    ta, tb = type(a), type(b)
-    if ta is int and tb is int:
-        return _int_result(a * b)
-    if ta is float and tb is float:
-        return a * b
-    if ta is UInt and tb is UInt:
-        return _uint_result(a * b)
-    no_such_overload()
-
-
-def divide(a: Any, b: Any) -> Any:
-    ta, tb = type(a), type(b)
-    if ta is int and tb is int:
-        if b == 0:
-            fail("division by zero")
-        quotient = abs(a) // abs(b)
-        return _int_result(quotient if (a >= 0) == (b >= 0) else -quotient)
-    if ta is float and tb is float:
-        if b == 0:
-            if a == 0 or math.isnan(a):
-                return math.nan
-            return math.copysign(math.inf, a) * math.copysign(1.0, b)
-        return a / b
-    if ta is UInt and tb is UInt:
-        if b == 0:
-            fail("division by zero")
-        return UInt(a // b)
-    no_such_overload()
-
-
-def modulo(a: Any, b: Any) -> Any:
-    ta, tb = type(a), type(b)
-    if ta is int and tb is int:
-        if b == 0:
-            fail("modulus by zero")
-        if a == INT64_MIN and b == -1:
-            fail("integer overflow")
-        remainder = abs(a) % abs(b)
-        return remainder if a >= 0 else -remainder
-    if ta is UInt and tb is UInt:
-        if b == 0:
-            fail("modulus by zero")
-        return UInt(a % b)
-    no_such_overload()
-
-
-def negate(a: Any) -> Any:
-    ta = type(a)
-    if ta is int:
-        return _int_result(-a)
-    if ta is float:
-        return -a
-    if ta is Duration:
-        return checked_duration(-a.nanos)
-    no_such_overload()
-
-
-# Durations are Go time.Duration (int64 nanoseconds); timestamps span years 0001-9999.
-MIN_TIMESTAMP_NANOS = -62135596800 * 10**9
-MAX_TIMESTAMP_NANOS = 253402300799 * 10**9 + 999_999_999
-
-
-def checked_duration(nanos: int) -> Duration:
-    if nanos < INT64_MIN or nanos > INT64_MAX:
-        fail("integer overflow")
-    return Duration(nanos)
-
-
-def checked_timestamp(nanos: int) -> Timestamp:
-    if nanos < MIN_TIMESTAMP_NANOS or nanos > MAX_TIMESTAMP_NANOS:
-        fail("timestamp overflow")
-    return Timestamp(nanos)
+    if function is None:
+        no_such_overload()
+    operand_mismatch(function, a, _COMPARERS)

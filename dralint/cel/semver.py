@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import total_ordering
-from typing import ClassVar
 
 __all__ = ["Semver", "SemverError", "parse", "parse_normalised"]
 
@@ -32,7 +31,6 @@ class Semver:
     patch: int
     pre: tuple[int | str, ...] = ()
     build: tuple[str, ...] = ()
-    cel_type: ClassVar[str] = "kubernetes.Semver"
 
     def compare(self, other: Semver) -> int:
         """-1, 0 or 1 (blang's ``Version.Compare``)."""

@@ -49,9 +49,6 @@ class Type:
     def __str__(self) -> str:
         return format_type(self)
 
-    def is_exact(self, other: Type) -> bool:
-        return self == other
-
 
 DYN = Type("dyn", "dyn")
 ANY = Type("any", "google.protobuf.Any")

@@ -1,21 +1,25 @@
-"""cel-go's AST validators Kubernetes enables: literal regexes, durations, timestamps and formats.
+"""cel-go's AST validators Kubernetes enables: homogeneous aggregate literals, literal regexes, durations,
+timestamps, and the strings extension's format calls.
 
 They run after type-checking succeeds and report like checker errors (node id, message).
 """
 
 from __future__ import annotations
 
-from dralint.cel.checker import Checked, walk
+from dralint.cel.checker import Checked, mismatch
 from dralint.cel.decls import Environment
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.lib_format import check_format_call
-from dralint.cel.nodes import Call, Literal
+from dralint.cel.lib_strings import compile_pattern
+from dralint.cel.nodes import Call, CreateList, CreateMap, Literal, walk
+from dralint.cel.types import Type, equivalent
 
 __all__ = ["validate"]
 
 
 def validate(checked: Checked, env: Environment) -> list[tuple[int, str]]:
-    issues: list[tuple[int, str]] = []
+    """Every validator's issues (cel-go runs them all; the report sorts them by position)."""
+    issues = _homogeneous_literals(checked) if env.homogeneous_literals else []
     for node in walk(checked.expr):
         if not isinstance(node, Call):
             continue
@@ -34,8 +38,6 @@ def _literal_ok(function: str, literal: Literal, env: Environment) -> bool:
     if function == "matches":
         if not isinstance(literal.value, str):
             return True
-        from dralint.cel.lib_strings import compile_pattern
-
         try:
             compile_pattern(literal.value)
         except CelRuntimeError:
@@ -43,8 +45,7 @@ def _literal_ok(function: str, literal: Literal, env: Environment) -> bool:
         return True
     overloads = env.functions[function].overloads
     for overload in overloads:
-        arg = overload.args[0]
-        if overload.impl is not None and _kind_matches(literal, arg.kind):
+        if overload.impl is not None and literal.kind == overload.args[0].kind:
             try:
                 overload.impl(literal.value)
             except CelRuntimeError:
@@ -53,5 +54,43 @@ def _literal_ok(function: str, literal: Literal, env: Environment) -> bool:
     return True
 
 
-def _kind_matches(literal: Literal, kind: str) -> bool:
-    return literal.kind == kind
+def _homogeneous_literals(checked: Checked) -> list[tuple[int, str]]:
+    """cel-go's homogeneous aggregate literal validator (exact element types, ``dyn`` included).
+
+    Literals anywhere inside a ``format`` call are exempt (the strings extension exempts them).
+    """
+    issues: list[tuple[int, str]] = []
+    exempt: set[int] = set()
+    for node in walk(checked.expr):
+        if isinstance(node, Call) and node.function == "format":
+            exempt.update(n.id for n in walk(node) if n is not node)
+    for node in walk(checked.expr):
+        if node.id in exempt:
+            continue
+        if isinstance(node, CreateList):
+            first: Type | None = None
+            for index, element in enumerate(node.elements):
+                t = checked.types[element.id]
+                if index in node.optional_indices and t.params:
+                    t = t.params[0]
+                if first is None:
+                    first = t
+                elif not equivalent(first, t):
+                    issues.append((element.id, mismatch(first, t)))
+                    break
+        elif isinstance(node, CreateMap):
+            key_type: Type | None = None
+            value_type: Type | None = None
+            for entry in node.entries:
+                kt = checked.types[entry.key.id]
+                vt = checked.types[entry.value.id]
+                if entry.optional and vt.params:
+                    vt = vt.params[0]
+                if key_type is None or value_type is None:
+                    key_type, value_type = kt, vt
+                    continue
+                if not equivalent(key_type, kt):
+                    issues.append((entry.key.id, mismatch(key_type, kt)))
+                if not equivalent(value_type, vt):
+                    issues.append((entry.value.id, mismatch(value_type, vt)))
+    return issues

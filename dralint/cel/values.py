@@ -3,14 +3,15 @@
 int → ``int``, uint → :class:`UInt`, double → ``float``, bool → ``bool``, string → ``str``,
 bytes → ``bytes``, null → ``None``, list → ``list``/``tuple``, map → ``dict``; durations,
 timestamps, types and optionals get small classes here. Library types (Quantity, Semver, URL,
-IP, CIDR, formats) live in their libraries and declare their CEL type name in ``cel_type``.
+IP, CIDR, formats) live in their libraries, which register their CEL type names in
+``runtime.TYPE_NAMES``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 __all__ = [
     "INT64_MAX",
@@ -43,7 +44,6 @@ class Duration:
     """A ``google.protobuf.Duration`` in nanoseconds."""
 
     nanos: int
-    cel_type: ClassVar[str] = "google.protobuf.Duration"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +51,6 @@ class Timestamp:
     """A ``google.protobuf.Timestamp`` in nanoseconds since the Unix epoch (UTC)."""
 
     nanos: int
-    cel_type: ClassVar[str] = "google.protobuf.Timestamp"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +58,6 @@ class TypeValue:
     """A CEL type used as a value (``type(1) == int``); compared by name."""
 
     name: str
-    cel_type: ClassVar[str] = "type"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +66,6 @@ class Optional:
 
     present: bool
     value: Any = None
-    cel_type: ClassVar[str] = "optional_type"
 
 
 NONE = Optional(False)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from dralint.api import model
+from dralint.api.requests import claim_specs, written_requests
 from dralint.api.versions import SERVED
 from dralint.checks.apiserver import validation_target
 from dralint.context import CheckContext
 from dralint.findings import Violation
-from dralint.paths import Path, render
-from dralint.validate.apiserver import access
+from dralint.paths import render
 from dralint.validate.apiserver.behaviour import behaviour
 
 UNLABELLED = "DRA130"
@@ -48,19 +49,19 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             continue
         if target.release not in SERVED.get((obj.kind, obj.version), ()):
             continue
-        spec = access.mapping(normalised.data, "spec")
-        prefix: Path = ("spec",)
-        if obj.kind == "ResourceClaimTemplate":
-            spec, prefix = access.mapping(spec, "spec"), ("spec", "spec")
-        requests = access.items(access.mapping(spec, "devices"), "requests")
-        index = next(
-            (i for i, r in enumerate(requests) if access.flag(access.mapping(r, "exactly"), "adminAccess") is True),
+        admin = next(
+            (
+                r
+                for r in written_requests(claim_specs([normalised]))
+                if isinstance(r.spec, model.ExactDeviceRequest) and r.spec.admin_access is True
+            ),
             None,
         )
-        if index is None:
+        if admin is None:
             continue
         namespace = obj.namespace or "default"
-        location = (*prefix, "devices", "requests", index, "exactly", "adminAccess")
+        location = (*admin.path, "adminAccess")
+        index = admin.path[-2]
         # The server prints the path without `exactly` and without the template's extra `spec`.
         printed = render(("spec", "devices", "requests", index, "adminAccess"))
         fix = f"label the namespace: kubectl label namespace {namespace} {label}=true"

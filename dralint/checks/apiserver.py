@@ -19,7 +19,7 @@ from dralint.api.objects import KubeObject
 from dralint.api.versions import SERVED, Target
 from dralint.context import CheckContext
 from dralint.findings import Violation
-from dralint.paths import render
+from dralint.paths import render, value_at
 from dralint.validate import apiserver, skew
 from dralint.validate.apiserver import pod_groups
 from dralint.validate.apiserver.errors import FieldError
@@ -53,7 +53,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
                 for error in pod_groups.pod_group_object(obj.kind, obj.raw, b):
                     yield violation(error, obj, PathMap())
     for template in ctx.pod_templates:
-        spec = _at(template.owner.raw, template.path)
+        spec = value_at(template.owner.raw, template.path)
         if isinstance(spec, Mapping):
             for error in apiserver.pod_spec(spec, template.path, b):
                 yield violation(error, template.owner, PathMap())
@@ -108,14 +108,3 @@ def _default_hint(error: FieldError) -> str:
     if error.type == "Required":
         return f"set `{field}`"
     return f"change `{field}` as the message says"
-
-
-def _at(data: Any, path: tuple[Any, ...]) -> Any:
-    for step in path:
-        if isinstance(data, Mapping):
-            data = data.get(step)
-        elif isinstance(data, list) and isinstance(step, int) and 0 <= step < len(data):
-            data = data[step]
-        else:
-            return None
-    return data

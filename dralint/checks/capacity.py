@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dralint.api.requests import claim_specs, written_requests
 from dralint.context import CheckContext
 from dralint.findings import Violation
 
@@ -18,7 +19,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     from dralint.simulate import requests
 
     analysis = ctx.analysis
-    for request in requests.written_requests(requests.claim_specs(ctx.normalised.values())):
+    for request in written_requests(claim_specs(ctx.normalised.values())):
         if request.spec.capacity is None:
             continue
         devices = requests.matching_devices(request, analysis.class_devices(request.spec.device_class_name))

@@ -12,11 +12,12 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     if not ctx.options.simulate or not ctx.inventory.has_devices:
         return
     # Imported after the guard: a run without an inventory does not pay for the dry-run's modules.
-    from dralint.simulate import hints, requests, selector_errors
+    from dralint.api.requests import claim_specs
+    from dralint.simulate import hints, selector_errors
 
     inventory = ctx.inventory
     classes = [(entry.device_class, entry.origin.obj) for entry in inventory.classes.values()]
-    claims = requests.claim_specs(ctx.normalised.values())
+    claims = claim_specs(ctx.normalised.values())
     slices = [entry.slice for entry in inventory.slices]
     vocab = hints.vocabulary(slices)
     for error in selector_errors.find(classes, claims, slices):

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
 
 from dralint.api.objects import Unidentified
 from dralint.context import CheckContext
 from dralint.findings import Location, Violation
-from dralint.paths import Path
+from dralint.paths import value_at
 
 # DecodeIssue.kind → rule id
 RULE_OF_ISSUE = {
@@ -43,7 +42,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
 
 
 def _incomplete(broken: Unidentified) -> Violation:
-    data = _at(broken.document.data, broken.prefix)
+    data = value_at(broken.document.data, broken.prefix)
     location = Location(broken.document.file, *broken.document.position(broken.prefix))
     if broken.value is not None:
         location = Location(broken.document.file, *broken.document.position((*broken.prefix, broken.missing)))
@@ -66,9 +65,3 @@ def _incomplete(broken: Unidentified) -> Violation:
 
 
 _EXAMPLE = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim"}
-
-
-def _at(data: Any, path: Path) -> Any:
-    for step in path:
-        data = data[step]
-    return data

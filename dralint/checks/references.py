@@ -14,13 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from dralint.api import read
 from dralint.api.normalise import Normalised
+from dralint.api.requests import claim_specs, written_requests
 from dralint.api.workloads import PodTemplate
 from dralint.context import CheckContext
 from dralint.findings import Violation
 from dralint.paths import Path
-from dralint.validate.apiserver import access
-from dralint.validate.apiserver.suggest import closest, did_you_mean, likely_typo
+from dralint.suggest import did_you_mean, likely_typo, similar
 
 UNKNOWN_CLASS = "DRA300"
 UNKNOWN_CLAIM = "DRA301"
@@ -80,19 +81,9 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
 
 def class_references(normalised: Normalised) -> Iterator[tuple[str, Path]]:
     """Every non-empty ``deviceClassName`` of a claim or template, with its canonical path."""
-    prefix: Path = ("spec", "spec") if normalised.obj.kind == "ResourceClaimTemplate" else ("spec",)
-    spec = access.mapping(normalised.data, "spec")
-    if normalised.obj.kind == "ResourceClaimTemplate":
-        spec = access.mapping(spec, "spec")
-    for i, request in enumerate(access.items(access.mapping(spec, "devices"), "requests")):
-        base = (*prefix, "devices", "requests", i)
-        name = access.text(access.mapping(request, "exactly"), "deviceClassName")
-        if name:
-            yield name, (*base, "exactly", "deviceClassName")
-        for j, sub in enumerate(access.items(request, "firstAvailable")):
-            name = access.text(sub, "deviceClassName")
-            if name:
-                yield name, (*base, "firstAvailable", j, "deviceClassName")
+    for request in written_requests(claim_specs([normalised])):
+        if request.spec.device_class_name:
+            yield request.spec.device_class_name, (*request.path, "deviceClassName")
 
 
 def _class_references(normalised: Normalised, index: Index) -> Iterator[Violation]:
@@ -149,7 +140,7 @@ def _missing(
     namespace = template.namespace
     local = by_namespace.get(namespace, {})
     elsewhere = sorted(ns for ns, objects in by_namespace.items() if name in objects and ns != namespace)
-    near = closest(name, local)
+    near = similar(name, local)
     message = f'{kind} "{name}" does not exist in namespace "{namespace}"'
     if elsewhere:
         hint = f'it is defined in namespace "{elsewhere[0]}"; create the pod in that namespace or move the {kind}'
@@ -170,14 +161,14 @@ def _missing(
 
 def _container_requests(template: PodTemplate, claim_name: str, target: Normalised) -> Iterator[Violation]:
     """A container's ``claims[].request`` must name a request of the claim (not a sub-request)."""
-    spec = access.mapping(target.data, "spec")
+    spec = read.mapping(target.data, "spec")
     if target.obj.kind == "ResourceClaimTemplate":
-        spec = access.mapping(spec, "spec")
-    requests = [access.text(r, "name") for r in access.items(access.mapping(spec, "devices"), "requests")]
+        spec = read.mapping(spec, "spec")
+    requests = [read.text(r, "name") for r in read.items(read.mapping(spec, "devices"), "requests")]
     subrequests = {
-        access.text(s, "name"): access.text(r, "name")
-        for r in access.items(access.mapping(spec, "devices"), "requests")
-        for s in access.items(r, "firstAvailable")
+        read.text(s, "name"): read.text(r, "name")
+        for r in read.items(read.mapping(spec, "devices"), "requests")
+        for s in read.items(r, "firstAvailable")
     }
     for container in template.spec.containers:
         for k, claim in enumerate(container.claims):
@@ -188,7 +179,7 @@ def _container_requests(template: PodTemplate, claim_name: str, target: Normalis
             if parent is not None:
                 hint = f"sub-requests cannot be named here; use the request `{parent}`"
             else:
-                near = closest(claim.request, requests)
+                near = similar(claim.request, requests)
                 hint = f"did you mean `{near}`?" if near else "use one of: " + ", ".join(requests)
             yield Violation(
                 UNKNOWN_CONTAINER_REQUEST,

@@ -117,12 +117,13 @@ def _not_on_one_node(ctx: CheckContext) -> Iterator[Violation]:
 
 
 def _all_on_shareable(ctx: CheckContext) -> Iterator[Violation]:
+    from dralint.api.requests import claim_specs, written_requests
     from dralint.simulate import requests
 
     if not ctx.target.enabled("DRAConsumableCapacity"):
         return
     analysis = ctx.analysis
-    for request in requests.written_requests(requests.claim_specs(ctx.normalised.values())):
+    for request in written_requests(claim_specs(ctx.normalised.values())):
         if request.spec.allocation_mode != "All":
             continue
         devices = requests.matching_devices(request, analysis.class_devices(request.spec.device_class_name))

@@ -196,7 +196,7 @@ def _check_rule(rule: Rule, entry: Mapping[str, Any], file: userfile.UserFile, i
         if rule.check is not None:
             fail(("check",), "`check` names one of dralint's Python checks; user rules are CEL policies (`policy:`)")
     if rule.check is not None:
-        from dralint import checks
+        from dralint import checks  # the registry brings the object model: only load it when a rule names a check
 
         if not checks.known(rule.check):
             hint = schemacheck.did_you_mean(rule.check, sorted(checks.CHECKS))
@@ -211,7 +211,7 @@ def _check_rule(rule: Rule, entry: Mapping[str, Any], file: userfile.UserFile, i
 
 def _compile_policy(rule: Rule, data: Mapping[str, Any], file: userfile.UserFile, index: int) -> None:
     """Compile every expression of a policy so that a broken rule fails at load time, not per object."""
-    from dralint.policy import cel
+    from dralint.policy import cel  # the CEL engine loads only for catalogues with policies
 
     expressions: list[tuple[Path, str, cel.Result]] = [(("expression",), data["expression"], "bool")]
     if "messageExpression" in data:

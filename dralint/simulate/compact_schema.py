@@ -17,7 +17,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from dralint.paths import Key, Path
-from dralint.simulate.suggest import closest
+from dralint.suggest import closest
 
 if TYPE_CHECKING:  # imported when an Inventory document is validated: jsonschema costs 50-80 ms of start-up
     from jsonschema import Draft202012Validator

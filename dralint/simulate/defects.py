@@ -18,7 +18,7 @@ from dralint.api import model
 from dralint.paths import Key
 from dralint.quantity import Quantity
 from dralint.simulate.inventory import AllocatedClaim, Origin, SliceEntry
-from dralint.simulate.suggest import closest
+from dralint.suggest import closest
 
 KIND_NAMES = {
     "int": "an int",

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from dralint.api import model
 from dralint.cel import CelError, compile_selector, device_value
-from dralint.simulate.suggest import closest
+from dralint.suggest import closest
 
 _DRIVER = re.compile(r"""device\.driver\s*==\s*"([^"]*)"|"([^"]*)"\s*==\s*device\.driver""")
 _REFERENCE = re.compile(

@@ -15,58 +15,27 @@ from dataclasses import dataclass
 from dralint.allocator.capacity import consumed_amount, violates_policy
 from dralint.allocator.devices import CapacityInfo, nano
 from dralint.api import model
-from dralint.api.normalise import Normalised
-from dralint.api.objects import KubeObject
+from dralint.api.requests import WrittenRequest
 from dralint.cel import CelError, compile_selector, device_value
 from dralint.paths import Key, Path
 from dralint.quantity import Quantity
-from dralint.simulate.suggest import closest
-
-
-@dataclass(frozen=True, slots=True)
-class WrittenRequest:
-    """A request or ``firstAvailable`` entry as written in a claim or template."""
-
-    obj: KubeObject
-    path: Path  # canonical path of the exactly block or the entry
-    label: str  # "gpu" or "gpu/small"
-    spec: model.ExactDeviceRequest | model.DeviceSubRequest
-
-    @property
-    def owner(self) -> str:
-        return f"{self.obj.kind} {self.obj.namespace}/{self.obj.name} request {self.label}"
-
-
-ClaimSpec = tuple[model.ResourceClaimSpec, KubeObject, Path]  # spec, object, path of its requests
-
-
-def claim_specs(normalised: Iterable[Normalised]) -> list[ClaimSpec]:
-    """The claim spec of every ResourceClaim and ResourceClaimTemplate, with where its requests are."""
-    out: list[ClaimSpec] = []
-    for item in normalised:
-        typed = item.typed
-        if isinstance(typed, model.ResourceClaim):
-            out.append((typed.spec, item.obj, ("spec", "devices", "requests")))
-        elif isinstance(typed, model.ResourceClaimTemplate):
-            out.append((typed.spec, item.obj, ("spec", "spec", "devices", "requests")))
-    return out
-
-
-def written_requests(items: Sequence[ClaimSpec]) -> Iterator[WrittenRequest]:
-    for spec, obj, base in items:
-        for r, request in enumerate(spec.requests):
-            if request.exactly is not None:
-                yield WrittenRequest(obj, (*base, r, "exactly"), request.name, request.exactly)
-            for e, entry in enumerate(request.first_available or ()):
-                yield WrittenRequest(obj, (*base, r, "firstAvailable", e), f"{request.name}/{entry.name}", entry)
+from dralint.suggest import closest
 
 
 def matching_devices(
     request: WrittenRequest, class_devices: Sequence[tuple[str, model.Device]]
 ) -> list[tuple[str, model.Device]]:
     """The class's devices the request's own selectors accept (runtime errors count as no)."""
+    return accepted_devices(request.spec.selectors, class_devices)
+
+
+def accepted_devices(
+    selectors: Sequence[model.DeviceSelector], devices: Iterable[tuple[str, model.Device]]
+) -> list[tuple[str, model.Device]]:
+    """The (driver, device) pairs every CEL selector accepts; a runtime error counts as no, and a
+    selector that does not compile accepts nothing."""
     compiled = []
-    for selector in request.spec.selectors:
+    for selector in selectors:
         if selector.cel is None:
             continue
         try:
@@ -74,7 +43,7 @@ def matching_devices(
         except CelError:
             return []
     out = []
-    for driver, device in class_devices:
+    for driver, device in devices:
         value = device_value(driver, device)
         try:
             if all(c.matches(value) for c in compiled):

@@ -17,6 +17,7 @@ from dralint.allocator.explain import REJECTION_REASONS
 from dralint.api import model
 from dralint.cel import CelError, compile_selector, device_value
 from dralint.simulate import hints
+from dralint.simulate.requests import accepted_devices
 
 STAGES = {
     "binding-conditions": "without binding conditions",
@@ -252,24 +253,8 @@ def class_devices(
     slices: Sequence[model.ResourceSlice], device_class: model.DeviceClass
 ) -> list[tuple[str, model.Device]]:
     """Inventory devices the class selectors accept (runtime errors count as not accepted)."""
-    compiled = []
-    for selector in device_class.selectors:
-        if selector.cel is None:
-            continue
-        try:
-            compiled.append(compile_selector(selector.cel.expression))
-        except CelError:
-            return []
-    out = []
-    for resource_slice in slices:
-        for device in resource_slice.devices:
-            value = device_value(resource_slice.driver, device)
-            try:
-                if all(c.matches(value) for c in compiled):
-                    out.append((resource_slice.driver, device))
-            except CelError:
-                continue
-    return out
+    devices = ((resource_slice.driver, device) for resource_slice in slices for device in resource_slice.devices)
+    return accepted_devices(device_class.selectors, devices)
 
 
 def together(reasons: Sequence[RequestWhy], explanations: Sequence[Explanation]) -> str:

@@ -39,7 +39,6 @@ class Suppressor:
         today: datetime.date | None = None,
     ) -> None:
         self._ctx = ctx
-        self._rules = rules
         self._baseline = baseline
         self._problems: list[Violation] = []
         checked = ctx.workspace.checked_files

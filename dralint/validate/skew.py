@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from dralint.api.versions import CORE_KINDS, GATES, GROUP, LIFECYCLE, RELEASES, SERVED, Target
-from dralint.paths import Key, Path
+from dralint.paths import Key, Path, value_at
 
 # --- API versions ------------------------------------------------------------------------------
 
@@ -399,7 +399,7 @@ def strip(target: Target, kind: str, data: dict[str, Any]) -> list[Path]:
 
 def _strip(target: Target, table: tuple[GatedField, ...], data: dict[str, Any], at: Path) -> list[Path]:
     removed: list[Path] = []
-    base = _get(data, at)
+    base = value_at(data, at)
     if not isinstance(base, Mapping):
         return removed
     for entry in table:
@@ -414,7 +414,7 @@ def _strip(target: Target, table: tuple[GatedField, ...], data: dict[str, Any], 
 
 def _drops(target: Target, table: tuple[GatedField, ...], data: Mapping[str, Any], at: Path) -> list[Drop]:
     found: list[Drop] = []
-    base = _get(data, at)
+    base = value_at(data, at)
     if not isinstance(base, Mapping):
         return found
     for entry in table:
@@ -458,17 +458,6 @@ def _matches(data: Any, pattern: Pattern, at: Path) -> Iterator[tuple[Path, Mapp
 def _matches_in(item: Any, rest: Pattern, at: Path) -> Iterator[tuple[Path, Mapping[str, Any], Any]]:
     if rest:
         yield from _matches(item, rest, at)
-
-
-def _get(data: Any, path: Path) -> Any:
-    for step in path:
-        if isinstance(data, Mapping) and isinstance(step, str):
-            data = data.get(step)
-        elif isinstance(data, list) and isinstance(step, int) and 0 <= step < len(data):
-            data = data[step]
-        else:
-            return None
-    return data
 
 
 def _is_set(value: Any) -> bool:

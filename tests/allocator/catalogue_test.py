@@ -12,7 +12,7 @@ from ruamel.yaml import YAML
 
 from dralint.allocator import DEFAULT_SEARCH_BUDGET, Allocator, AllocatorError, cancelled, deadline
 from dralint.api import model, serialize
-from tests.allocator import builders
+from testing import allocator_builders as builders
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "allocator"
 

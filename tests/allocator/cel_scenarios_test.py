@@ -2,7 +2,8 @@
 
 The CEL engine's own tests evaluate the cases directly on the fleet; this runs them the way the
 upstream results were produced: the fleet scenario, one claim whose request selector is the
-case's expression, allocated on the fleet's node.
+case's expression, allocated on the fleet's node. Error messages are upstream's, claim and device
+context included.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pytest
 
 from dralint.api.scenario import scenario
 from dralint.commands.allocate import allocate_scenario
+from tests.cel.conformance_test import SYNTAX_RECOVERY
 from tests.conftest import SHARED, require_shared
 
 CEL = SHARED / "conformance" / "cel"
@@ -60,6 +62,8 @@ def test_cel_case_as_allocator_scenario_agrees(case: dict[str, Any]) -> None:
     data["claims"] = [claim]
     (outcome,) = allocate_scenario(scenario(data))
     assert _outcome_kind(outcome) == case["expected"], case["message"]
+    if outcome.outcome == "error" and case["expression"] not in SYNTAX_RECOVERY:
+        assert outcome.error == case["message"]
     if outcome.outcome == "allocated":
         (allocation,) = [result for _, result in outcome.allocations]
         assert [r.device for r in allocation.results] == [case["device"]]

@@ -1,4 +1,7 @@
-"""The 400 upstream conformance cases and the 5 scale cases of shared/conformance/."""
+"""The 400 upstream conformance cases and the 5 scale cases of shared/conformance/.
+
+Outcomes, allocations and, for errors, the message must be upstream's.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ import pytest
 from dralint.api import serialize
 from dralint.api.scenario import scenario
 from dralint.commands.allocate import NodeOutcome, allocate_scenario
-from tests.allocator.compare import normalise, normalise_node
+from testing.allocator_compare import normalise, normalise_node
 from tests.conftest import SHARED, require_shared
 
 CONFORMANCE = SHARED / "conformance"
@@ -27,6 +30,7 @@ def _as_json(outcome: NodeOutcome) -> dict[str, object]:
     return {
         "node": outcome.node,
         "outcome": outcome.outcome,
+        "error": outcome.error,
         "allocations": [
             {"claim": claim, "allocation": serialize.allocation_result(result)} for claim, result in outcome.allocations
         ],

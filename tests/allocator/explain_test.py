@@ -10,7 +10,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from dralint.allocator import Allocator
-from tests.allocator import builders
+from testing import allocator_builders as builders
 
 CASES = YAML(typ="safe").load(
     (Path(__file__).resolve().parent.parent / "fixtures" / "allocator" / "explain" / "explain.yaml").read_text()

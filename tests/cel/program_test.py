@@ -57,6 +57,20 @@ def test_render_issues_marks_wide_characters_like_cel_go() -> None:
     )
 
 
+def test_program_mixed_literal_is_reported_by_the_validators_after_checking() -> None:
+    """The checker types a mixed literal as dyn; the homogeneous-literal validator reports it, with the
+    other validators' findings, and only when checking found nothing."""
+    with pytest.raises(CelCompileError) as caught:
+        compile('[1, "a"].size() == 2 && duration("bad") == duration("1s")', policy_environment())
+    assert [message for _, message in caught.value.issues] == [
+        "expected type 'int' but found 'string'",
+        "invalid duration argument",
+    ]
+    with pytest.raises(CelCompileError) as caught:
+        compile('[1, "a"] == [] && undeclared', policy_environment())
+    assert [message for _, message in caught.value.issues] == ["undeclared reference to 'undeclared' (in container '')"]
+
+
 def test_program_missing_variable_is_a_runtime_error() -> None:
     program = compile("object.a == 1", policy_environment())
     with pytest.raises(CelRuntimeError) as caught:

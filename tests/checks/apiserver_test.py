@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dralint.findings import Finding
+from testing.lint import lint_files
 from tests.conftest import FIXTURES
-from tests.lint import lint_files
 
 CHECKS = FIXTURES / "checks"
 APISERVER = [f"DRA{n}" for n in range(120, 133)] + ["DRA303", "DRA304"]

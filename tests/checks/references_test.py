@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from testing.lint import lint_files
 from tests.conftest import FIXTURES
-from tests.lint import lint_files
 
 CHECKS = FIXTURES / "checks"
 REFERENCES = ["DRA300", "DRA301", "DRA302", "DRA305", "DRA306"]

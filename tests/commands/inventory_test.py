@@ -8,8 +8,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from dralint.cli import main
+from testing.simulate import SIMULATE
 from tests.conftest import ROOT
-from tests.simulate.helpers import SIMULATE
 
 
 def _invoke(*args: str) -> tuple[int, str]:

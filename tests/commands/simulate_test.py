@@ -9,8 +9,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from dralint.cli import main
+from testing.simulate import SIMULATE
 from tests.conftest import ROOT
-from tests.simulate.helpers import SIMULATE
 
 EXPECTED = SIMULATE / "expected"
 

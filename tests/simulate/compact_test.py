@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dralint.paths import render
 from dralint.simulate import compact, compact_schema
-from tests.simulate.helpers import context
+from testing.simulate import context
 
 
 def _document(name: str) -> dict[str, object]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dralint.simulate import eligibility, inventory
-from tests.simulate.helpers import context
+from testing.simulate import context
 
 
 def _eligible() -> dict[str, list[str] | str]:

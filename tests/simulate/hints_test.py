@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dralint.simulate import hints
-from tests.simulate.helpers import build_inventory
+from testing.simulate import build_inventory
 
 
 def test_clauses_split_top_level_and_only() -> None:

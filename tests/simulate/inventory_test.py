@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dralint.paths import render
-from tests.simulate.helpers import build_inventory
+from testing.simulate import build_inventory
 
 
 def test_build_reads_kubectl_list_nodes_and_allocated_claims() -> None:

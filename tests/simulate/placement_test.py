@@ -5,7 +5,7 @@ from __future__ import annotations
 from dralint.simulate import analysis
 from dralint.simulate.placement import Strategy
 from dralint.simulate.utilisation import utilisation
-from tests.simulate.helpers import context
+from testing.simulate import context
 
 
 def _placements(name: str, *, strategy: Strategy = "pack", release: str = "1.37") -> list[tuple[str, str, str, str]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dralint.paths import render
 from dralint.simulate import inventory, pods
-from tests.simulate.helpers import context
+from testing.simulate import context
 
 
 def _pods(release: str = "1.37") -> list[pods.Pod]:

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dralint.api import read
 from dralint.api.objects import DRA_KINDS
-from dralint.validate.apiserver import access
+from dralint.validate.apiserver.admin_kinds import device_class, device_taint_rule, resource_pool_status_request
 from dralint.validate.apiserver.behaviour import Behaviour, behaviour
 from dralint.validate.apiserver.claims import claim_spec
 from dralint.validate.apiserver.errors import FieldError
 from dralint.validate.apiserver.metadata import object_meta, template_meta
-from dralint.validate.apiserver.others import device_class, device_taint_rule, resource_pool_status_request
 from dralint.validate.apiserver.pods import pod_spec
 from dralint.validate.apiserver.slices import legacy_basic_required, resource_slice
 from dralint.validate.apiserver.status import claim_status, pool_status_request_status, taint_rule_status
@@ -33,13 +33,13 @@ def dra_object(
     ``raw`` is the object as written, for the few rules about the versioned shape itself.
     """
     out = object_meta(data.get("metadata"), namespaced=DRA_KINDS.get(kind, True))
-    spec = access.mapping(data, "spec") or {}
+    spec = read.mapping_or_empty(data, "spec")
     if kind == "ResourceClaim":
         out += claim_spec(spec, ("spec",), b)
         out += claim_status(data, b)
     elif kind == "ResourceClaimTemplate":
         out += template_meta(spec.get("metadata"), ("spec", "metadata"))
-        out += claim_spec(access.mapping(spec, "spec") or {}, ("spec", "spec"), b)
+        out += claim_spec(read.mapping_or_empty(spec, "spec"), ("spec", "spec"), b)
     elif kind == "DeviceClass":
         out += device_class(data, b)
     elif kind == "ResourceSlice":

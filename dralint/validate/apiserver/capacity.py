@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dralint.api import read
 from dralint.api.meta import quantity
 from dralint.paths import Path
 from dralint.quantity import Quantity
-from dralint.validate.apiserver import access
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.errors import FieldError, duplicate, forbidden, invalid, required, too_many
 
@@ -18,7 +18,7 @@ _MAX_INT64 = 2**63 - 1
 
 def capacity_item(entry: Any, path: Path, b: Behaviour, *, multiple: bool) -> list[FieldError]:
     """One ``capacity`` entry: a request policy needs ``allowMultipleAllocations: true``."""
-    policy = access.mapping(entry, "requestPolicy")
+    policy = read.mapping(entry, "requestPolicy")
     if policy is None:
         return []
     if not multiple:
@@ -36,8 +36,8 @@ def capacity_item(entry: Any, path: Path, b: Behaviour, *, multiple: bool) -> li
 
 
 def _request_policy(capacity: Quantity, policy: Mapping[str, Any], path: Path, b: Behaviour) -> list[FieldError]:
-    values = [quantity(v) for v in access.items(policy, "validValues")]
-    valid_range = access.mapping(policy, "validRange")
+    values = [quantity(v) for v in read.items(policy, "validValues")]
+    valid_range = read.mapping(policy, "validRange")
     default = quantity(policy.get("default"))
     if values and valid_range is not None:
         return [

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dralint.api import read
 from dralint.paths import Path
-from dralint.validate.apiserver import access
+from dralint.suggest import did_you_mean
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.errors import (
     CEL_TOO_LONG,
@@ -33,7 +34,6 @@ from dralint.validate.apiserver.formats import (
     raw_extension,
 )
 from dralint.validate.apiserver.lists import check_list, check_set
-from dralint.validate.apiserver.suggest import did_you_mean
 
 MAX_REQUESTS = 32
 MAX_CONSTRAINTS = 32
@@ -56,9 +56,9 @@ class RequestNames:
     def __init__(self, requests: list[Any]) -> None:
         self.subrequests: dict[str, set[str] | None] = {}
         for request in requests:
-            name = access.text(request, "name")
-            entries = access.items(request, "firstAvailable")
-            self.subrequests[name] = {access.text(e, "name") for e in entries} if entries else None
+            name = read.text(request, "name")
+            entries = read.items(request, "firstAvailable")
+            self.subrequests[name] = {read.text(e, "name") for e in entries} if entries else None
 
     def has(self, reference: str) -> bool:
         segments = reference.split("/")
@@ -80,22 +80,22 @@ class RequestNames:
 def claim_spec(spec: Any, path: Path, b: Behaviour) -> list[FieldError]:
     """``validateResourceClaimSpec`` for a claim's (or a template's inner) spec at ``path``."""
     out: list[FieldError] = []
-    controller = access.opt_text(spec, "controller")  # classic DRA, 1.31 with DRAControlPlaneController
+    controller = read.opt_text(spec, "controller")  # classic DRA, 1.31 with DRAControlPlaneController
     if controller:
         out += dns_subdomain(controller, (*path, "controller"))
-    devices = access.mapping(spec, "devices")
+    devices = read.mapping(spec, "devices")
     if devices is None:
         return out
     devices_path = (*path, "devices")
-    requests = access.items(devices, "requests")
+    requests = read.items(devices, "requests")
     names = RequestNames(requests)
-    constraints = access.items(devices, "constraints")
+    constraints = read.items(devices, "constraints")
     constraint_attributes = _constraint_attributes(constraints)
     out += check_set(
         requests,
         MAX_REQUESTS,
         lambda request, at: _request(request, at, b, constraint_attributes),
-        lambda request: access.opt_text(request, "name"),
+        lambda request: read.opt_text(request, "name"),
         (*devices_path, "requests"),
         b,
         too_many_hint="a claim can have at most 32 requests; split it into several claims",
@@ -105,7 +105,7 @@ def claim_spec(spec: Any, path: Path, b: Behaviour) -> list[FieldError]:
         constraints, MAX_CONSTRAINTS, lambda c, at: _constraint(c, at, names, b), (*devices_path, "constraints"), b
     )
     out += check_list(
-        access.items(devices, "config"),
+        read.items(devices, "config"),
         MAX_CONFIG,
         lambda c, at: _claim_config(c, at, names, b),
         (*devices_path, "config"),
@@ -115,10 +115,10 @@ def claim_spec(spec: Any, path: Path, b: Behaviour) -> list[FieldError]:
 
 
 def _request(request: Any, path: Path, b: Behaviour, attributes: dict[str, set[str]]) -> list[FieldError]:
-    name = access.text(request, "name")
+    name = read.text(request, "name")
     out = dns_label(name, (*path, "name"))
-    exactly = access.mapping(request, "exactly")
-    entries = access.items(request, "firstAvailable")
+    exactly = read.mapping(request, "exactly")
+    entries = read.items(request, "firstAvailable")
     if b.flat_requests:
         # Up to 1.32 the request itself is the exact request (v1alpha3/v1beta1 only).
         return out + _exact(exactly or {}, (*path, "exactly") if exactly is not None else path, b, name, attributes)
@@ -146,7 +146,7 @@ def _request(request: Any, path: Path, b: Behaviour, attributes: dict[str, set[s
             entries,
             MAX_SUBREQUESTS,
             lambda sub, at: _subrequest(sub, at, b, name, attributes),
-            lambda sub: access.opt_text(sub, "name"),
+            lambda sub: read.opt_text(sub, "name"),
             (*path, "firstAvailable"),
             b,
             too_many_hint="a request can list at most 8 alternatives",
@@ -160,10 +160,10 @@ def _request(request: Any, path: Path, b: Behaviour, attributes: dict[str, set[s
 def _exact(
     exactly: Mapping[str, Any], path: Path, b: Behaviour, request: str, attributes: dict[str, set[str]]
 ) -> list[FieldError]:
-    out = device_class_name(access.text(exactly, "deviceClassName"), (*path, "deviceClassName"))
-    out += selectors(access.items(exactly, "selectors"), (*path, "selectors"), b)
+    out = device_class_name(read.text(exactly, "deviceClassName"), (*path, "deviceClassName"))
+    out += selectors(read.items(exactly, "selectors"), (*path, "selectors"), b)
     out += _derived_attributes(
-        access.items(exactly, "derivedAttributes"), (*path, "derivedAttributes"), b, request, attributes
+        read.items(exactly, "derivedAttributes"), (*path, "derivedAttributes"), b, request, attributes
     )
     out += _allocation_mode(exactly, path)
     out += _tolerations(exactly, path, b)
@@ -171,12 +171,12 @@ def _exact(
 
 
 def _subrequest(sub: Any, path: Path, b: Behaviour, parent: str, attributes: dict[str, set[str]]) -> list[FieldError]:
-    name = access.text(sub, "name")
+    name = read.text(sub, "name")
     out = dns_label(name, (*path, "name"))
-    out += device_class_name(access.text(sub, "deviceClassName"), (*path, "deviceClassName"))
-    out += selectors(access.items(sub, "selectors"), (*path, "selectors"), b)
+    out += device_class_name(read.text(sub, "deviceClassName"), (*path, "deviceClassName"))
+    out += selectors(read.items(sub, "selectors"), (*path, "selectors"), b)
     out += _derived_attributes(
-        access.items(sub, "derivedAttributes"), (*path, "derivedAttributes"), b, f"{parent}/{name}", attributes
+        read.items(sub, "derivedAttributes"), (*path, "derivedAttributes"), b, f"{parent}/{name}", attributes
     )
     out += _allocation_mode(sub, path)
     out += _tolerations(sub, path, b)
@@ -195,10 +195,10 @@ def selectors(items: list[Any], path: Path, b: Behaviour) -> list[FieldError]:
 
 
 def _selector(selector: Any, path: Path, b: Behaviour) -> list[FieldError]:
-    cel = access.mapping(selector, "cel")
+    cel = read.mapping(selector, "cel")
     if cel is None:
         return [required((*path, "cel"), hint="write the selector as `cel: {expression: ...}`")]
-    return cel_expression_length(access.text(cel, "expression"), (*path, "cel", "expression"), b)
+    return cel_expression_length(read.text(cel, "expression"), (*path, "cel", "expression"), b)
 
 
 def cel_expression_length(expression: str, path: Path, b: Behaviour) -> list[FieldError]:
@@ -217,8 +217,8 @@ def cel_expression_length(expression: str, path: Path, b: Behaviour) -> list[Fie
 
 
 def _allocation_mode(request: Mapping[str, Any], path: Path) -> list[FieldError]:
-    mode = access.text(request, "allocationMode")
-    count = access.integer(request, "count")
+    mode = read.text(request, "allocationMode")
+    count = read.integer(request, "count")
     if mode == "All":
         if count:
             return [
@@ -239,7 +239,7 @@ def _allocation_mode(request: Mapping[str, Any], path: Path) -> list[FieldError]
 
 def _tolerations(request: Mapping[str, Any], path: Path, b: Behaviour) -> list[FieldError]:
     out: list[FieldError] = []
-    for index, toleration in enumerate(access.items(request, "tolerations")):
+    for index, toleration in enumerate(read.items(request, "tolerations")):
         out += toleration_errors(toleration, (*path, "tolerations", index), b)
     return out
 
@@ -247,11 +247,11 @@ def _tolerations(request: Mapping[str, Any], path: Path, b: Behaviour) -> list[F
 def toleration_errors(toleration: Any, path: Path, b: Behaviour) -> list[FieldError]:
     """``validateDeviceToleration`` (requests, sub-requests and allocation results)."""
     out: list[FieldError] = []
-    key = access.text(toleration, "key")
+    key = read.text(toleration, "key")
     if key:
         out += label_name(key, (*path, "key"))
-    operator = access.text(toleration, "operator")
-    value = access.text(toleration, "value")
+    operator = read.text(toleration, "operator")
+    value = read.text(toleration, "value")
     if operator == "Exists":
         if value:
             out.append(
@@ -268,7 +268,7 @@ def toleration_errors(toleration: Any, path: Path, b: Behaviour) -> list[FieldEr
         out.append(required((*path, "operator"), hint="set operator to Equal or Exists"))
     else:
         out.append(not_supported((*path, "operator"), operator, TOLERATION_OPERATORS))
-    effect = access.text(toleration, "effect")
+    effect = read.text(toleration, "effect")
     if effect and effect not in b.taint_effects:
         out.append(not_supported((*path, "effect"), effect, b.taint_effects))
     return out
@@ -278,12 +278,12 @@ def _constraint_attributes(constraints: list[Any]) -> dict[str, set[str]]:
     """``gatherConstraintAttributes``: attribute names per targeted request (``""``: every request)."""
     out: dict[str, set[str]] = {}
     for constraint in constraints:
-        name = access.opt_text(constraint, "matchAttribute")
+        name = read.opt_text(constraint, "matchAttribute")
         if name is None:
-            name = access.opt_text(constraint, "distinctAttribute")
+            name = read.opt_text(constraint, "distinctAttribute")
         if name is None:
             continue
-        targets = [r for r in access.items(constraint, "requests") if isinstance(r, str)] or [""]
+        targets = [r for r in read.items(constraint, "requests") if isinstance(r, str)] or [""]
         for target in targets:
             out.setdefault(target, set()).add(name)
     return out
@@ -296,7 +296,7 @@ def _derived_attributes(
         items,
         MAX_DERIVED_ATTRIBUTES,
         lambda attr, at: _derived_attribute(attr, at, b, request, attributes),
-        lambda attr: access.opt_text(attr, "name"),
+        lambda attr: read.opt_text(attr, "name"),
         path,
         b,
         name_field=None,
@@ -308,7 +308,7 @@ def _derived_attribute(
     attr: Any, path: Path, b: Behaviour, request: str, attributes: dict[str, set[str]]
 ) -> list[FieldError]:
     out: list[FieldError] = []
-    name = access.text(attr, "name")
+    name = read.text(attr, "name")
     if not name:
         out.append(required((*path, "name"), hint="name the derived attribute, e.g. `example.com/numa`"))
     else:
@@ -325,7 +325,7 @@ def _derived_attribute(
                     hint=f"add a constraint with `matchAttribute: {name}` (or distinctAttribute) for this request",
                 )
             )
-    expression = access.text(attr, "expression")
+    expression = read.text(attr, "expression")
     if not expression:
         out.append(required((*path, "expression"), hint="write the CEL expression that computes the attribute"))
     else:
@@ -334,9 +334,9 @@ def _derived_attribute(
 
 
 def _constraint(constraint: Any, path: Path, names: RequestNames, b: Behaviour) -> list[FieldError]:
-    out = request_references(access.items(constraint, "requests"), (*path, "requests"), names, b)
-    match = access.opt_text(constraint, "matchAttribute")
-    distinct = access.opt_text(constraint, "distinctAttribute")
+    out = request_references(read.items(constraint, "requests"), (*path, "requests"), names, b)
+    match = read.opt_text(constraint, "matchAttribute")
+    distinct = read.opt_text(constraint, "distinctAttribute")
     if match is not None:
         out += fully_qualified_name(match, (*path, "matchAttribute"), b)
     elif distinct is not None:
@@ -356,16 +356,16 @@ def _constraint(constraint: Any, path: Path, names: RequestNames, b: Behaviour) 
 
 
 def _claim_config(config: Any, path: Path, names: RequestNames, b: Behaviour) -> list[FieldError]:
-    out = request_references(access.items(config, "requests"), (*path, "requests"), names, b)
+    out = request_references(read.items(config, "requests"), (*path, "requests"), names, b)
     return out + opaque_config(config, path, b)
 
 
 def opaque_config(config: Any, path: Path, b: Behaviour) -> list[FieldError]:
     """``validateDeviceConfiguration``: an ``opaque`` block with a driver and JSON-object parameters."""
-    opaque = access.mapping(config, "opaque")
+    opaque = read.mapping(config, "opaque")
     if opaque is None:
         return [required((*path, "opaque"), hint="add `opaque: {driver: ..., parameters: {...}}`")]
-    out = driver_name(access.text(opaque, "driver"), (*path, "opaque", "driver"), b)
+    out = driver_name(read.text(opaque, "driver"), (*path, "opaque", "driver"), b)
     return out + raw_extension("parameters" in opaque, opaque.get("parameters"), (*path, "opaque", "parameters"), b)
 
 

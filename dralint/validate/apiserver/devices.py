@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from dralint.api import read
 from dralint.api.meta import quantity
 from dralint.paths import Key, Path
-from dralint.validate.apiserver import access
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.capacity import capacity_item
 from dralint.validate.apiserver.errors import (
@@ -46,9 +46,9 @@ _NODE_ALLOCATABLE = frozenset({"cpu", "memory", "ephemeral-storage"})
 
 def device(data: Any, path: Path, b: Behaviour, *, per_device_node_selection: bool) -> list[FieldError]:
     """``validateDevice`` (new counter model; the 1.33–1.34 counter checks live in :mod:`slices`)."""
-    out = dns_label(access.text(data, "name"), (*path, "name"))
-    attributes = access.mapping(data, "attributes") or {}
-    capacity = access.mapping(data, "capacity") or {}
+    out = dns_label(read.text(data, "name"), (*path, "name"))
+    attributes = read.mapping_or_empty(data, "attributes")
+    capacity = read.mapping_or_empty(data, "capacity")
     total = len(attributes) + len(capacity)
     if total > MAX_ATTRIBUTES_AND_CAPACITIES:
         out.append(
@@ -75,7 +75,7 @@ def device(data: Any, path: Path, b: Behaviour, *, per_device_node_selection: bo
     out += check_map(
         attributes, -1, KEY_TRUNCATE, _qualified_key(b), lambda v, at: _attribute(v, at), (*path, "attributes"), b
     )
-    multiple = access.flag(data, "allowMultipleAllocations") is True
+    multiple = read.flag(data, "allowMultipleAllocations") is True
     out += check_map(
         capacity,
         -1,
@@ -86,14 +86,14 @@ def device(data: Any, path: Path, b: Behaviour, *, per_device_node_selection: bo
         b,
     )
     out += check_list(
-        access.items(data, "taints"), b.max_taints, lambda t, at: taint_errors(t, at, b), (*path, "taints"), b
+        read.items(data, "taints"), b.max_taints, lambda t, at: taint_errors(t, at, b), (*path, "taints"), b
     )
     if b.counter_model == "new":
         out += check_set(
-            access.items(data, "consumesCounters"),
+            read.items(data, "consumesCounters"),
             MAX_COUNTER_CONSUMPTIONS,
             lambda c, at: _consumption(c, at, b),
-            lambda c: access.opt_text(c, "counterSet"),
+            lambda c: read.opt_text(c, "counterSet"),
             (*path, "consumesCounters"),
             b,
             name_field="counterSet",
@@ -102,7 +102,7 @@ def device(data: Any, path: Path, b: Behaviour, *, per_device_node_selection: bo
     out += _node_selection(data, path, per_device_node_selection)
     out += binding_conditions(data, path, b)
     out += _node_allocatable(
-        access.mapping(data, "nodeAllocatableResources"), capacity, (*path, "nodeAllocatableResources")
+        read.mapping(data, "nodeAllocatableResources"), capacity, (*path, "nodeAllocatableResources")
     )
     return out
 
@@ -145,7 +145,7 @@ def _attribute(value: Any, path: Path) -> list[FieldError]:
     if isinstance(data.get("version"), str):
         out += _version_value(data["version"], (*path, "version"))
     for kind in LIST_KINDS:
-        items = access.opt_items(data, kind)
+        items = read.opt_items(data, kind)
         if items is None:
             continue
         if not items:
@@ -190,13 +190,13 @@ def _version_value(value: str, path: Path) -> list[FieldError]:
 def _consumption(data: Any, path: Path, b: Behaviour) -> list[FieldError]:
     """``validateDeviceCounterConsumption`` (1.35+)."""
     out: list[FieldError] = []
-    counter_set = access.text(data, "counterSet")
+    counter_set = read.text(data, "counterSet")
     if not counter_set:
         out.append(required((*path, "counterSet"), hint="name the counter set this device draws from"))
     else:
         out += dns_label(counter_set, (*path, "counterSet"))
     out += counters(data, path, b)
-    groups = access.items(data, "compatibilityGroups")
+    groups = read.items(data, "compatibilityGroups")
     if len(groups) > MAX_COMPATIBILITY_GROUPS:
         out.append(
             too_many(
@@ -221,7 +221,7 @@ def _consumption(data: Any, path: Path, b: Behaviour) -> list[FieldError]:
 
 def counters(data: Any, path: Path, b: Behaviour, *, maximum: int = MAX_COUNTERS) -> list[FieldError]:
     """A ``counters`` map (counter sets and consumptions): non-empty, ≤ ``maximum``, DNS-label keys."""
-    entries = access.mapping(data, "counters")
+    entries = read.mapping(data, "counters")
     if not entries:
         return [required((*path, "counters"), hint="list at least one counter")]
 
@@ -233,9 +233,9 @@ def counters(data: Any, path: Path, b: Behaviour, *, maximum: int = MAX_COUNTERS
 
 def _node_selection(data: Any, path: Path, per_device: bool) -> list[FieldError]:
     """Per-device nodeName/nodeSelector/allNodes (RS-55…RS-59)."""
-    name = access.opt_text(data, "nodeName")
-    selector = access.mapping(data, "nodeSelector")
-    all_nodes = access.flag(data, "allNodes")
+    name = read.opt_text(data, "nodeName")
+    selector = read.mapping(data, "nodeSelector")
+    all_nodes = read.flag(data, "allNodes")
     if not per_device:
         if name is not None or selector is not None or all_nodes is not None:
             return [
@@ -295,8 +295,8 @@ def _node_allocatable(entries: Mapping[str, Any] | None, capacity: Mapping[str, 
                     hint="use cpu, memory, ephemeral-storage or hugepages-<size>",
                 )
             )
-        mapping = access.mapping(entry, "mapping")
-        overhead = access.mapping(entry, "overhead")
+        mapping = read.mapping(entry, "mapping")
+        overhead = read.mapping(entry, "overhead")
         if mapping is None and overhead is None:
             out.append(
                 required(
@@ -319,7 +319,7 @@ def _is_node_allocatable(name: str) -> bool:
 
 def _allocatable_mapping(mapping: Mapping[str, Any], capacity: Mapping[str, Any], path: Path) -> list[FieldError]:
     out: list[FieldError] = []
-    key = access.opt_text(mapping, "capacityKey")
+    key = read.opt_text(mapping, "capacityKey")
     multiplier = quantity(mapping.get("capacityMultiplier")) if mapping.get("capacityMultiplier") is not None else None
     if key is not None:
         if not key:

@@ -15,6 +15,18 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from dralint.api import read
+from dralint.k8svalidation import (
+    C_IDENTIFIER_FMT,
+    DNS1123_LABEL_MAX_LENGTH,
+    DNS1123_SUBDOMAIN_FMT,
+    DNS1123_SUBDOMAIN_MAX_LENGTH,
+    c_identifier_errors,
+    dns1123_label_errors,
+    dns1123_subdomain_errors,
+    label_value_errors,
+    qualified_name_errors,
+)
 from dralint.paths import Path
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.errors import (
@@ -26,83 +38,18 @@ from dralint.validate.apiserver.errors import (
     too_long,
 )
 
-DNS1123_LABEL_MAX = 63
-DNS1123_SUBDOMAIN_MAX = 253
 DRIVER_NAME_MAX = 63
 POOL_NAME_MAX = 253
 C_IDENTIFIER_MAX = 32
-QUALIFIED_NAME_MAX = 63
-LABEL_VALUE_MAX = 63
 
-_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-_SUBDOMAIN_FMT = _LABEL_FMT + r"(\." + _LABEL_FMT + ")*"
-_C_IDENTIFIER_FMT = "[A-Za-z_][A-Za-z0-9_]*"
-_QUALIFIED_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-_LABEL_VALUE_FMT = "(" + _QUALIFIED_FMT + ")?"
-
-_LABEL_RE = re.compile(f"^{_LABEL_FMT}$")
-_SUBDOMAIN_RE = re.compile(f"^{_SUBDOMAIN_FMT}$")
-_C_IDENTIFIER_RE = re.compile(f"^{_C_IDENTIFIER_FMT}$")
-_QUALIFIED_RE = re.compile(f"^{_QUALIFIED_FMT}$")
-_LABEL_VALUE_RE = re.compile(f"^{_LABEL_VALUE_FMT}$")
 # A qualified name that passes every FMT-QNAME check (lengths aside): [lower-cased subdomain/]C identifier.
-_VALID_QUALIFIED_RE = re.compile(f"^((?i:{_SUBDOMAIN_FMT})/)?{_C_IDENTIFIER_FMT}$")
+_VALID_QUALIFIED_RE = re.compile(f"((?i:{DNS1123_SUBDOMAIN_FMT})/)?{C_IDENTIFIER_FMT}")
 
 _NUMERIC = r"(0|[1-9]\d*)"
 _PRERELEASE = r"(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)"
 _BUILD = r"[0-9a-zA-Z-]+"
 _SEMVER_RE = re.compile(
-    rf"^{_NUMERIC}\.{_NUMERIC}\.{_NUMERIC}(-{_PRERELEASE}(\.{_PRERELEASE})*)?(\+{_BUILD}(\.{_BUILD})*)?$"
-)
-
-
-def _regex_error(message: str, fmt: str, *examples: str) -> str:
-    """apimachinery's ``RegexError`` text (note the two spaces in ``,  or``)."""
-    if examples:
-        shown = ",  or ".join(f"'{e}'" for e in examples)
-        return f"{message} (e.g. {shown}, regex used for validation is '{fmt}')"
-    return f"{message} (regex used for validation is '{fmt}')"
-
-
-def _max_len(length: int) -> str:
-    return f"must be no more than {length} characters"
-
-
-LABEL_MESSAGE = _regex_error(
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and "
-    "end with an alphanumeric character",
-    _LABEL_FMT,
-    "my-name",
-    "123-abc",
-)
-SUBDOMAIN_MESSAGE = _regex_error(
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
-    "start and end with an alphanumeric character",
-    _SUBDOMAIN_FMT,
-    "example.com",
-)
-C_IDENTIFIER_MESSAGE = _regex_error(
-    "a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric "
-    "characters or '_'",
-    _C_IDENTIFIER_FMT,
-    "my_name",
-    "MY_NAME",
-    "MyName",
-)
-_QUALIFIED_MESSAGE = _regex_error(
-    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-    _QUALIFIED_FMT,
-    "MyName",
-    "my.name",
-    "123-abc",
-)
-LABEL_VALUE_MESSAGE = _regex_error(
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
-    "start and end with an alphanumeric character",
-    _LABEL_VALUE_FMT,
-    "MyValue",
-    "my_value",
-    "12345",
+    rf"{_NUMERIC}\.{_NUMERIC}\.{_NUMERIC}(-{_PRERELEASE}(\.{_PRERELEASE})*)?(\+{_BUILD}(\.{_BUILD})*)?"
 )
 
 _DNS_CHARS = re.compile(r"[^a-z0-9-]+")
@@ -111,86 +58,26 @@ _SUBDOMAIN_CHARS = re.compile(r"[^a-z0-9.-]+")
 
 def suggest_label(value: str) -> str:
     """A DNS label close to ``value`` (``GPU_Claim`` → ``gpu-claim``), for hints."""
-    text = _DNS_CHARS.sub("-", value.lower()).strip("-")[:DNS1123_LABEL_MAX].strip("-")
+    text = _DNS_CHARS.sub("-", value.lower()).strip("-")[:DNS1123_LABEL_MAX_LENGTH].strip("-")
     return text or "my-name"
 
 
 def suggest_subdomain(value: str) -> str:
     text = _SUBDOMAIN_CHARS.sub("-", value.lower())
     parts = [p.strip("-") for p in text.split(".")]
-    text = ".".join(p for p in parts if p)[:DNS1123_SUBDOMAIN_MAX].strip("-.")
+    text = ".".join(p for p in parts if p)[:DNS1123_SUBDOMAIN_MAX_LENGTH].strip("-.")
     return text or "example.com"
 
 
-# --- plain string predicates (messages, no paths) --------------------------------------------
-
-
-def dns_label_messages(value: str) -> list[str]:
-    """``validation.IsDNS1123Label``."""
-    out = []
-    if len(value) > DNS1123_LABEL_MAX:
-        out.append(_max_len(DNS1123_LABEL_MAX))
-    if not _LABEL_RE.match(value):
-        out.append(LABEL_MESSAGE)
-    return out
-
-
-def dns_subdomain_messages(value: str) -> list[str]:
-    """``validation.IsDNS1123Subdomain``."""
-    out = []
-    if len(value) > DNS1123_SUBDOMAIN_MAX:
-        out.append(_max_len(DNS1123_SUBDOMAIN_MAX))
-    if not _SUBDOMAIN_RE.match(value):
-        out.append(SUBDOMAIN_MESSAGE)
-    return out
-
-
-def qualified_name_messages(value: str) -> list[str]:
-    """``validation.IsQualifiedName`` (label keys, taint keys, condition types)."""
-    out: list[str] = []
-    parts = value.split("/")
-    if len(parts) == 1:
-        name = parts[0]
-    elif len(parts) == 2:
-        prefix, name = parts
-        if not prefix:
-            out.append("prefix part must be non-empty")
-        else:
-            out.extend("prefix part " + m for m in dns_subdomain_messages(prefix))
-    else:
-        return [
-            "a qualified name "
-            + _QUALIFIED_MESSAGE
-            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
-        ]
-    if not name:
-        out.append("name part must be non-empty")
-    elif len(name) > QUALIFIED_NAME_MAX:
-        out.append("name part " + _max_len(QUALIFIED_NAME_MAX))
-    if not _QUALIFIED_RE.match(name):
-        out.append("name part " + _QUALIFIED_MESSAGE)
-    return out
-
-
-def label_value_messages(value: str) -> list[str]:
-    """``validation.IsValidLabelValue``."""
-    out = []
-    if len(value) > LABEL_VALUE_MAX:
-        out.append(_max_len(LABEL_VALUE_MAX))
-    if not _LABEL_VALUE_RE.match(value):
-        out.append(LABEL_VALUE_MESSAGE)
-    return out
-
-
 def is_semver(value: str) -> bool:
-    return bool(_SEMVER_RE.match(value))
+    return bool(_SEMVER_RE.fullmatch(value))
 
 
 def is_extended_resource_name(name: str) -> bool:
     """``v1helper.IsExtendedResourceName``: ``domain/name``, not native, valid as ``requests.<name>``."""
     if "/" not in name or "kubernetes.io/" in name or name.startswith("requests."):
         return False
-    return not qualified_name_messages("requests." + name)
+    return not qualified_name_errors("requests." + name)
 
 
 # --- field checks ----------------------------------------------------------------------------
@@ -198,7 +85,7 @@ def is_extended_resource_name(name: str) -> bool:
 
 def dns_label(value: str, path: Path, *, hint: str | None = None) -> list[FieldError]:
     """``ValidateDNS1123Label``: one ``Invalid value`` per failed rule."""
-    messages = dns_label_messages(value)
+    messages = dns1123_label_errors(value)
     if not messages:
         return []
     hint = hint or f"use at most 63 lower-case letters, digits and '-', e.g. `{suggest_label(value)}`"
@@ -207,7 +94,7 @@ def dns_label(value: str, path: Path, *, hint: str | None = None) -> list[FieldE
 
 def dns_subdomain(value: str, path: Path, *, hint: str | None = None) -> list[FieldError]:
     """``ValidateDNS1123Subdomain``."""
-    messages = dns_subdomain_messages(value)
+    messages = dns1123_subdomain_errors(value)
     if not messages:
         return []
     hint = hint or f"use lower-case letters, digits, '-' and '.', e.g. `{suggest_subdomain(value)}`"
@@ -218,14 +105,14 @@ def driver_name(value: str, path: Path, b: Behaviour) -> list[FieldError]:
     """``ValidateCSIDriverName``: required, at most 63 bytes, a DNS subdomain ignoring case."""
     if not value:
         return [required(path, rule=MALFORMED, hint="set the driver name, e.g. `gpu.example.com`")]
-    if len(value) <= DRIVER_NAME_MAX and _SUBDOMAIN_RE.match(value.lower()):
+    if len(value) <= DRIVER_NAME_MAX and not dns1123_subdomain_errors(value.lower()):
         return []
     example = suggest_subdomain(value)[:DRIVER_NAME_MAX].strip("-.")
     hint = f"a driver name is a DNS subdomain of at most 63 characters, e.g. `{example}`"
     out = []
     if len(value.encode()) > DRIVER_NAME_MAX:
         out.append(too_long(path, DRIVER_NAME_MAX, rule=MALFORMED, hint=hint, legacy=b.legacy_too_long))
-    out.extend(invalid(path, value, m, rule=MALFORMED, hint=hint) for m in dns_subdomain_messages(value.lower()))
+    out.extend(invalid(path, value, m, rule=MALFORMED, hint=hint) for m in dns1123_subdomain_errors(value.lower()))
     return out
 
 
@@ -238,7 +125,7 @@ def pool_name(value: str, path: Path, b: Behaviour) -> list[FieldError]:
     if len(value.encode()) > POOL_NAME_MAX:
         out.append(too_long(path, POOL_NAME_MAX, rule=MALFORMED, hint=hint, legacy=b.legacy_too_long))
     for part in value.split("/"):
-        out.extend(invalid(path, part, m, rule=MALFORMED, hint=hint) for m in dns_subdomain_messages(part))
+        out.extend(invalid(path, part, m, rule=MALFORMED, hint=hint) for m in dns1123_subdomain_errors(part))
     return out
 
 
@@ -247,8 +134,7 @@ def c_identifier(value: str, path: Path, b: Behaviour, *, at: Path | None = None
     out = []
     if len(value.encode()) > C_IDENTIFIER_MAX:
         out.append(too_long(path, C_IDENTIFIER_MAX, rule=MALFORMED, hint=hint, legacy=b.legacy_too_long))
-    if not _C_IDENTIFIER_RE.match(value):
-        out.append(invalid(path, value, C_IDENTIFIER_MESSAGE, rule=MALFORMED, hint=hint, at=at))
+    out.extend(invalid(path, value, m, rule=MALFORMED, hint=hint, at=at) for m in c_identifier_errors(value))
     return [_at(e, at) for e in out] if at is not None else out
 
 
@@ -263,7 +149,7 @@ def _at(error: FieldError, at: Path) -> FieldError:
 
 def qualified_name(value: str, path: Path, b: Behaviour, *, at: Path | None = None) -> list[FieldError]:
     """FMT-QNAME: ``<C identifier>`` or ``<driver-style domain>/<C identifier>``."""
-    if _VALID_QUALIFIED_RE.match(value) and _qualified_lengths_ok(value):
+    if _VALID_QUALIFIED_RE.fullmatch(value) and _qualified_lengths_ok(value):
         return []  # the common case, decided without building any message
     hint = "write `<domain>/<name>` (e.g. `gpu.example.com/model`) or a bare C identifier such as `model`"
     parts = value.split("/")
@@ -306,12 +192,12 @@ def fully_qualified_name(value: str, path: Path, b: Behaviour) -> list[FieldErro
 def label_name(value: str, path: Path, *, hint: str | None = None) -> list[FieldError]:
     """``ValidateLabelName``: a qualified name with an optional DNS-subdomain prefix."""
     hint = hint or "use `[prefix/]name` with a name of at most 63 letters, digits, '-', '_' or '.'"
-    return [invalid(path, value, m, rule=MALFORMED, hint=hint) for m in qualified_name_messages(value)]
+    return [invalid(path, value, m, rule=MALFORMED, hint=hint) for m in qualified_name_errors(value)]
 
 
 def label_value(value: str, path: Path) -> list[FieldError]:
     hint = "use at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit"
-    return [invalid(path, value, m, rule=MALFORMED, hint=hint) for m in label_value_messages(value)]
+    return [invalid(path, value, m, rule=MALFORMED, hint=hint) for m in label_value_errors(value)]
 
 
 def uid(value: str, path: Path) -> list[FieldError]:
@@ -371,26 +257,16 @@ def node_selector(data: Any, path: Path) -> list[FieldError]:
     out: list[FieldError] = []
     for i, term in enumerate(terms):
         term_path = (*terms_path, i)
-        for j, req in enumerate(_list(term, "matchExpressions")):
+        for j, req in enumerate(read.items(term, "matchExpressions")):
             out.extend(_node_requirement(req, (*term_path, "matchExpressions", j)))
-        for j, req in enumerate(_list(term, "matchFields")):
+        for j, req in enumerate(read.items(term, "matchFields")):
             out.extend(_node_field_requirement(req, (*term_path, "matchFields", j)))
     return out
 
 
-def _list(data: Any, key: str) -> list[Any]:
-    value = data.get(key) if isinstance(data, Mapping) else None
-    return value if isinstance(value, list) else []
-
-
-def _str(data: Any, key: str) -> str:
-    value = data.get(key) if isinstance(data, Mapping) else None
-    return value if isinstance(value, str) else ""
-
-
 def _node_requirement(req: Any, path: Path) -> list[FieldError]:
-    operator = _str(req, "operator")
-    values = [v for v in _list(req, "values") if isinstance(v, str)]
+    operator = read.text(req, "operator")
+    values = [v for v in read.items(req, "values") if isinstance(v, str)]
     out: list[FieldError] = []
     if operator in ("In", "NotIn"):
         if not values:
@@ -424,15 +300,15 @@ def _node_requirement(req: Any, path: Path) -> list[FieldError]:
                 hint="use In, NotIn, Exists, DoesNotExist, Gt or Lt",
             )
         )
-    out.extend(label_name(_str(req, "key"), (*path, "key")))
+    out.extend(label_name(read.text(req, "key"), (*path, "key")))
     for index, value in enumerate(values):
         out.extend(label_value(value, (*path, "values", index)))
     return out
 
 
 def _node_field_requirement(req: Any, path: Path) -> list[FieldError]:
-    operator = _str(req, "operator")
-    values = [v for v in _list(req, "values") if isinstance(v, str)]
+    operator = read.text(req, "operator")
+    values = [v for v in read.items(req, "values") if isinstance(v, str)]
     out: list[FieldError] = []
     if operator in ("In", "NotIn"):
         if len(values) != 1:
@@ -444,7 +320,7 @@ def _node_field_requirement(req: Any, path: Path) -> list[FieldError]:
             )
     else:
         out.append(invalid((*path, "operator"), operator, "not a valid selector operator", hint="use In or NotIn"))
-    key = _str(req, "key")
+    key = read.text(req, "key")
     if key != "metadata.name":
         out.append(invalid((*path, "key"), key, "not a valid field selector key", hint="use `metadata.name`"))
     else:

@@ -10,17 +10,16 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from dralint.k8svalidation import (
+    dns1123_label_errors,
+    dns1123_subdomain_errors,
+    label_value_errors,
+    mask_trailing_dash,
+    qualified_name_errors,
+)
 from dralint.paths import Key, Path
 from dralint.validate.apiserver.errors import METADATA, FieldError, forbidden, invalid, required, retag, too_long
-from dralint.validate.apiserver.formats import (
-    dns_label_messages,
-    dns_subdomain_messages,
-    label_name,
-    label_value_messages,
-    qualified_name_messages,
-    suggest_label,
-    suggest_subdomain,
-)
+from dralint.validate.apiserver.formats import label_name, suggest_label, suggest_subdomain
 
 TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024
 _TEMPLATE_ALLOWED = frozenset({"labels", "annotations"})
@@ -36,19 +35,19 @@ def object_meta(meta: Any, *, namespaced: bool, path: Path = ("metadata",)) -> l
     generate = generate if isinstance(generate, str) else ""
     if generate:
         # A generated name is the prefix plus random characters: a trailing '-' is fine.
-        masked = generate[:-1] + "a" if generate.endswith("-") and len(generate) > 1 else generate
+        masked = mask_trailing_dash(generate)
         hint = f"use a DNS subdomain prefix, e.g. `{suggest_subdomain(generate)}-`"
-        out.extend(invalid((*path, "generateName"), generate, m, hint=hint) for m in dns_subdomain_messages(masked))
+        out.extend(invalid((*path, "generateName"), generate, m, hint=hint) for m in dns1123_subdomain_errors(masked))
     if not name and not generate:
         out.append(required((*path, "name"), "name or generateName is required", hint="set metadata.name"))
     elif name:
         hint = f"use lower-case letters, digits, '-' and '.', e.g. `{suggest_subdomain(name)}`"
-        out.extend(invalid((*path, "name"), name, m, hint=hint) for m in dns_subdomain_messages(name))
+        out.extend(invalid((*path, "name"), name, m, hint=hint) for m in dns1123_subdomain_errors(name))
     namespace = meta.get("namespace")
     if isinstance(namespace, str) and namespace:
         if namespaced:
             hint = f"a namespace name is a DNS label, e.g. `{suggest_label(namespace)}`"
-            out.extend(invalid((*path, "namespace"), namespace, m, hint=hint) for m in dns_label_messages(namespace))
+            out.extend(invalid((*path, "namespace"), namespace, m, hint=hint) for m in dns1123_label_errors(namespace))
         else:
             out.append(
                 forbidden(
@@ -72,9 +71,7 @@ def label_map(data: Any, path: Path) -> list[FieldError]:
         out.extend(_at_key(e, (*path, Key(key_text))) for e in label_name(key_text, path))
         if isinstance(value, str):
             hint = "use at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit"
-            out.extend(
-                invalid(path, value, m, hint=hint, at=(*path, Key(key_text))) for m in label_value_messages(value)
-            )
+            out.extend(invalid(path, value, m, hint=hint, at=(*path, Key(key_text))) for m in label_value_errors(value))
     return out
 
 
@@ -90,7 +87,7 @@ def annotation_map(data: Any, path: Path) -> list[FieldError]:
         hint = "use `[prefix/]name` with a name of at most 63 letters, digits, '-', '_' or '.'"
         out.extend(
             invalid(path, key_text, m, hint=hint, at=(*path, Key(key_text)))
-            for m in qualified_name_messages(key_text.lower())
+            for m in qualified_name_errors(key_text.lower())
         )
     if total > TOTAL_ANNOTATION_SIZE_LIMIT:
         out.append(too_long(path, TOTAL_ANNOTATION_SIZE_LIMIT, hint="annotations may hold at most 256 KiB in total"))

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dralint.api import read
 from dralint.paths import Path
-from dralint.validate.apiserver import access
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.errors import ONE_OF, FieldError, duplicate, invalid, required
 from dralint.validate.apiserver.formats import dns_label, dns_subdomain
@@ -22,13 +22,13 @@ KINDS = ("Workload", "PodGroup")
 
 def pod_group_object(kind: str, data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
     """The claims of a Workload's pod group templates or of a PodGroup."""
-    spec = access.mapping(data, "spec") or {}
+    spec = read.mapping_or_empty(data, "spec")
     if kind == "PodGroup":
-        return pod_group_claims(access.items(spec, "resourceClaims"), ("spec", "resourceClaims"), b)
+        return pod_group_claims(read.items(spec, "resourceClaims"), ("spec", "resourceClaims"), b)
     out: list[FieldError] = []
-    for index, template in enumerate(access.items(spec, "podGroupTemplates")):
+    for index, template in enumerate(read.items(spec, "podGroupTemplates")):
         path = ("spec", "podGroupTemplates", index, "resourceClaims")
-        out += pod_group_claims(access.items(template, "resourceClaims"), path, b)
+        out += pod_group_claims(read.items(template, "resourceClaims"), path, b)
     return out
 
 
@@ -46,7 +46,7 @@ def pod_group_claims(claims: list[Any], path: Path, b: Behaviour) -> list[FieldE
         return out
     seen: set[str] = set()
     for index, claim in enumerate(claims):
-        name = access.text(claim, "name")
+        name = read.text(claim, "name")
         if name and name in seen:
             out.append(duplicate((*path, index), name, hint="give every pod group claim a unique name"))
         seen.add(name)
@@ -55,13 +55,13 @@ def pod_group_claims(claims: list[Any], path: Path, b: Behaviour) -> list[FieldE
 
 def _claim(claim: Any, path: Path) -> list[FieldError]:
     out: list[FieldError] = []
-    name = access.text(claim, "name")
+    name = read.text(claim, "name")
     if not name:
         out.append(required((*path, "name"), hint="name the claim; pods refer to it by this name"))
     else:
         out += dns_label(name, (*path, "name"))
-    claim_name = access.opt_text(claim, "resourceClaimName")
-    template_name = access.opt_text(claim, "resourceClaimTemplateName")
+    claim_name = read.opt_text(claim, "resourceClaimName")
+    template_name = read.opt_text(claim, "resourceClaimTemplateName")
     shown = {k: v for k, v in claim.items() if v is not None} if isinstance(claim, dict) else {}
     if (claim_name is None) == (template_name is None):
         detail = (

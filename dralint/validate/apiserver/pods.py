@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dralint.api import read
 from dralint.paths import Path
-from dralint.validate.apiserver import access
+from dralint.suggest import did_you_mean
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.errors import (
     ONE_OF,
@@ -24,7 +25,6 @@ from dralint.validate.apiserver.errors import (
     required,
 )
 from dralint.validate.apiserver.formats import dns_label, dns_subdomain
-from dralint.validate.apiserver.suggest import did_you_mean
 
 CONTAINER_KINDS = ("initContainers", "containers", "ephemeralContainers")
 
@@ -33,14 +33,14 @@ def pod_spec(spec: Mapping[str, Any], path: Path, b: Behaviour) -> list[FieldErr
     """Pod claims, container claims, and the claims that pod-level resources may not have."""
     out: list[FieldError] = []
     seen: set[str] = set()
-    claims = access.items(spec, "resourceClaims")
+    claims = read.items(spec, "resourceClaims")
     for index, claim in enumerate(claims):
         out += _pod_claim(claim, (*path, "resourceClaims", index), seen)
-    pod_claim_names = {access.text(c, "name") for c in claims} - {""}
+    pod_claim_names = {read.text(c, "name") for c in claims} - {""}
     for kind in CONTAINER_KINDS:
-        for index, container in enumerate(access.items(spec, kind)):
+        for index, container in enumerate(read.items(spec, kind)):
             at = (*path, kind, index)
-            resources = access.mapping(container, "resources")
+            resources = read.mapping(container, "resources")
             if kind == "ephemeralContainers" and resources:
                 out.append(
                     forbidden(
@@ -49,9 +49,9 @@ def pod_spec(spec: Mapping[str, Any], path: Path, b: Behaviour) -> list[FieldErr
                         hint="ephemeral containers cannot use resources; give devices to a regular container",
                     )
                 )
-            out += container_claims(access.items(resources, "claims"), (*at, "resources", "claims"), pod_claim_names)
-    pod_resources = access.mapping(spec, "resources")
-    if b.enabled("PodLevelResources") and access.items(pod_resources, "claims"):
+            out += container_claims(read.items(resources, "claims"), (*at, "resources", "claims"), pod_claim_names)
+    pod_resources = read.mapping(spec, "resources")
+    if b.enabled("PodLevelResources") and read.items(pod_resources, "claims"):
         out.append(
             forbidden(
                 (*path, "resources", "claims"),
@@ -64,7 +64,7 @@ def pod_spec(spec: Mapping[str, Any], path: Path, b: Behaviour) -> list[FieldErr
 
 def _pod_claim(claim: Any, path: Path, seen: set[str]) -> list[FieldError]:
     out: list[FieldError] = []
-    name = access.text(claim, "name")
+    name = read.text(claim, "name")
     if not name:
         out.append(required((*path, "name"), hint="name the claim; containers refer to it by this name"))
     elif name in seen:
@@ -72,8 +72,8 @@ def _pod_claim(claim: Any, path: Path, seen: set[str]) -> list[FieldError]:
     else:
         out += dns_label(name, (*path, "name"))
         seen.add(name)
-    claim_name = access.opt_text(claim, "resourceClaimName")
-    template_name = access.opt_text(claim, "resourceClaimTemplateName")
+    claim_name = read.opt_text(claim, "resourceClaimName")
+    template_name = read.opt_text(claim, "resourceClaimTemplateName")
     shown = {k: v for k, v in (claim.items() if isinstance(claim, Mapping) else ()) if v is not None}
     if claim_name is not None and template_name is not None:
         out.append(
@@ -87,7 +87,7 @@ def _pod_claim(claim: Any, path: Path, seen: set[str]) -> list[FieldError]:
         )
     if claim_name is None and template_name is None:
         hint = "set resourceClaimName (an existing claim) or resourceClaimTemplateName (a claim per pod)"
-        if access.mapping(claim, "source") is not None:
+        if read.mapping(claim, "source") is not None:
             # Kubernetes 1.31 replaced `source: {resourceClaimName: ...}` by the fields themselves.
             hint = "move resourceClaimName or resourceClaimTemplateName out of `source:` (removed in Kubernetes 1.31)"
         out.append(
@@ -112,7 +112,7 @@ def container_claims(claims: list[Any], path: Path, pod_claim_names: set[str]) -
     keys: set[str] = set()
     for index, claim in enumerate(claims):
         at = (*path, index)
-        name = access.text(claim, "name")
+        name = read.text(claim, "name")
         if not name:
             out.append(required(at, hint="name one of the pod's spec.resourceClaims"))
             continue
@@ -120,7 +120,7 @@ def container_claims(claims: list[Any], path: Path, pod_claim_names: set[str]) -
             # The whole claim is already referenced, which includes every request in it.
             out.append(duplicate(at, name, hint="reference the claim once, or each of its requests once"))
         else:
-            request = access.text(claim, "request")
+            request = read.text(claim, "request")
             key = name
             if request:
                 out += dns_label(request, (*at, "request"))

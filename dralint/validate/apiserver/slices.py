@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dralint.api import read
 from dralint.paths import Key, Path
-from dralint.validate.apiserver import access
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.devices import LIST_KINDS, counters, device
 from dralint.validate.apiserver.errors import (
@@ -44,12 +44,12 @@ SPEC: Path = ("spec",)
 
 
 def resource_slice(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
-    spec = access.mapping(data, "spec") or {}
-    out = driver_name(access.text(spec, "driver"), (*SPEC, "driver"), b)
-    out += _pool(access.mapping(spec, "pool") or {}, b)
+    spec = read.mapping_or_empty(data, "spec")
+    out = driver_name(read.text(spec, "driver"), (*SPEC, "driver"), b)
+    out += _pool(read.mapping_or_empty(spec, "pool"), b)
     out += _node_selection(spec, b)
-    devices = access.opt_items(spec, "devices")
-    shared = access.opt_items(spec, "sharedCounters")
+    devices = read.opt_items(spec, "devices")
+    shared = read.opt_items(spec, "sharedCounters")
     if b.counter_model == "new" and devices is not None and shared is not None:
         out.append(
             invalid(
@@ -60,12 +60,12 @@ def resource_slice(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
                 hint="publish the counter sets in a ResourceSlice of their own, without devices",
             )
         )
-    per_device = access.flag(spec, "perDeviceNodeSelection") is True
+    per_device = read.flag(spec, "perDeviceNodeSelection") is True
     out += check_set(
         devices or [],
         _max_devices(devices or [], b),
         lambda d, at: device(d, at, b, per_device_node_selection=per_device),
-        lambda d: access.opt_text(d, "name"),
+        lambda d: read.opt_text(d, "name"),
         (*SPEC, "devices"),
         b,
         too_many_hint="split the pool's devices over several ResourceSlices (set pool.resourceSliceCount)",
@@ -76,24 +76,24 @@ def resource_slice(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
             shared or [],
             MAX_COUNTER_SETS,
             lambda s, at: _counter_set(s, at, b),
-            lambda s: access.opt_text(s, "name"),
+            lambda s: read.opt_text(s, "name"),
             (*SPEC, "sharedCounters"),
             b,
             duplicate_hint="give every counter set a unique name",
         )
     elif b.counter_model == "old":
         out += _old_counters(devices or [], shared or [], b)
-    partition = access.opt_text(spec, "partitionTypeAttribute")
+    partition = read.opt_text(spec, "partitionTypeAttribute")
     if partition is not None:
         out += _partition_type(spec, partition, devices or [], b)
-    out += _skip_node_operations(access.opt_items(spec, "skipNodeOperations"), (*SPEC, "skipNodeOperations"))
+    out += _skip_node_operations(read.opt_items(spec, "skipNodeOperations"), (*SPEC, "skipNodeOperations"))
     return out
 
 
 def _pool(pool: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
     path = (*SPEC, "pool")
-    out = pool_name(access.text(pool, "name"), (*path, "name"), b)
-    count = access.integer(pool, "resourceSliceCount")
+    out = pool_name(read.text(pool, "name"), (*path, "name"), b)
+    count = read.integer(pool, "resourceSliceCount")
     if count is not None and count <= 0:
         out.append(
             invalid(
@@ -103,7 +103,7 @@ def _pool(pool: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
                 hint="set it to the number of ResourceSlices that make up the pool (usually 1)",
             )
         )
-    generation = access.integer(pool, "generation")
+    generation = read.integer(pool, "generation")
     if generation is not None and generation < 0:
         out.append(
             invalid(
@@ -120,7 +120,7 @@ def _node_selection(spec: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
     """Exactly one of nodeName, nodeSelector, allNodes (and perDeviceNodeSelection from 1.33)."""
     out: list[FieldError] = []
     chosen: list[str] = []
-    name = access.opt_text(spec, "nodeName")
+    name = read.opt_text(spec, "nodeName")
     if name is not None:
         if name:
             chosen.append("`nodeName`")
@@ -134,11 +134,11 @@ def _node_selection(spec: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
                     hint="remove nodeName, or name the node",
                 )
             )
-    selector = access.mapping(spec, "nodeSelector")
+    selector = read.mapping(spec, "nodeSelector")
     if selector is not None:
         chosen.append("`nodeSelector`")
         out += node_selector(selector, (*SPEC, "nodeSelector"))
-        terms = access.items(selector, "nodeSelectorTerms")
+        terms = read.items(selector, "nodeSelectorTerms")
         if len(terms) != 1:
             out.append(
                 invalid(
@@ -152,7 +152,7 @@ def _node_selection(spec: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
     if b.per_device_node_selection:
         fields.append(("perDeviceNodeSelection", "`perDeviceNodeSelection`"))
     for key, shown in fields:
-        value = access.flag(spec, key)
+        value = read.flag(spec, key)
         if value is True:
             chosen.append(shown)
         elif value is False:
@@ -198,7 +198,7 @@ def _max_devices(devices: list[Any], b: Behaviour) -> int:
 
 
 def _counter_set(data: Any, path: Path, b: Behaviour) -> list[FieldError]:
-    name = access.text(data, "name")
+    name = read.text(data, "name")
     out = [required((*path, "name"), hint="name the counter set")] if not name else dns_label(name, (*path, "name"))
     return out + counters(data, path, b)
 
@@ -207,7 +207,7 @@ def _old_counters(devices: list[Any], shared: list[Any], b: Behaviour) -> list[F
     """The 1.33–1.34 counter model (RS-C1…RS-C6): devices consume sets defined in the same slice."""
     out: list[FieldError] = []
     shared_path = (*SPEC, "sharedCounters")
-    total = sum(len(access.mapping(s, "counters") or {}) for s in shared)
+    total = sum(len(read.mapping_or_empty(s, "counters")) for s in shared)
     if total > OLD_MAX_SHARED_COUNTERS:
         out.append(
             invalid(
@@ -220,20 +220,20 @@ def _old_counters(devices: list[Any], shared: list[Any], b: Behaviour) -> list[F
     defined: dict[str, set[str]] = {}
     for index, counter_set in enumerate(shared):
         path = (*shared_path, index)
-        name = access.text(counter_set, "name")
+        name = read.text(counter_set, "name")
         if name in defined:
             out.append(duplicate((*path, "name"), name, hint="give every counter set a unique name"))
         out += [required((*path, "name"))] if not name else dns_label(name, (*path, "name"))
         out += counters(counter_set, path, b, maximum=-1)  # the old model limits the total instead
-        defined.setdefault(name, set()).update(str(k) for k in access.mapping(counter_set, "counters") or {})
+        defined.setdefault(name, set()).update(str(k) for k in read.mapping_or_empty(counter_set, "counters"))
     consumed_in_slice = 0
     for index, item in enumerate(devices):
         device_path = (*SPEC, "devices", index)
         consumed_by_device = 0
-        for k, consumption in enumerate(access.items(item, "consumesCounters")):
+        for k, consumption in enumerate(read.items(item, "consumesCounters")):
             path = (*device_path, "consumesCounters", k)
-            counter_set = access.text(consumption, "counterSet")
-            entries = access.mapping(consumption, "counters") or {}
+            counter_set = read.text(consumption, "counterSet")
+            entries = read.mapping_or_empty(consumption, "counters")
             consumed_by_device += len(entries)
             if not counter_set:
                 out.append(required((*path, "counterSet")))
@@ -285,7 +285,7 @@ def _partition_type(spec: Mapping[str, Any], name: str, devices: list[Any], b: B
     """``partitionTypeAttribute`` (1.37): only with counter-consuming devices, each carrying it as a string."""
     path = (*SPEC, "partitionTypeAttribute")
     out = fully_qualified_name(name, path, b)
-    consumers = [(i, d) for i, d in enumerate(devices) if access.items(d, "consumesCounters")]
+    consumers = [(i, d) for i, d in enumerate(devices) if read.items(d, "consumesCounters")]
     if not consumers:
         return [
             *out,
@@ -298,10 +298,10 @@ def _partition_type(spec: Mapping[str, Any], name: str, devices: list[Any], b: B
         ]
     if out:
         return out
-    bare = name.removeprefix(access.text(spec, "driver") + "/")
+    bare = name.removeprefix(read.text(spec, "driver") + "/")
     bare = bare if bare != name else ""
     for index, item in consumers:
-        attributes = access.mapping(item, "attributes") or {}
+        attributes = read.mapping_or_empty(item, "attributes")
         attribute_path = (*SPEC, "devices", index, "attributes", Key(name))
         key = name if name in attributes else (bare if bare and bare in attributes else None)
         if key is None:
@@ -359,7 +359,7 @@ def legacy_basic_required(raw: Mapping[str, Any] | None, b: Behaviour) -> list[F
     """Up to 1.32 a v1alpha3/v1beta1 device needed its ``basic`` block (it could not be empty)."""
     if raw is None or not b.flat_requests:
         return []
-    devices = access.items(access.mapping(raw, "spec"), "devices")
+    devices = read.items(read.mapping(raw, "spec"), "devices")
     return [
         required((*SPEC, "devices", index, "basic"), hint="put the device's attributes and capacity under `basic:`")
         for index, item in enumerate(devices)

@@ -12,8 +12,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from dralint.api import read
 from dralint.paths import Path
-from dralint.validate.apiserver import access
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.claims import RequestNames, opaque_config, request_reference, request_references
 from dralint.validate.apiserver.claims import toleration_errors as toleration
@@ -67,18 +67,18 @@ STATUS_PATH: Path = ("status",)
 
 
 def claim_status(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
-    status = access.mapping(data, "status")
+    status = read.mapping(data, "status")
     if status is None:
         return []
-    spec = access.mapping(data, "spec") or {}
-    names = RequestNames(access.items(access.mapping(spec, "devices"), "requests"))
-    allocation = access.mapping(status, "allocation")
-    reserved = access.items(status, "reservedFor")
+    spec = read.mapping_or_empty(data, "spec")
+    names = RequestNames(read.items(read.mapping(spec, "devices"), "requests"))
+    allocation = read.mapping(status, "allocation")
+    reserved = read.items(status, "reservedFor")
     out = check_set(
         reserved,
         b.reserved_for_max,
         _consumer,
-        lambda r: access.opt_text(r, "uid"),
+        lambda r: read.opt_text(r, "uid"),
         (*STATUS_PATH, "reservedFor"),
         b,
         name_field=None,
@@ -86,7 +86,7 @@ def claim_status(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
     )
     allocated = _allocated_devices(allocation)
     out += check_set(
-        access.items(status, "devices"),
+        read.items(status, "devices"),
         -1,
         lambda d, at: _device_status(d, at, allocated, b),
         _device_id,
@@ -109,73 +109,73 @@ def claim_status(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
 
 def _consumer(ref: Any, path: Path) -> list[FieldError]:
     hint = "a consumer reference needs resource, name and uid (what the scheduler writes for a pod)"
-    return [required((*path, key), hint=hint) for key in ("resource", "name", "uid") if not access.text(ref, key)]
+    return [required((*path, key), hint=hint) for key in ("resource", "name", "uid") if not read.text(ref, key)]
 
 
 def _device_id(device: Any) -> str:
-    parts = [access.text(device, key) for key in ("driver", "pool", "device")]
-    share = access.opt_text(device, "shareID")
+    parts = [read.text(device, key) for key in ("driver", "pool", "device")]
+    share = read.opt_text(device, "shareID")
     return "/".join([*parts, share] if share is not None else parts)
 
 
 def _allocated_devices(allocation: Mapping[str, Any] | None) -> set[str]:
-    results = access.items(access.mapping(allocation, "devices"), "results")
+    results = read.items(read.mapping(allocation, "devices"), "results")
     return {_device_id(r) for r in results}
 
 
 def _allocation(allocation: Mapping[str, Any], path: Path, names: RequestNames, b: Behaviour) -> list[FieldError]:
-    devices = access.mapping(allocation, "devices") or {}
+    devices = read.mapping_or_empty(allocation, "devices")
     out = check_list(
-        access.items(devices, "results"),
+        read.items(devices, "results"),
         MAX_RESULTS,
         lambda r, at: _result(r, at, names, b),
         (*path, "devices", "results"),
         b,
     )
     out += check_list(
-        access.items(devices, "config"),
+        read.items(devices, "config"),
         MAX_ALLOCATION_CONFIG,
         lambda c, at: _allocation_config(c, at, names, b),
         (*path, "devices", "config"),
         b,
     )
-    selector = access.mapping(allocation, "nodeSelector")
+    selector = read.mapping(allocation, "nodeSelector")
     if selector is not None:
         out += node_selector(selector, (*path, "nodeSelector"))
     return out
 
 
 def _result(result: Any, path: Path, names: RequestNames, b: Behaviour) -> list[FieldError]:
-    out = request_reference(access.text(result, "request"), (*path, "request"), names, b)
-    out += driver_name(access.text(result, "driver"), (*path, "driver"), b)
-    out += pool_name(access.text(result, "pool"), (*path, "pool"), b)
-    out += dns_label(access.text(result, "device"), (*path, "device"))
+    out = request_reference(read.text(result, "request"), (*path, "request"), names, b)
+    out += driver_name(read.text(result, "driver"), (*path, "driver"), b)
+    out += pool_name(read.text(result, "pool"), (*path, "pool"), b)
+    out += dns_label(read.text(result, "device"), (*path, "device"))
     out += binding_conditions(result, path, b)
-    for index, item in enumerate(access.items(result, "tolerations")):
+    for index, item in enumerate(read.items(result, "tolerations")):
         out += toleration(item, (*path, "tolerations", index), b)
-    share = access.opt_text(result, "shareID")
+    share = read.opt_text(result, "shareID")
     if share is not None:
         out += uid(share, (*path, "shareID"))
-    out += skip_node_operations(access.opt_items(result, "skipNodeOperations"), (*path, "skipNodeOperations"))
+    out += skip_node_operations(read.opt_items(result, "skipNodeOperations"), (*path, "skipNodeOperations"))
     return out
 
 
 def _allocation_config(config: Any, path: Path, names: RequestNames, b: Behaviour) -> list[FieldError]:
-    source = access.text(config, "source")
+    source = read.text(config, "source")
     out: list[FieldError] = []
     if not source:
         out.append(required((*path, "source")))
     elif source not in CONFIG_SOURCES:
         out.append(not_supported((*path, "source"), source, CONFIG_SOURCES))
-    out += request_references(access.items(config, "requests"), (*path, "requests"), names, b)
+    out += request_references(read.items(config, "requests"), (*path, "requests"), names, b)
     return out + opaque_config(config, path, b)
 
 
 def _device_status(device: Any, path: Path, allocated: set[str], b: Behaviour) -> list[FieldError]:
-    out = driver_name(access.text(device, "driver"), (*path, "driver"), b)
-    out += pool_name(access.text(device, "pool"), (*path, "pool"), b)
-    out += dns_label(access.text(device, "device"), (*path, "device"))
-    share = access.opt_text(device, "shareID")
+    out = driver_name(read.text(device, "driver"), (*path, "driver"), b)
+    out += pool_name(read.text(device, "pool"), (*path, "pool"), b)
+    out += dns_label(read.text(device, "device"), (*path, "device"))
+    share = read.opt_text(device, "shareID")
     if share is not None:
         out += uid(share, (*path, "shareID"))
     identity = _device_id(device)
@@ -188,13 +188,13 @@ def _device_status(device: Any, path: Path, allocated: set[str], b: Behaviour) -
                 hint="report status only for devices listed in status.allocation.devices.results",
             )
         )
-    items = access.items(device, "conditions")
+    items = read.items(device, "conditions")
     if len(items) > MAX_DEVICE_CONDITIONS:
         out.append(too_many((*path, "conditions"), len(items), MAX_DEVICE_CONDITIONS))
     out += conditions(items, (*path, "conditions"))
     if isinstance(device, Mapping) and device.get("data") not in (None, {}, ""):
         out += raw_extension(True, device.get("data"), (*path, "data"), b)
-    network = access.mapping(device, "networkData")
+    network = read.mapping(device, "networkData")
     if network is not None:
         out += _network(network, (*path, "networkData"), b)
     return out
@@ -202,12 +202,12 @@ def _device_status(device: Any, path: Path, allocated: set[str], b: Behaviour) -
 
 def _network(network: Mapping[str, Any], path: Path, b: Behaviour) -> list[FieldError]:
     out: list[FieldError] = []
-    if len(access.text(network, "interfaceName").encode()) > INTERFACE_NAME_MAX:
+    if len(read.text(network, "interfaceName").encode()) > INTERFACE_NAME_MAX:
         out.append(too_long((*path, "interfaceName"), INTERFACE_NAME_MAX))
-    if len(access.text(network, "hardwareAddress").encode()) > HARDWARE_ADDRESS_MAX:
+    if len(read.text(network, "hardwareAddress").encode()) > HARDWARE_ADDRESS_MAX:
         out.append(too_long((*path, "hardwareAddress"), HARDWARE_ADDRESS_MAX))
     out += check_set(
-        access.items(network, "ips"),
+        read.items(network, "ips"),
         MAX_IPS,
         lambda ip, at: interface_address(ip if isinstance(ip, str) else "", at),
         lambda ip: ip if isinstance(ip, str) else None,
@@ -224,15 +224,15 @@ def conditions(items: list[Any], path: Path) -> list[FieldError]:
     seen: set[str] = set()
     for index, condition in enumerate(items):
         at = (*path, index)
-        kind = access.text(condition, "type")
+        kind = read.text(condition, "type")
         out += label_name(kind, (*at, "type"))
         if kind in seen:
             out.append(duplicate((*at, "type"), kind))
         seen.add(kind)
-        status = access.text(condition, "status")
+        status = read.text(condition, "status")
         if status not in CONDITION_STATUSES:
             out.append(not_supported((*at, "status"), status, CONDITION_STATUSES))
-        generation = access.integer(condition, "observedGeneration")
+        generation = read.integer(condition, "observedGeneration")
         if generation is not None and generation < 0:
             out.append(
                 invalid(
@@ -242,9 +242,9 @@ def conditions(items: list[Any], path: Path) -> list[FieldError]:
                     hint="use the object's metadata.generation the condition was computed from",
                 )
             )
-        if not access.text(condition, "lastTransitionTime"):
+        if not read.text(condition, "lastTransitionTime"):
             out.append(required((*at, "lastTransitionTime"), "must be set"))
-        reason = access.text(condition, "reason")
+        reason = read.text(condition, "reason")
         if not reason:
             out.append(required((*at, "reason"), "must be set"))
         else:
@@ -254,16 +254,16 @@ def conditions(items: list[Any], path: Path) -> list[FieldError]:
                 )
             if len(reason) > CONDITION_REASON_MAX:
                 out.append(too_long((*at, "reason"), CONDITION_REASON_MAX))
-        if len(access.text(condition, "message")) > CONDITION_MESSAGE_MAX:
+        if len(read.text(condition, "message")) > CONDITION_MESSAGE_MAX:
             out.append(too_long((*at, "message"), CONDITION_MESSAGE_MAX))
     return out
 
 
 def taint_rule_status(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
-    status = access.mapping(data, "status")
+    status = read.mapping(data, "status")
     if status is None or not b.target.at_least("1.35"):
         return []
-    items = access.items(status, "conditions")
+    items = read.items(status, "conditions")
     out = conditions(items, (*STATUS_PATH, "conditions"))
     if len(items) > MAX_TAINT_RULE_CONDITIONS:
         out.append(too_many((*STATUS_PATH, "conditions"), len(items), MAX_TAINT_RULE_CONDITIONS))
@@ -271,11 +271,11 @@ def taint_rule_status(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]
 
 
 def pool_status_request_status(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
-    status = access.mapping(data, "status")
+    status = read.mapping(data, "status")
     if status is None:
         return []
     out: list[FieldError] = []
-    count = access.integer(status, "poolCount")
+    count = read.integer(status, "poolCount")
     if count is not None and count < 0:
         out.append(
             invalid(
@@ -285,10 +285,10 @@ def pool_status_request_status(data: Mapping[str, Any], b: Behaviour) -> list[Fi
                 hint="counts cannot be negative",
             )
         )
-    pools = access.items(status, "pools")
+    pools = read.items(status, "pools")
     if len(pools) > MAX_POOL_STATUSES:
         out.append(too_many((*STATUS_PATH, "pools"), len(pools), MAX_POOL_STATUSES))
-    items = access.items(status, "conditions")
+    items = read.items(status, "conditions")
     if len(items) > MAX_POOL_STATUS_CONDITIONS:
         out.append(too_many((*STATUS_PATH, "conditions"), len(items), MAX_POOL_STATUS_CONDITIONS))
     else:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dralint.api import read
 from dralint.paths import Path
-from dralint.validate.apiserver import access
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.errors import FieldError, duplicate, go_slice, invalid, not_supported, required
 from dralint.validate.apiserver.formats import label_name, label_value
@@ -17,12 +17,12 @@ MAX_BINDING_CONDITIONS = 4
 def taint_errors(taint: Any, path: Path, b: Behaviour) -> list[FieldError]:
     """``validateDeviceTaint``: key a label name, value a label value, effect required and known."""
     out = label_name(
-        access.text(taint, "key"), (*path, "key"), hint="name the taint like a label, e.g. `example.com/unhealthy`"
+        read.text(taint, "key"), (*path, "key"), hint="name the taint like a label, e.g. `example.com/unhealthy`"
     )
-    value = access.text(taint, "value")
+    value = read.text(taint, "value")
     if value:
         out += label_value(value, (*path, "value"))
-    effect = access.text(taint, "effect")
+    effect = read.text(taint, "effect")
     if not effect:
         out.append(required((*path, "effect"), hint="set effect to " + ", ".join(b.taint_effects)))
     elif effect not in b.taint_effects:
@@ -32,8 +32,8 @@ def taint_errors(taint: Any, path: Path, b: Behaviour) -> list[FieldError]:
 
 def binding_conditions(owner: Any, path: Path, b: Behaviour) -> list[FieldError]:
     """``validateDeviceBindingParameters`` for a device or an allocation result at ``path``."""
-    conditions = access.opt_items(owner, "bindingConditions")
-    failures = access.opt_items(owner, "bindingFailureConditions")
+    conditions = read.opt_items(owner, "bindingConditions")
+    failures = read.opt_items(owner, "bindingFailureConditions")
     ok = [c for c in conditions or [] if isinstance(c, str)]
     bad = [c for c in failures or [] if isinstance(c, str)]
 

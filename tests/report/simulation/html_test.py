@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from dralint.cli import main
-from tests.simulate.helpers import SIMULATE
+from testing.simulate import SIMULATE
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 if CHROMIUM is None and os.environ.get("DRALINT_REQUIRE_CHROMIUM") == "1":

@@ -16,8 +16,8 @@ import pytest
 from dralint.api.versions import parse_feature_gates
 from dralint.findings import Finding
 from dralint.rules import builtin_rules
+from testing.lint import lint_files
 from tests.conftest import FIXTURES
-from tests.lint import lint_files
 
 FOLDER = FIXTURES / "apiserver"
 OWNED = sorted(r.id for r in builtin_rules().values() if r.source in ("rules/apiserver.yaml", "rules/references.yaml"))

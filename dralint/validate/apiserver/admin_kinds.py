@@ -1,12 +1,13 @@
-"""DeviceClass, DeviceTaintRule and ResourcePoolStatusRequest spec validation (spec/api.md §3.4, §3.6, §3.7)."""
+"""Spec validation of the kinds cluster administrators write: DeviceClass, DeviceTaintRule and
+ResourcePoolStatusRequest (spec/api.md §3.4, §3.6, §3.7)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from dralint.api import read
 from dralint.paths import Path
-from dralint.validate.apiserver import access
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.claims import opaque_config, selectors
 from dralint.validate.apiserver.errors import MALFORMED, FieldError, invalid, required
@@ -27,16 +28,16 @@ RPSR_LIMIT_MAX = 1000
 
 
 def device_class(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
-    spec = access.mapping(data, "spec") or {}
+    spec = read.mapping_or_empty(data, "spec")
     path: Path = ("spec",)
-    out = selectors(access.items(spec, "selectors"), (*path, "selectors"), b)
+    out = selectors(read.items(spec, "selectors"), (*path, "selectors"), b)
     out += check_list(
-        access.items(spec, "config"), MAX_CLASS_CONFIG, lambda c, at: opaque_config(c, at, b), (*path, "config"), b
+        read.items(spec, "config"), MAX_CLASS_CONFIG, lambda c, at: opaque_config(c, at, b), (*path, "config"), b
     )
-    suitable = access.mapping(spec, "suitableNodes")  # classic DRA, 1.31 with DRAControlPlaneController
+    suitable = read.mapping(spec, "suitableNodes")  # classic DRA, 1.31 with DRAControlPlaneController
     if suitable is not None:
         out += node_selector(suitable, (*path, "suitableNodes"))
-    name = access.opt_text(spec, "extendedResourceName")
+    name = read.opt_text(spec, "extendedResourceName")
     if name is not None and not is_extended_resource_name(name):
         out.append(
             invalid(
@@ -51,45 +52,45 @@ def device_class(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
 
 
 def device_taint_rule(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
-    spec = access.mapping(data, "spec") or {}
+    spec = read.mapping_or_empty(data, "spec")
     path: Path = ("spec",)
     out: list[FieldError] = []
-    selector = access.mapping(spec, "deviceSelector")
+    selector = read.mapping(spec, "deviceSelector")
     if selector is not None:
         at = (*path, "deviceSelector")
-        driver = access.opt_text(selector, "driver")
+        driver = read.opt_text(selector, "driver")
         if driver is not None:
             out += driver_name(driver, (*at, "driver"), b)
-        pool = access.opt_text(selector, "pool")
+        pool = read.opt_text(selector, "pool")
         if pool is not None:
             out += pool_name(pool, (*at, "pool"), b)
-        device = access.opt_text(selector, "device")
+        device = read.opt_text(selector, "device")
         if device is not None:
             out += dns_label(device, (*at, "device"))
         if not b.target.at_least("1.35"):
-            class_name = access.opt_text(selector, "deviceClassName")
+            class_name = read.opt_text(selector, "deviceClassName")
             if class_name is not None:
                 out += dns_subdomain(class_name, (*at, "deviceClassName"))
-            out += selectors(access.items(selector, "selectors"), (*at, "selectors"), b)
-    taint = access.mapping(spec, "taint") or {}
+            out += selectors(read.items(selector, "selectors"), (*at, "selectors"), b)
+    taint = read.mapping_or_empty(spec, "taint")
     out += taint_errors(taint, (*path, "taint"), b)
     return out
 
 
 def resource_pool_status_request(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
-    spec = access.mapping(data, "spec") or {}
+    spec = read.mapping_or_empty(data, "spec")
     path: Path = ("spec",)
     out: list[FieldError] = []
-    driver = access.text(spec, "driver")
+    driver = read.text(spec, "driver")
     if not driver:
         detail = "" if b.target.at_least("1.37") else "driver name is required"
         out.append(required((*path, "driver"), detail, hint="name the driver whose pools to report"))
     else:
         out += driver_name(driver, (*path, "driver"), b)
-    pool = access.opt_text(spec, "poolName")
+    pool = read.opt_text(spec, "poolName")
     if pool is not None and (pool or b.target.at_least("1.37")):
         out += pool_name(pool, (*path, "poolName"), b)
-    limit = access.integer(spec, "limit")
+    limit = read.integer(spec, "limit")
     if limit is not None and (limit < 1 or limit > RPSR_LIMIT_MAX):
         newer = b.target.at_least("1.37")
         if limit < 1:
@@ -97,7 +98,7 @@ def resource_pool_status_request(data: Mapping[str, Any], b: Behaviour) -> list[
         else:
             detail = "must be less than or equal to 1000" if newer else "must not exceed 1000"
         out.append(invalid((*path, "limit"), limit, detail, hint="use a limit between 1 and 1000 (default 100)"))
-    attribute = access.opt_text(spec, "defaultPartitionTypeAttribute")
+    attribute = read.opt_text(spec, "defaultPartitionTypeAttribute")
     if attribute is not None and b.enabled("DRAPartitionableDevicesType"):  # dropped when the gate is off
         out += fully_qualified_name(attribute, (*path, "defaultPartitionTypeAttribute"), b)
     return out

@@ -1,4 +1,4 @@
-"""Test helper: lint YAML files or text with every built-in rule and return the findings."""
+"""Lint YAML files or text in-process with the built-in rules (no configuration, no dry-run) and return the findings."""
 
 from __future__ import annotations
 

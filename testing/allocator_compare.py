@@ -55,6 +55,8 @@ def _selector(selector: Any) -> Any:
 
 def normalise_node(result: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"node": result["node"], "outcome": result["outcome"]}
+    if result["outcome"] == "error":
+        out["error"] = result["error"]  # upstream's text, word for word
     if result["outcome"] == "allocated":
         out["allocations"] = [
             {

@@ -8,9 +8,9 @@ from dralint.api.versions import make_target
 from dralint.context import CheckContext
 from dralint.load import load
 from dralint.simulate import inventory
-from tests.conftest import FIXTURES
+from testing.run import ROOT
 
-SIMULATE = FIXTURES / "simulate"
+SIMULATE = ROOT / "tests" / "fixtures" / "simulate"
 
 
 def context(*names: str, gates: Mapping[str, bool] | None = None, release: str = "1.37") -> CheckContext:

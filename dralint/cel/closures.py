@@ -1,0 +1,56 @@
+"""The pieces compiled CEL programs are made of: closures over a frame, constants, errors as values, cost.
+
+A compiled node is a closure taking the *frame* (a list: slot 0 is the running cost, then one
+slot per variable and per comprehension variable) and returning a value or raising
+:class:`CelRuntimeError`. Compiling a node gives the closure and, for constants, the value
+(``NOT_CONSTANT`` otherwise).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dralint.cel.errors import CelRuntimeError
+
+__all__ = ["NOT_CONSTANT", "Cancelled", "ErrorValue", "Fn", "FoldError", "add_cost", "const"]
+
+Fn = Callable[[list[Any]], Any]
+NOT_CONSTANT = object()
+
+
+class Cancelled(Exception):
+    """The runtime cost limit was exceeded; never absorbed by ``&&``, ``||`` or comprehensions."""
+
+
+class FoldError(Exception):
+    """Folding a constant failed: cel-go reports it as ``program instantiation failed``."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ErrorValue:
+    """An error held as a value in a comprehension accumulator or a ``cel.bind`` variable."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: CelRuntimeError) -> None:
+        self.error = error
+
+
+def add_cost(f: list[Any], cost: int, limit: int) -> None:
+    """Charge ``cost`` to the frame; past ``limit`` evaluation stops."""
+    f[0] += cost
+    if f[0] > limit:
+        raise Cancelled
+
+
+def const(value: Any) -> Fn:
+    """The closure of a constant."""
+
+    def const(f: list[Any]) -> Any:
+        return value
+
+    return const
