@@ -82,7 +82,7 @@ kubernetes-validate's schema-only run of the same files (target: 20x).
 - The JSON report was written in thousands of small writes; now in one. Configuration
   exceptions are matched by rule and object kind first (`suppress_bench.py`, 200 exceptions).
 
-**The one-file check** (the pre-commit case, `load_bench.py`) went from 266 to about 190 ms of
+**The one-file check** (the pre-commit case, `load_bench.py`) went from 266 to about 200 ms of
 wall time with compiled bytecode (as `pip install` leaves it), against 38 ms for `python -c
 pass` (target: under 300 ms). `python -X importtime` showed imports as nearly all of it; the
 heaviest were:
@@ -90,11 +90,13 @@ heaviest were:
 - jsonschema and its dependencies (60 ms): no longer imported (schema validation above; the
   rule catalogue is no longer validated against its JSON schema on every run, a test does it;
   the configuration and Inventory documents import it only when there is one to validate);
-- the dry-run's modules and the typed model (80 ms; the 36 frozen dataclasses of
-  `api/model.py` alone cost 20-30 ms to create): a run without an inventory no longer imports
-  them (the checks import them after their inventory guard, the typed model is built on first
-  use of `Normalised.typed`, pod templates read ObjectMeta and NodeSelector from the small
-  `api/meta.py`);
+- the dry-run's modules (60 ms): a run without an inventory no longer imports them (the checks
+  import them after their inventory guard; the inventory builds typed models only for its own
+  kinds);
+- the typed model (20-30 ms, the creation of its 36 frozen dataclasses): built on first use of
+  `Normalised.typed`, and pod templates read ObjectMeta and NodeSelector from the small
+  `api/meta.py`. Since the reference and admin-access checks read claims through the typed
+  model (main's cleanup), a file with a claim still imports it: it is the largest import left;
 - multiprocessing (6 ms): only when workers start.
 
 Without bytecode (every module compiled on every run: `PYTHONDONTWRITEBYTECODE=1` with no
