@@ -19,6 +19,7 @@ from dralint.context import CheckContext
 from dralint.findings import SEVERITY_RANK, Finding, Location, Severity, Suppression, Violation
 from dralint.paths import Path
 from dralint.rules import Rule
+from dralint.yamldoc import Lookup, look_up_all
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +58,11 @@ def collect(ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, 
     between processes and their findings concatenated (``--jobs``); ``global`` ones need the
     whole input.
     """
+    violations = list(_violations(ctx, rules, selection, scope))
+    # Positions held by --jobs workers are asked for all at once rather than one by one.
+    look_up_all([target for v in violations if (target := _lookup(ctx, v)) is not None])
     found: Found = []
-    for violation in _violations(ctx, rules, selection, scope):
+    for violation in violations:
         finding = resolve(ctx, violation, rules[violation.rule], selection)
         if finding is not None and not _path_ignored(finding, selection):
             found.append((finding, violation.obj))
@@ -131,19 +135,17 @@ def resolve(
     """The finding for one violation, or ``None`` when it lies in a file that is only context."""
     severity = selection.severities.get(rule.id, rule.severity)
     obj = violation.obj
-    path: Path = violation.path
+    path: Path = _source_path(ctx, violation)
+    target = _lookup(ctx, violation)
     if violation.location is not None:
         location = violation.location
-    elif obj is not None:
-        if not violation.source_path:
-            normalised = ctx.normalised.get(obj)
-            if normalised is not None:
-                path = normalised.paths.to_source(path)
-        if violation.offset is not None:
-            line, column = obj.document.scalar_position(obj.prefix + path, violation.offset)
+    elif target is not None:
+        document, full_path, offset = target
+        if offset is not None:
+            line, column = document.scalar_position(full_path, offset)
         else:
-            line, column = obj.position(path)
-        location = Location(obj.file, line, column)
+            line, column = document.position(full_path)
+        location = Location(document.file, line, column)
     else:
         location = Location("-", 1, 1)
     if context_filter and ctx.workspace.checked_files and location.file not in ctx.workspace.checked_files:
@@ -158,6 +160,22 @@ def resolve(
         path=path,
         hint=violation.hint,
     )
+
+
+def _source_path(ctx: CheckContext, violation: Violation) -> Path:
+    """The violation's path in the user's own shape (checks report canonical v1 paths unless they say not)."""
+    if violation.obj is None or violation.source_path:
+        return violation.path
+    normalised = ctx.normalised.get(violation.obj)
+    return normalised.paths.to_source(violation.path) if normalised is not None else violation.path
+
+
+def _lookup(ctx: CheckContext, violation: Violation) -> Lookup | None:
+    """Where a violation's position is looked up: (document, path in it, offset in a string), if anywhere."""
+    obj = violation.obj
+    if violation.location is not None or obj is None:
+        return None
+    return (obj.document, obj.prefix + _source_path(ctx, violation), violation.offset)
 
 
 def sort_unique(findings: Iterable[Finding]) -> list[Finding]:

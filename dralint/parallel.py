@@ -30,7 +30,7 @@ from dralint.context import CheckContext, Options, Workspace
 from dralint.load import Input, load_files, merge
 from dralint.paths import Path
 from dralint.rules import Rule
-from dralint.yamldoc import Document, Limits
+from dralint.yamldoc import Document, Limits, Lookup
 
 if TYPE_CHECKING:  # multiprocessing is imported when workers start: a one-file run does not need it
     from multiprocessing.connection import Connection
@@ -189,10 +189,13 @@ def _serve(connection: Connection) -> None:
                     documents[document.file, document.index] = document
                 for obj in done.workspace.objects:
                     obj.position(())  # every report needs each object's line: look it up while the tree is here
-            else:
-                file, index, path, offset = payload
-                document = documents[file, index]
-                reply = document.position(path) if offset is None else document.scalar_position(path, offset)
+            else:  # "find": [(file, document index, path, offset), ...]
+                reply = [
+                    documents[file, index].position(path)
+                    if offset is None
+                    else documents[file, index].scalar_position(path, offset)
+                    for file, index, path, offset in payload
+                ]
         except BaseException as error:  # sent back and raised in the parent, which decides the exit code
             reply = _Failed(error)
         connection.send(reply)
@@ -260,10 +263,20 @@ class _Workers:
         return [results[number] for number in range(len(parts))]
 
     def find(self, document: Document, path: Path, offset: int | None) -> tuple[int, int]:
-        connection = self._owner[document.file]
-        connection.send(("find", (document.file, document.index, path, offset)))
-        found = self._receive(connection)
-        assert isinstance(found, tuple)
+        return self.find_all([(document, path, offset)])[0]
+
+    def find_all(self, lookups: Sequence[Lookup]) -> list[tuple[int, int]]:
+        """The positions, asked of each worker that holds some of the documents in one message."""
+        by_owner: dict[int, tuple[Connection, list[int]]] = {}
+        for number, (document, _, _) in enumerate(lookups):
+            connection = self._owner[document.file]
+            by_owner.setdefault(id(connection), (connection, []))[1].append(number)
+        found: list[tuple[int, int]] = [(1, 1)] * len(lookups)
+        for connection, numbers in by_owner.values():
+            asked = [(lookups[n][0].file, lookups[n][0].index, lookups[n][1], lookups[n][2]) for n in numbers]
+            connection.send(("find", asked))
+            for number, position in zip(numbers, self._receive(connection), strict=True):
+                found[number] = position
         return found
 
     def _receive(self, connection: Connection) -> Any:

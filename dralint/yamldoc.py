@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any, Protocol
@@ -34,12 +35,33 @@ __all__ = ["DecodeIssue", "Document", "Limits", "decode", "resolve_plain"]
 _MERGE_TAG = TAG_PREFIX + "merge"
 
 
+Lookup = tuple["Document", Path, "int | None"]  # a document, a path in it, and an offset in a string (or None)
+
+
 class Finder(Protocol):
     """Looks positions up in the node tree of a document that left it behind (in a ``--jobs`` worker)."""
 
     def find(self, document: Document, path: Path, offset: int | None) -> tuple[int, int]:
         """``document.position(path)``, or ``document.scalar_position(path, offset)`` with an offset."""
         ...
+
+    def find_all(self, lookups: Sequence[Lookup]) -> list[tuple[int, int]]:
+        """:meth:`find` for each look-up, in one exchange."""
+        ...
+
+
+def look_up_all(lookups: Iterable[Lookup]) -> None:
+    """Ask each finder once for the positions ``lookups`` will need (documents remember them)."""
+    by_finder: dict[int, tuple[Finder, list[Lookup]]] = {}
+    for lookup in lookups:
+        document, path, offset = lookup
+        finder = document.finder
+        if finder is None or document.node is not None or document.knows(path, offset):
+            continue
+        by_finder.setdefault(id(finder), (finder, []))[1].append(lookup)
+    for finder, wanted in by_finder.values():
+        for (document, path, offset), found in zip(wanted, finder.find_all(wanted), strict=True):
+            document.remember(path, offset, found)
 
 
 @dataclass(slots=True, eq=False)
@@ -65,7 +87,18 @@ class Document:
     # (start, end, n): the node is the n-th document of text[start:end]; None when not from YAML.
     source: tuple[int, int, int] | None = field(default=None, repr=False)
     positions: dict[Path, tuple[int, int]] = field(default_factory=dict, repr=False)  # looked up so far
+    scalar_positions: dict[tuple[Path, int], tuple[int, int]] = field(default_factory=dict, repr=False)
     finder: Finder | None = field(default=None, repr=False)  # where the node tree is, when not here
+
+    def knows(self, path: Path, offset: int | None) -> bool:
+        """Whether the position of ``path`` (or of character ``offset`` in it) was looked up already."""
+        return path in self.positions if offset is None else (path, offset) in self.scalar_positions
+
+    def remember(self, path: Path, offset: int | None, position: tuple[int, int]) -> None:
+        if offset is None:
+            self.positions[path] = position
+        else:
+            self.scalar_positions[path, offset] = position
 
     def position(self, path: Path) -> tuple[int, int]:
         """1-based (line, column) of ``path``: a mapping entry's key, a list item, or the nearest parent."""
@@ -129,8 +162,12 @@ class Document:
         Exact for every scalar style (plain, quoted with escapes, literal, folded, multi-line);
         when the source cannot be matched to the value, the start of the value.
         """
+        known = self.scalar_positions.get((path, offset))
+        if known is not None:
+            return known
         if self.node is None and self.finder is not None:
-            return self.finder.find(self, path, offset)
+            known = self.scalar_positions[path, offset] = self.finder.find(self, path, offset)
+            return known
         node = self.value_node(path)
         if not isinstance(node, ScalarNode):
             return self.position(path)

@@ -156,7 +156,7 @@ def test_check_builds_settings_from_the_command_line(monkeypatch: pytest.MonkeyP
     result = invoke(
         "check", "a.yaml", "-", "-i", "inv.yaml", "-f", "json", "-o", "out.json", "--fail-on", "warning",
         "--kubernetes-version", "1.35.1", "--feature-gates", "DRAConsumableCapacity=true", "--stdin-filename",
-        "x.yaml", "--no-simulate", "--color", "always",
+        "x.yaml", "--no-simulate", "--color", "always", "-j", "3",
     )  # fmt: skip
     assert result.exit_code == 0
     assert seen == [
@@ -172,6 +172,7 @@ def test_check_builds_settings_from_the_command_line(monkeypatch: pytest.MonkeyP
             stdin_name="x.yaml",
             simulate=False,
             color=True,
+            jobs=3,
         )
     ]
 
