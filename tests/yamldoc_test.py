@@ -301,3 +301,34 @@ def test_documents_left_without_their_tree_ask_their_finder() -> None:
     assert document.position(("single",)) == (40, 2) and document.scalar_position(("single",), 5) == (41, 2)
     assert asked == [[(("double",), None)], [(("double",), 3)], [(("single",), None), (("single",), 5)]]
     assert document.node is None
+
+
+@pytest.mark.parametrize(
+    ("text", "issue", "kind_at"),
+    [
+        (
+            '{"kind": "A",}',
+            DecodeIssue("syntax", "invalid JSON: Expecting property name enclosed in double quotes", 1, 14),
+            (1, 2),
+        ),
+        (
+            "{'kind': 'A'}",
+            DecodeIssue("syntax", "invalid JSON: Expecting property name enclosed in double quotes", 1, 2),
+            (1, 2),
+        ),
+        ('# a comment\n{"kind": "A"}', DecodeIssue("syntax", "invalid JSON: Expecting value", 1, 1), (2, 2)),
+        (
+            '{"kind": "A",\n "n": -Infinity, "s": "NaN"}',
+            DecodeIssue("syntax", "invalid JSON: -Infinity is not a JSON value", 2, 7),
+            (1, 2),
+        ),
+    ],
+)
+def test_json_files_are_held_to_json_syntax_but_keep_their_positions(
+    text: str, issue: DecodeIssue, kind_at: tuple[int, int]
+) -> None:
+    documents, issues = decode("strict.JSON", text)
+    assert issues == [issue]
+    assert documents[0].data["kind"] == "A"
+    assert documents[0].position(("kind",)) == kind_at
+    assert decode("strict.yaml", text)[1] == []  # YAML files are YAML
