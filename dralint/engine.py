@@ -135,7 +135,7 @@ def resolve(
     """The finding for one violation, or ``None`` when it lies in a file that is only context."""
     severity = selection.severities.get(rule.id, rule.severity)
     obj = violation.obj
-    path: Path = _source_path(ctx, violation)
+    path: Path = violation.path if violation.location is not None else _source_path(ctx, violation)
     target = _lookup(ctx, violation)
     if violation.location is not None:
         location = violation.location
