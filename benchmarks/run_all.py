@@ -61,8 +61,9 @@ NOTES = """\
 the same machine (`git archive 30c379e`, then `validate_bench.py` and `load_bench.py` there).
 
 **The full check** (`validate_bench.py`: the corpus, with the examples' cluster as inventory so
-that the dry-run runs too) went from 742 to about 310 ms of CPU: from 12x to 26x faster than
-kubernetes-validate's schema-only run of the same files (target: 20x).
+that the dry-run runs too) went from 742 to 310-415 ms of CPU (depending on the machine's load
+at the time; the ratio is steadier): from 12x to 26-28x faster than kubernetes-validate's
+schema-only run of the same files (target: 20x).
 
 - *Schema validation* was jsonschema, 40% of the check. It is now `dralint/validate/compiled.py`,
   which compiles the eight keywords the Kubernetes schemas use (type, properties,
@@ -82,9 +83,9 @@ kubernetes-validate's schema-only run of the same files (target: 20x).
 - The JSON report was written in thousands of small writes; now in one. Configuration
   exceptions are matched by rule and object kind first (`suppress_bench.py`, 200 exceptions).
 
-**The one-file check** (the pre-commit case, `load_bench.py`) went from 266 to about 200 ms of
-wall time with compiled bytecode (as `pip install` leaves it), against 38 ms for `python -c
-pass` (target: under 300 ms). `python -X importtime` showed imports as nearly all of it; the
+**The one-file check** (the pre-commit case, `load_bench.py`) went from 266 to 190-260 ms of
+wall time (depending on the load) with compiled bytecode (as `pip install` leaves it), against
+about 40 ms for `python -c pass` (target: under 300 ms). `python -X importtime` showed imports as nearly all of it; the
 heaviest were:
 
 - jsonschema and its dependencies (60 ms): no longer imported (schema validation above; the
@@ -106,14 +107,16 @@ compileall dralint` once (or a regular `pip install`) avoids it.
 
 **`--jobs`** cuts the inputs into consecutive slices that worker processes read, decode and
 run the per-object checks on; the parent merges them in input order, runs the checks that need
-the whole input (references, admin access, the dry-run, sharing) and asks the worker that
-holds a file's node tree for the positions of their findings. The output is the same bytes for
-any N (tested, and checked by `jobs_bench.py`). On the corpus the parent's serial part is large:
-the corpus has inventories, so the dry-run, the typed model and the cross-object checks are
-about half of the work, and receiving the workers' documents adds a fifth. With a free core per
-worker, 2 jobs would save little here (the "with a free core" figure), and on this shared
-2-core machine (load average above 1) the measured wall time does not improve; inputs below
-1 MiB are always checked in one process.
+the whole input (references, admin access, the dry-run, sharing) and asks the workers that hold
+the files' node trees for the positions of their findings, in one exchange per worker. The
+output is the same bytes for any N (tested, and checked by `jobs_bench.py`). The gain is
+bounded by what stays in the parent (its CPU time in the table): on the replicated corpus that
+is over half of the work, because the corpus carries inventories and the dry-run over twenty
+copies of them (the allocator set up for every pod and node, CEL values of every device) is
+serial by nature; receiving the workers' documents adds about a tenth. So even with a free core
+per worker, 2 jobs save little on this input, and on this shared 2-core machine (load average
+around 1) the measured wall time moves by +-20% between runs. Inputs below 1 MiB are always
+checked in one process. Manifests without an inventory leave much more to the workers.
 
 **Hostile input** ends within bounded time and memory with a finding at a limit (`limits:` in
 the configuration, defaults in the README): see the table of `hostile_bench.py`. Checked in
