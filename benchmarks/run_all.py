@@ -62,7 +62,7 @@ the same machine (`git archive 30c379e`, then `validate_bench.py` and `load_benc
 
 **The full check** (`validate_bench.py`: the corpus, with the examples' cluster as inventory so
 that the dry-run runs too) went from 742 to 310-415 ms of CPU (depending on the machine's load
-at the time; the ratio is steadier): from 12x to 26-28x faster than kubernetes-validate's
+at the time; the ratio is steadier): from 12x to 23-28x faster than kubernetes-validate's
 schema-only run of the same files (target: 20x).
 
 - *Schema validation* was jsonschema, 40% of the check. It is now `dralint/validate/compiled.py`,
