@@ -19,6 +19,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from figures import Figure, record  # noqa: E402
 
 from dralint.api.scenario import scenario  # noqa: E402
 from dralint.commands.allocate import allocate_scenario  # noqa: E402
@@ -54,6 +57,16 @@ def main() -> int:
         worst = max(worst, ratio)
         print(f"{name:32} {min(cpu):8.1f} {min(wall):8.1f} {statistics.median(wall):8.1f} {go_ms:7.1f} {ratio:6.2f}")
     print(f"worst ratio {worst:.2f} (target <= {TARGET_RATIO})")
+    record(
+        Figure(
+            "allocator vs the Go allocator, worst scale scenario",
+            round(worst, 2),
+            "x Go's time",
+            target=f"<= {TARGET_RATIO}",
+            met=worst <= TARGET_RATIO,
+            note=f"CPU, best of {args.repeat}, {len(GO_MS)} scenarios of shared/conformance/scale",
+        )
+    )
     return 0 if worst <= TARGET_RATIO else 1
 
 

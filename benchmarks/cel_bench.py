@@ -27,6 +27,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from figures import Figure, record  # noqa: E402
 
 from dralint.api.model import device as model_device  # noqa: E402
 from dralint.cel import CelRuntimeError, compile_selector, device_value  # noqa: E402
@@ -176,6 +179,15 @@ def main() -> None:
     print(
         f"3. match_all (classes + driver prefilter):              {batch_seconds:7.3f} s "
         f"({naive_seconds / batch_seconds:5.1f}× faster; {classes} classes, {matched} matches)"
+    )
+    record(
+        Figure(
+            f"CEL: {args.selectors} selectors x {len(devices)} devices with match_all",
+            round(batch_seconds, 3),
+            "s",
+            note=f"{naive_seconds / batch_seconds:.0f}x faster than evaluating every pair "
+            f"({naive_seconds:.1f} s, scaled), best of {args.repeat}",
+        )
     )
     check = naive(selectors[:10], devices[:2000])
     expected = sum(1 for m in last[:10] for i in m.devices() if i < 2000)

@@ -27,6 +27,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from figures import Figure, record  # noqa: E402
 
 from dralint import engine, report  # noqa: E402
 from dralint.api.versions import make_target  # noqa: E402
@@ -99,6 +102,14 @@ def main() -> int:
     print(f"checks without suppressions:         {baseline_time * 1000:8.1f} ms")
     print(f"checks with suppressions:            {suppress_time * 1000:8.1f} ms")
     print(f"ratio:                               {suppress_time / baseline_time:8.2f}")
+    record(
+        Figure(
+            "suppressions (200 exceptions, a full baseline) relative to the checks alone",
+            round(suppress_time / baseline_time, 2),
+            "x",
+            note=f"{suppress_time * 1000:.0f} ms vs {baseline_time * 1000:.0f} ms on the corpus, best of {args.repeat}",
+        )
+    )
     for name in sorted(report.FORMATS):
         render = report.renderer(name)
         elapsed = best_of(args.repeat, lambda render=render: render(result, io.StringIO()))  # type: ignore[misc]

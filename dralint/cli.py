@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -33,12 +34,14 @@ def _run(function: Callable[[], int]) -> None:
         sys.exit(1)
     except Exception as error:
         if debug:
-            raise
-        click.echo(
-            f"dralint: internal error: {type(error).__name__}: {error} "
-            "(rerun with --debug for a traceback and report it at https://github.com/dralint/dralint/issues)",
-            err=True,
-        )
+            traceback.print_exc()
+        else:
+            text = " ".join(str(error).split())  # one line, whatever the exception says
+            click.echo(
+                f"dralint: internal error: {type(error).__name__}: {text} "
+                "(rerun with --debug for a traceback and report it at https://github.com/dralint/dralint/issues)",
+                err=True,
+            )
         sys.exit(3)
     sys.exit(code)
 
@@ -182,6 +185,15 @@ def _layer(
 @click.option("--write-baseline", default=None, metavar="FILE", help="Record every current finding in FILE.")
 @click.option("--stdin-filename", default="-", metavar="NAME", help="File name to report for standard input.")
 @click.option("--no-simulate", is_flag=True, help="Skip the allocation dry-run.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Worker processes that read and check files (default: one per core; small inputs use one). "
+    "The output does not depend on it.",
+)
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 def check(
     paths: tuple[str, ...],
@@ -202,6 +214,7 @@ def check(
     write_baseline: str | None,
     stdin_filename: str,
     no_simulate: bool,
+    jobs: int | None,
     color: str,
 ) -> None:
     """Check manifests (files, directories, or - for standard input; default: the current directory)."""
@@ -229,6 +242,7 @@ def check(
             color=_color(color),
             show_suppressed=show_suppressed,
             write_baseline=write_baseline,
+            jobs=jobs,
         )
         return command.run(settings)
 

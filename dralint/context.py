@@ -14,17 +14,20 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from dralint.api.normalise import Normalised, normalise
-from dralint.api.objects import KubeObject, Unidentified
-from dralint.api.versions import Target
-from dralint.api.workloads import PodTemplate, pod_templates
-from dralint.sources import SourceFile
-from dralint.yamldoc import DecodeIssue, Document
+from dralint.limits import Limits
 
 if TYPE_CHECKING:
+    # Imported where used: a run that needs no normalised objects (a file without DRA objects,
+    # ``dralint rules``) should not pay for the typed model.
+    from dralint.api.normalise import Normalised
+    from dralint.api.objects import KubeObject, Unidentified
+    from dralint.api.versions import Target
+    from dralint.api.workloads import PodTemplate
     from dralint.simulate.analysis import Analysis
     from dralint.simulate.inventory import Inventory
+    from dralint.sources import SourceFile
     from dralint.validate.schema import SchemaError
+    from dralint.yamldoc import DecodeIssue, Document
 
 
 @dataclass(slots=True)
@@ -48,6 +51,7 @@ class Options:
     simulate: bool = True
     namespaces: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # extra namespace labels
     extra: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # rule id -> option -> value
+    limits: Limits = field(default_factory=Limits)  # the dry-run reads its search budgets here
 
     def option(self, rule: str, name: str) -> Any:
         """The value of a rule's option: as configured, else the default declared in the catalogue."""
@@ -74,6 +78,8 @@ class CheckContext:
     @cached_property
     def normalised(self) -> dict[KubeObject, Normalised]:
         """Every current DRA object, defaulted and converted to v1, in input order."""
+        from dralint.api.normalise import normalise
+
         out: dict[KubeObject, Normalised] = {}
         for obj in self.workspace.objects:
             result = normalise(obj)
@@ -84,6 +90,8 @@ class CheckContext:
     @cached_property
     def pod_templates(self) -> list[PodTemplate]:
         """Every pod template of every workload, in input order."""
+        from dralint.api.workloads import pod_templates
+
         return [template for obj in self.workspace.objects for template in pod_templates(obj)]
 
     @cached_property

@@ -19,6 +19,7 @@ from dralint.context import CheckContext
 from dralint.findings import SEVERITY_RANK, Finding, Location, Severity, Suppression, Violation
 from dralint.paths import Path
 from dralint.rules import Rule
+from dralint.yamldoc import Lookup, look_up_all
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,44 +41,82 @@ class Suppressor(Protocol):
     def violations(self, ran: frozenset[str]) -> Iterable[Violation]: ...
 
 
+Found = list[tuple[Finding, KubeObject | None]]  # findings and the objects they are about
+
+
 def run(
     ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, suppressor: Suppressor | None = None
 ) -> list[Finding]:
     """All findings for the enabled rules, resolved, suppressed where a suppression matched, and sorted."""
-    findings: list[Finding] = []
-    for violation in _violations(ctx, rules, selection):
+    return finish(ctx, rules, selection, collect(ctx, rules, selection), suppressor)
+
+
+def collect(ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, scope: checks.Scope = "all") -> Found:
+    """The findings of the enabled rules whose checks are in ``scope``, resolved but not yet suppressed.
+
+    ``local`` checks look at one object (or one file) at a time, so the inputs can be split
+    between processes and their findings concatenated (``--jobs``); ``global`` ones need the
+    whole input.
+    """
+    violations = list(_violations(ctx, rules, selection, scope))
+    # Positions held by --jobs workers are asked for all at once rather than one by one.
+    look_up_all([target for v in violations if (target := _lookup(ctx, v)) is not None])
+    found: Found = []
+    for violation in violations:
         finding = resolve(ctx, violation, rules[violation.rule], selection)
-        if finding is None or _path_ignored(finding, selection):
+        if finding is not None and not _path_ignored(finding, selection):
+            found.append((finding, violation.obj))
+    return found
+
+
+def finish(
+    ctx: CheckContext,
+    rules: Mapping[str, Rule],
+    selection: Selection,
+    found: Found,
+    suppressor: Suppressor | None = None,
+) -> list[Finding]:
+    """Sort and deduplicate, then apply suppressions in that order (so baselines are used the same way whatever
+    order the checks ran in), then add the findings about the suppressions themselves."""
+    seen: set[tuple[object, ...]] = set()
+    findings: list[Finding] = []
+    for finding, obj in sorted(found, key=lambda pair: pair[0].sort_key()):
+        key = (*finding.sort_key(), finding.object)
+        if key in seen:
             continue
+        seen.add(key)
         if suppressor is not None:
-            finding = dataclasses.replace(finding, suppressed=suppressor.suppression(finding, violation.obj))
+            finding = dataclasses.replace(finding, suppressed=suppressor.suppression(finding, obj))
         findings.append(finding)
-    if suppressor is not None:
-        ran = frozenset(r for r in selection.enabled if not checks.is_engine(rules[r].check))
-        for violation in suppressor.violations(ran):
-            if violation.rule not in selection.enabled:
-                continue
-            finding = resolve(ctx, violation, rules[violation.rule], selection, context_filter=False)
-            if finding is not None and not _path_ignored(finding, selection):
-                findings.append(dataclasses.replace(finding, suppressed=suppressor.suppression(finding, None)))
+    if suppressor is None:
+        return findings
+    ran = frozenset(r for r in selection.enabled if not checks.is_engine(rules[r].check))
+    for violation in suppressor.violations(ran):
+        if violation.rule not in selection.enabled:
+            continue
+        about = resolve(ctx, violation, rules[violation.rule], selection, context_filter=False)
+        if about is not None and not _path_ignored(about, selection):
+            findings.append(dataclasses.replace(about, suppressed=suppressor.suppression(about, None)))
     return sort_unique(findings)
 
 
-def _violations(ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection) -> Iterator[Violation]:
-    """Violations of the enabled rules: registered checks in name order, then CEL policies."""
+def _violations(
+    ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, scope: checks.Scope
+) -> Iterator[Violation]:
+    """Violations of the enabled rules in ``scope``: registered checks in name order, then CEL policies (local)."""
     wanted: dict[str, set[str]] = {}
     policies: list[Rule] = []
     for rule_id in sorted(selection.enabled):
         rule = rules[rule_id]
         if rule.policy is not None:
             policies.append(rule)
-        elif rule.check is not None and not checks.is_engine(rule.check):
+        elif rule.check is not None and not checks.is_engine(rule.check) and checks.in_scope(rule.check, scope):
             wanted.setdefault(rule.check, set()).add(rule_id)
     for check_name in sorted(wanted):
         for violation in checks.load(check_name)(ctx):
             if violation.rule in wanted[check_name]:
                 yield violation
-    if policies:
+    if policies and scope != "global":
         from dralint.policy import run as policy_run
 
         yield from policy_run.check(ctx, policies)
@@ -96,19 +135,17 @@ def resolve(
     """The finding for one violation, or ``None`` when it lies in a file that is only context."""
     severity = selection.severities.get(rule.id, rule.severity)
     obj = violation.obj
-    path: Path = violation.path
+    path: Path = violation.path if violation.location is not None else _source_path(ctx, violation)
+    target = _lookup(ctx, violation)
     if violation.location is not None:
         location = violation.location
-    elif obj is not None:
-        if not violation.source_path:
-            normalised = ctx.normalised.get(obj)
-            if normalised is not None:
-                path = normalised.paths.to_source(path)
-        if violation.offset is not None:
-            line, column = obj.document.scalar_position(obj.prefix + path, violation.offset)
+    elif target is not None:
+        document, full_path, offset = target
+        if offset is not None:
+            line, column = document.scalar_position(full_path, offset)
         else:
-            line, column = obj.position(path)
-        location = Location(obj.file, line, column)
+            line, column = document.position(full_path)
+        location = Location(document.file, line, column)
     else:
         location = Location("-", 1, 1)
     if context_filter and ctx.workspace.checked_files and location.file not in ctx.workspace.checked_files:
@@ -123,6 +160,22 @@ def resolve(
         path=path,
         hint=violation.hint,
     )
+
+
+def _source_path(ctx: CheckContext, violation: Violation) -> Path:
+    """The violation's path in the user's own shape (checks report canonical v1 paths unless they say not)."""
+    if violation.obj is None or violation.source_path:
+        return violation.path
+    normalised = ctx.normalised.get(violation.obj)
+    return normalised.paths.to_source(violation.path) if normalised is not None else violation.path
+
+
+def _lookup(ctx: CheckContext, violation: Violation) -> Lookup | None:
+    """Where a violation's position is looked up: (document, path in it, offset in a string), if anywhere."""
+    obj = violation.obj
+    if violation.location is not None or obj is None:
+        return None
+    return (obj.document, obj.prefix + _source_path(ctx, violation), violation.offset)
 
 
 def sort_unique(findings: Iterable[Finding]) -> list[Finding]:

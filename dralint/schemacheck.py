@@ -14,13 +14,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from dralint.errors import ConfigError
 from dralint.paths import Path, render
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 Where = Callable[[Path], str]  # field path -> "file:line:col"
 
@@ -59,6 +59,8 @@ def did_you_mean(word: str, candidates: Sequence[str], *, cutoff: float = 0.6) -
 
 def problems(schema_: Mapping[str, Any], instance: Any) -> list[Problem]:
     """Every problem of ``instance``, in document order of their paths."""
+    from jsonschema import Draft202012Validator  # imported only when a user file is checked (50-80 ms)
+
     validator = Draft202012Validator(schema_)
     out: list[Problem] = []
     for error in validator.iter_errors(instance):

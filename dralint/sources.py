@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 
 from dralint.errors import InputError
+from dralint.limits import Limits
 from dralint.yamldoc import DecodeIssue
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
-DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024
+DEFAULT_MAX_FILE_BYTES = Limits().max_file_bytes
 
 
 @dataclass(frozen=True, slots=True)

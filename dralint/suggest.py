@@ -14,10 +14,17 @@ from collections.abc import Iterable
 __all__ = ["closest", "did_you_mean", "distance", "likely_typo", "similar"]
 
 
-def distance(a: str, b: str) -> int:
-    """Optimal string alignment distance (Levenshtein plus adjacent transpositions)."""
+def distance(a: str, b: str, limit: int | None = None) -> int:
+    """Optimal string alignment distance (Levenshtein plus adjacent transpositions).
+
+    With ``limit``, any distance above it is returned as ``limit + 1`` as soon as that is
+    certain (a row's minimum never decreases), so comparing a name with many candidates stays
+    cheap.
+    """
     if a == b:
         return 0
+    if limit is not None and abs(len(a) - len(b)) > limit:
+        return limit + 1
     previous2: list[int] = []
     previous = list(range(len(b) + 1))
     for i in range(1, len(a) + 1):
@@ -27,6 +34,8 @@ def distance(a: str, b: str) -> int:
             current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
             if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
                 current[j] = min(current[j], previous2[j - 2] + 1)
+        if limit is not None and min(current) > limit:
+            return limit + 1
         previous2, previous = previous, current
     return previous[len(b)]
 
@@ -55,8 +64,9 @@ def closest(name: str, known: Iterable[str], *, per_edit: int = 3) -> str | None
 def likely_typo(name: str, candidates: Iterable[str]) -> str | None:
     """A candidate ``name`` is almost certainly a misspelling of (one or two slips per 20 characters)."""
     limit = max(1, len(name) // 10)
+    lowered = name.lower()
     best = min(
-        ((distance(name.lower(), c.lower()), c) for c in sorted(set(candidates)) if c != name),
+        ((distance(lowered, c.lower(), limit), c) for c in sorted(set(candidates)) if c != name),
         default=None,
     )
     return best[1] if best is not None and best[0] <= limit else None

@@ -61,6 +61,7 @@ def compose(text: str, line_offset: int, limits: Limits) -> list[Node]:
 
 
 _MARKS = {name: Tag(suffix=name) for name in (_PLAIN, _QUOTED, "?map", "?seq")}
+_PLAIN_TAG, _QUOTED_TAG, _MAP_TAG, _SEQ_TAG = (_MARKS[name] for name in (_PLAIN, _QUOTED, "?map", "?seq"))
 
 
 class _MarkerResolver(VersionedResolver):
@@ -87,10 +88,11 @@ if _CParser is not None:
         def ascend_resolver(self) -> None:
             pass
 
-        def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
+        def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> Tag:
+            # Shared Tag objects: a node given a string makes a Tag of its own (one per node).
             if kind is ScalarNode:
-                return _PLAIN if implicit[0] else _QUOTED
-            return "?map" if kind is MappingNode else "?seq"
+                return _PLAIN_TAG if implicit[0] else _QUOTED_TAG
+            return _MAP_TAG if kind is MappingNode else _SEQ_TAG
 
 
 def _compose_fast(text: str) -> list[Node]:

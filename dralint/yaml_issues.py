@@ -1,18 +1,12 @@
-"""What can be wrong with input text (:class:`DecodeIssue`), and the :class:`Limits` that bound decoding."""
+"""What can be wrong with input text (:class:`DecodeIssue`); :class:`Limits` (which bound decoding) are re-exported."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dralint.limits import Limits
+
 __all__ = ["DecodeIssue", "Limits"]
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """Bounds that keep hostile input from exhausting time or memory (documented in the README)."""
-
-    max_values_per_document: int = 2_000_000  # constructed values, counting alias expansion
-    max_depth: int = 256
 
 
 @dataclass(frozen=True, slots=True)

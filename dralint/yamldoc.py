@@ -14,13 +14,14 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from dralint import templating
+from dralint import json_stream, templating
 from dralint.paths import Path
 from dralint.yaml_compose import PLAIN as _PLAIN
 from dralint.yaml_compose import QUOTED as _QUOTED
@@ -34,6 +35,35 @@ __all__ = ["DecodeIssue", "Document", "Limits", "decode", "resolve_plain"]
 _MERGE_TAG = TAG_PREFIX + "merge"
 
 
+Lookup = tuple["Document", Path, "int | None"]  # a document, a path in it, and an offset in a string (or None)
+
+
+class Finder(Protocol):
+    """Looks positions up in the node tree of a document that left it behind (in a ``--jobs`` worker)."""
+
+    def find(self, document: Document, path: Path, offset: int | None) -> tuple[int, int]:
+        """``document.position(path)``, or ``document.scalar_position(path, offset)`` with an offset."""
+        ...
+
+    def find_all(self, lookups: Sequence[Lookup]) -> list[tuple[int, int]]:
+        """:meth:`find` for each look-up, in one exchange."""
+        ...
+
+
+def look_up_all(lookups: Iterable[Lookup]) -> None:
+    """Ask each finder once for the positions ``lookups`` will need (documents remember them)."""
+    by_finder: dict[int, tuple[Finder, list[Lookup]]] = {}
+    for lookup in lookups:
+        document, path, offset = lookup
+        finder = document.finder
+        if finder is None or document.node is not None or document.knows(path, offset):
+            continue
+        by_finder.setdefault(id(finder), (finder, []))[1].append(lookup)
+    for finder, wanted in by_finder.values():
+        for (document, path, offset), found in zip(wanted, finder.find_all(wanted), strict=True):
+            document.remember(path, offset, found)
+
+
 @dataclass(slots=True, eq=False)
 class Document:
     """One YAML document of a file: its value and the node tree for position look-ups.
@@ -41,6 +71,10 @@ class Document:
     ``position`` gives the position of a mapping entry's *key* (or of a list item), which is
     where editors and ``kubectl`` point for a field; ``value_position`` gives the start of the
     value; ``scalar_position`` a character inside a string value.
+
+    A pickled document (sent back by a ``--jobs`` worker) leaves its node tree behind, keeping
+    the positions already looked up; others are asked of ``finder`` (the worker that has the
+    tree), or the tree is composed again from ``text``.
     """
 
     file: str
@@ -50,10 +84,31 @@ class Document:
     node: Node | None = field(default=None, repr=False)
     line_offset: int = 0  # added to node marks when the document was parsed out of a fragment
     text: str = field(default="", repr=False)  # the whole (normalised) text of the file
+    # (start, end, n): the node is the n-th document of text[start:end]; None when not from YAML.
+    source: tuple[int, int, int] | None = field(default=None, repr=False)
+    positions: dict[Path, tuple[int, int]] = field(default_factory=dict, repr=False)  # looked up so far
+    scalar_positions: dict[tuple[Path, int], tuple[int, int]] = field(default_factory=dict, repr=False)
+    finder: Finder | None = field(default=None, repr=False)  # where the node tree is, when not here
+
+    def knows(self, path: Path, offset: int | None) -> bool:
+        """Whether the position of ``path`` (or of character ``offset`` in it) was looked up already."""
+        return path in self.positions if offset is None else (path, offset) in self.scalar_positions
+
+    def remember(self, path: Path, offset: int | None, position: tuple[int, int]) -> None:
+        if offset is None:
+            self.positions[path] = position
+        else:
+            self.scalar_positions[path, offset] = position
 
     def position(self, path: Path) -> tuple[int, int]:
         """1-based (line, column) of ``path``: a mapping entry's key, a list item, or the nearest parent."""
-        node = self.node
+        known = self.positions.get(path)
+        if known is not None:
+            return known
+        if self.node is None and self.finder is not None:
+            known = self.positions[path] = self.finder.find(self, path, None)
+            return known
+        node = self.tree()
         if node is None:
             return (self.line, 1)
         best = node.start_mark
@@ -63,11 +118,28 @@ class Document:
                 break
             mark_node, node = found
             best = mark_node.start_mark
-        return (best.line + 1 + self.line_offset, best.column + 1)
+        position = self.positions[path] = (best.line + 1 + self.line_offset, best.column + 1)
+        return position
+
+    def tree(self) -> Node | None:
+        """The root node: kept from decoding, or composed again from ``text`` when it was left behind."""
+        if self.node is None and self.source is not None and self.text:
+            start, end, number = self.source
+            self.node = _recompose(self.text, start, end)[number]
+        return self.node
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The node tree is several times larger than the data: pickled documents leave it behind.
+        return {name: getattr(self, name) for name in _DOCUMENT_FIELDS if name not in ("node", "finder")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.node = self.finder = None
+        for name, value in state.items():
+            setattr(self, name, value)
 
     def value_node(self, path: Path) -> Node | None:
         """The node holding the value at ``path``, or ``None`` when the path does not exist."""
-        node = self.node
+        node = self.tree()
         for step in path:
             if node is None:
                 return None
@@ -90,6 +162,12 @@ class Document:
         Exact for every scalar style (plain, quoted with escapes, literal, folded, multi-line);
         when the source cannot be matched to the value, the start of the value.
         """
+        known = self.scalar_positions.get((path, offset))
+        if known is not None:
+            return known
+        if self.node is None and self.finder is not None:
+            known = self.scalar_positions[path, offset] = self.finder.find(self, path, offset)
+            return known
         node = self.value_node(path)
         if not isinstance(node, ScalarNode):
             return self.position(path)
@@ -102,9 +180,21 @@ class Document:
         return (line + 1, column + 1)
 
 
+_DOCUMENT_FIELDS = tuple(f.name for f in fields(Document))
+
+
 @lru_cache(maxsize=4)
 def _lines(text: str) -> list[str]:
     return text.split("\n")
+
+
+@lru_cache(maxsize=8)
+def _recompose(text: str, start: int, end: int) -> list[Node]:
+    """The nodes of ``text[start:end]`` again (it composed before; the C stack guard still applies)."""
+    return compose(text[start:end], 0, _RECOMPOSE_LIMITS)
+
+
+_RECOMPOSE_LIMITS = Limits(max_depth=2**31)
 
 
 # --- reading nodes --------------------------------------------------------------------------
@@ -280,7 +370,13 @@ def decode(
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\ufeff" in text:  # concatenated files keep their byte-order marks at document starts
         text = _LINE_START_BOM.sub("", text)
+    # Every document after the first starts with a --- line, so this bounds the count before any
+    # decoding; JSON streams are counted once decoded.
+    if _too_many(1 + sum(1 for m in _DOC_SEPARATOR.finditer(text) if m.start() > 0), limits):
+        return [], [_too_many_documents(limits)]
     documents, issues = _decode_all(file, text, limits)
+    if _too_many(len(documents), limits):
+        return [], [_too_many_documents(limits)]
     for document in documents:
         document.text = text
     if templates and "{{" in text:
@@ -290,18 +386,41 @@ def decode(
     return documents, issues
 
 
+def _too_many(documents: int, limits: Limits) -> bool:
+    return documents > limits.max_documents_per_file
+
+
+def _too_many_documents(limits: Limits) -> DecodeIssue:
+    return DecodeIssue(
+        "too-large",
+        f"file holds more than {limits.max_documents_per_file} documents; not checked",
+        1,
+        1,
+        hint="split the file, or raise limits.maxDocumentsPerFile in the configuration",
+    )
+
+
 def _decode_all(file: str, text: str, limits: Limits) -> tuple[list[Document], list[DecodeIssue]]:
+    is_json = file.lower().endswith(".json")
     try:
-        return _decode_yaml(file, text, 0, limits)
+        documents, issues = _decode_yaml(file, text, 0, len(text), 0, limits)
     except ComposeError as error:
         first_issue = error.issue
-    if file.endswith(".json") or text.lstrip().startswith("{"):
+    else:
+        if is_json:
+            # Decoded as YAML for the positions, but kubectl decodes a .json file as JSON, which
+            # rejects what YAML allows (comments, trailing commas, single quotes, NaN): say so.
+            rejected = _decode_json(file, text)[1]
+            if rejected is not None:
+                issues = sorted([rejected, *issues], key=lambda i: (i.line, i.column))
+        return documents, issues
+    if is_json or text.lstrip().startswith("{"):
         # kubectl tries a text starting with "{" as a JSON stream first; JSON that YAML rejects
         # (very long keys, some escapes) is decoded here, without positions.
         json_documents, json_issue = _decode_json(file, text)
         if json_issue is None:
             return json_documents, []
-        if file.endswith(".json"):
+        if is_json:
             return [], [json_issue]
     return _recover(file, text, first_issue, limits)
 
@@ -317,7 +436,7 @@ def _recover(
         end = starts[n + 1] if n + 1 < len(starts) else len(text)
         line_offset = text.count("\n", 0, start)
         try:
-            chunk_docs, chunk_issues = _decode_yaml(file, text[start:end], line_offset, limits)
+            chunk_docs, chunk_issues = _decode_yaml(file, text, start, end, line_offset, limits)
         except ComposeError as error:
             issues.append(error.issue)
             continue
@@ -328,11 +447,14 @@ def _recover(
     return documents, sorted(issues, key=lambda i: (i.line, i.column))
 
 
-def _decode_yaml(file: str, text: str, line_offset: int, limits: Limits) -> tuple[list[Document], list[DecodeIssue]]:
-    nodes = compose(text, line_offset, limits)
+def _decode_yaml(
+    file: str, text: str, start: int, end: int, line_offset: int, limits: Limits
+) -> tuple[list[Document], list[DecodeIssue]]:
+    """The documents of ``text[start:end]`` (which starts at line ``line_offset + 1``)."""
+    nodes = compose(text[start:end] if (start, end) != (0, len(text)) else text, line_offset, limits)
     documents: list[Document] = []
     issues: list[DecodeIssue] = []
-    for node in nodes:
+    for number, node in enumerate(nodes):
         builder = _Builder(limits)
         try:
             data = builder.build(node)
@@ -356,27 +478,14 @@ def _decode_yaml(file: str, text: str, line_offset: int, limits: Limits) -> tupl
             ))  # fmt: skip
         if data is None:
             continue  # an empty document (e.g. a trailing ---)
-        start = node.start_mark.line + 1 + line_offset
-        documents.append(Document(file, len(documents), start, data, node, line_offset))
+        line = node.start_mark.line + 1 + line_offset
+        documents.append(Document(file, len(documents), line, data, node, line_offset, source=(start, end, number)))
     return documents, issues
 
 
 def _decode_json(file: str, text: str) -> tuple[list[Document], DecodeIssue | None]:
-    """The values of a JSON text or stream of JSON values (as kubectl accepts), or the first error."""
-    decoder = json.JSONDecoder()
-    documents: list[Document] = []
-    index = len(text) - len(text.lstrip())
-    try:
-        while index < len(text):
-            data, end = decoder.raw_decode(text, index)
-            if data is not None:
-                documents.append(Document(file, len(documents), text.count("\n", 0, index) + 1, data))
-            index = len(text) - len(text[end:].lstrip())
-    except json.JSONDecodeError as error:
-        return [], DecodeIssue("syntax", f"invalid JSON: {error.msg}", error.lineno, error.colno)
-    except RecursionError:
-        return [], DecodeIssue("too-deep", "JSON document nests too deeply", text.count("\n", 0, index) + 1, 1)
-    return documents, None
+    values, issue = json_stream.decode(text)
+    return [Document(file, n, line, data) for n, (data, line) in enumerate(values)], issue
 
 
 # --- templates ------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -155,7 +156,7 @@ def test_check_builds_settings_from_the_command_line(monkeypatch: pytest.MonkeyP
     result = invoke(
         "check", "a.yaml", "-", "-i", "inv.yaml", "-f", "json", "-o", "out.json", "--fail-on", "warning",
         "--kubernetes-version", "1.35.1", "--feature-gates", "DRAConsumableCapacity=true", "--stdin-filename",
-        "x.yaml", "--no-simulate", "--color", "always",
+        "x.yaml", "--no-simulate", "--color", "always", "-j", "3",
     )  # fmt: skip
     assert result.exit_code == 0
     assert seen == [
@@ -171,6 +172,7 @@ def test_check_builds_settings_from_the_command_line(monkeypatch: pytest.MonkeyP
             stdin_name="x.yaml",
             simulate=False,
             color=True,
+            jobs=3,
         )
     ]
 
@@ -207,3 +209,43 @@ def test_python_dash_m_dralint_runs_the_cli() -> None:
     assert (version.returncode, version.stdout) == (0, f"dralint, version {__version__}\n")
     result = run_module("check", "repo")
     assert (result.returncode, result.stdout, result.stderr) == (1, golden("repo.text.expected"), "")
+
+
+def _with_failing_check(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """Run the real command line with the schema check replaced by one that raises (tests/failing_check.py)."""
+    program = (
+        "import sys; import dralint.checks as checks; import dralint.parallel as parallel; "
+        "checks.CHECKS['schema'] = 'tests.failing_check:check'; parallel.MIN_PARALLEL_BYTES = 0; "
+        "from dralint.cli import main; sys.argv[0] = 'dralint'; main()"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("DRALINT_DEBUG", None)
+    return subprocess.run(
+        [sys.executable, "-c", program, *args], env=env, cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_check_that_raises_is_one_line_and_exit_3(tmp_path: Path, jobs: str) -> None:
+    # With --jobs 2 (and no size threshold) the error is raised in a worker process.
+    for copy in ("a", "b"):
+        shutil.copytree(ROOT / "examples", tmp_path / copy)
+    result = _with_failing_check("check", "a", "b", "--jobs", jobs, tmp_path=tmp_path)
+    assert result.returncode == 3
+    assert result.stdout == ""
+    assert result.stderr == (
+        "dralint: internal error: ZeroDivisionError: a check divided by zero on two lines (rerun with --debug "
+        "for a traceback and report it at https://github.com/dralint/dralint/issues)\n"
+    )
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_debug_shows_the_traceback_of_an_internal_error(tmp_path: Path, jobs: str) -> None:
+    for copy in ("a", "b"):
+        shutil.copytree(ROOT / "examples", tmp_path / copy)
+    result = _with_failing_check("--debug", "check", "a", "b", "--jobs", jobs, tmp_path=tmp_path)
+    assert result.returncode == 3
+    # With --jobs 2 the worker's traceback comes first, as the cause of the one in the parent.
+    assert result.stderr.startswith(("Traceback (most recent call last):\n", "dralint.parallel._RemoteTraceback:"))
+    assert 'tests/failing_check.py", line 13, in check' in result.stderr
+    assert result.stderr.endswith("ZeroDivisionError: a check divided by zero\non two lines\n")

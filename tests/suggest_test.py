@@ -41,3 +41,10 @@ def test_likely_typo_needs_a_near_identical_name() -> None:
 def test_did_you_mean_offers_the_most_similar_name() -> None:
     assert did_you_mean("gpus", ["gpu", "nic"]) == "did you mean `gpu`?"
     assert did_you_mean("storage", ["gpu", "nic"]) is None
+
+
+def test_distance_stops_early_above_the_limit() -> None:
+    assert distance("kitten", "sitting", 1) == 2
+    assert distance("kitten", "sitting", 3) == 3
+    assert distance("gpu", "gpu.example.com", 2) == 3  # lengths alone rule it out
+    assert distance("gpu.exmaple.com", "gpu.example.com", 1) == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -267,3 +268,67 @@ def test_decode_marks_every_document_with_the_file_text() -> None:
     text = Path(YAMLDOC / "recovery.yaml").read_text(encoding="utf-8")
     documents, _ = decode("recovery.yaml", text)
     assert all(d.text == text and d.file == "recovery.yaml" for d in documents)
+
+
+def test_pickled_documents_compose_their_node_tree_again() -> None:
+    # --jobs workers send documents without their node trees; positions must not change.
+    documents = load("recovery.yaml")[0] + load("cel-styles.yaml")[0]
+    paths = [(), ("metadata", "name"), ("kind",), ("double",), ("nested", "deeper"), ("missing", 3)]
+    expected = [[d.position(p) for p in paths] + [d.scalar_position(("double",), 18)] for d in documents]
+    copies = [pickle.loads(pickle.dumps(document)) for document in documents]
+    assert all(copy.node is None for copy in copies)
+    assert [[c.position(p) for p in paths] + [c.scalar_position(("double",), 18)] for c in copies] == expected
+    assert [c.data for c in copies] == [d.data for d in documents]
+
+
+def test_documents_left_without_their_tree_ask_their_finder() -> None:
+    document = pickle.loads(pickle.dumps(load("cel-styles.yaml")[0][0]))
+    asked: list[list[tuple[tuple[str | int, ...], int | None]]] = []
+
+    class Finder:
+        def find(self, doc: yamldoc.Document, path: tuple[str | int, ...], offset: int | None) -> tuple[int, int]:
+            return self.find_all([(doc, path, offset)])[0]
+
+        def find_all(self, lookups: list[yamldoc.Lookup]) -> list[tuple[int, int]]:
+            asked.append([(path, offset) for _, path, offset in lookups])
+            return [(40 + n, 2) for n in range(len(lookups))]
+
+    document.finder = Finder()
+    assert document.position(("double",)) == (40, 2)
+    assert document.position(("double",)) == (40, 2)  # remembered
+    assert document.scalar_position(("double",), 3) == (40, 2)
+    yamldoc.look_up_all([(document, ("single",), None), (document, ("double",), None), (document, ("single",), 5)])
+    assert document.position(("single",)) == (40, 2) and document.scalar_position(("single",), 5) == (41, 2)
+    assert asked == [[(("double",), None)], [(("double",), 3)], [(("single",), None), (("single",), 5)]]
+    assert document.node is None
+
+
+@pytest.mark.parametrize(
+    ("text", "issue", "kind_at"),
+    [
+        (
+            '{"kind": "A",}',
+            DecodeIssue("syntax", "invalid JSON: Expecting property name enclosed in double quotes", 1, 14),
+            (1, 2),
+        ),
+        (
+            "{'kind': 'A'}",
+            DecodeIssue("syntax", "invalid JSON: Expecting property name enclosed in double quotes", 1, 2),
+            (1, 2),
+        ),
+        ('# a comment\n{"kind": "A"}', DecodeIssue("syntax", "invalid JSON: Expecting value", 1, 1), (2, 2)),
+        (
+            '{"kind": "A",\n "n": -Infinity, "s": "NaN"}',
+            DecodeIssue("syntax", "invalid JSON: -Infinity is not a JSON value", 2, 7),
+            (1, 2),
+        ),
+    ],
+)
+def test_json_files_are_held_to_json_syntax_but_keep_their_positions(
+    text: str, issue: DecodeIssue, kind_at: tuple[int, int]
+) -> None:
+    documents, issues = decode("strict.JSON", text)
+    assert issues == [issue]
+    assert documents[0].data["kind"] == "A"
+    assert documents[0].position(("kind",)) == kind_at
+    assert decode("strict.yaml", text)[1] == []  # YAML files are YAML

@@ -7,26 +7,55 @@ everything downstream (validation rules, the cluster model, the allocator) reads
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from dralint.api import model
 from dralint.api.convert import PathMap, to_v1
 from dralint.api.defaults import apply_defaults
 from dralint.api.objects import KubeObject
 
-Typed = (
-    model.DeviceClass | model.ResourceClaim | model.ResourceClaimTemplate | model.ResourceSlice | model.DeviceTaintRule
-)
+if TYPE_CHECKING:
+    from dralint.api import model
 
-BUILDERS: dict[str, Callable[[Mapping[str, Any]], Typed]] = {
-    "DeviceClass": model.device_class,
-    "ResourceClaim": model.resource_claim,
-    "ResourceClaimTemplate": model.resource_claim_template,
-    "ResourceSlice": model.resource_slice,
-    "DeviceTaintRule": model.device_taint_rule,
-}
+    Typed: TypeAlias = (
+        model.DeviceClass
+        | model.ResourceClaim
+        | model.ResourceClaimTemplate
+        | model.ResourceSlice
+        | model.DeviceTaintRule
+    )
+
 SUPPORTED_VERSIONS = frozenset({"v1alpha3", "v1beta1", "v1beta2", "v1"})
+
+
+def __getattr__(name: str) -> Any:
+    """``Typed`` and ``BUILDERS`` as before, importing the model only when asked for."""
+    if name == "BUILDERS":
+        return builders()
+    if name == "Typed":
+        from dralint.api import model
+
+        return (
+            model.DeviceClass
+            | model.ResourceClaim
+            | model.ResourceClaimTemplate
+            | model.ResourceSlice
+            | model.DeviceTaintRule
+        )
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def builders() -> dict[str, Callable[[Mapping[str, Any]], Typed]]:
+    """The typed-model builder of each kind that has one."""
+    from dralint.api import model
+
+    return {
+        "DeviceClass": model.device_class,
+        "ResourceClaim": model.resource_claim,
+        "ResourceClaimTemplate": model.resource_claim_template,
+        "ResourceSlice": model.resource_slice,
+        "DeviceTaintRule": model.device_taint_rule,
+    }
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -36,7 +65,19 @@ class Normalised:
     obj: KubeObject
     data: dict[str, Any]  # v1-shaped, defaulted
     paths: PathMap  # canonical path -> the user's path
-    typed: Typed | None  # None for kinds without a typed model (ResourcePoolStatusRequest, ...)
+    _typed: list[Typed | None] = field(default_factory=list, repr=False)  # filled on first use
+
+    @property
+    def typed(self) -> Typed | None:
+        """The typed model; ``None`` for kinds without one (ResourcePoolStatusRequest, ...).
+
+        Built on first use: only the dry-run reads it, and importing the model costs a tenth
+        of a one-file run.
+        """
+        if not self._typed:
+            builder = builders().get(self.obj.kind)
+            self._typed.append(builder(self.data) if builder else None)
+        return self._typed[0]
 
 
 def normalise(obj: KubeObject) -> Normalised | None:
@@ -45,5 +86,4 @@ def normalise(obj: KubeObject) -> Normalised | None:
         return None
     converted = to_v1(obj.kind, obj.version, obj.raw)
     apply_defaults(obj.kind, obj.version, converted.data)
-    builder = BUILDERS.get(obj.kind)
-    return Normalised(obj, converted.data, converted.paths, builder(converted.data) if builder else None)
+    return Normalised(obj, converted.data, converted.paths)

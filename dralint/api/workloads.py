@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from dralint.api import model, read
+from dralint.api import meta, read
 from dralint.api.objects import KubeObject
 from dralint.paths import Path, value_at
 
@@ -60,7 +60,7 @@ class PodSpec:
     containers: tuple[Container, ...] = ()
     node_name: str | None = None
     node_selector: Mapping[str, str] = field(default_factory=dict)
-    required_affinity: model.NodeSelector | None = None
+    required_affinity: meta.NodeSelector | None = None
     tolerations: tuple[Toleration, ...] = ()
 
 
@@ -176,7 +176,7 @@ def _find_templates(data: Any, path: Path, replicas: int) -> Iterator[tuple[Path
 def _template(
     owner: KubeObject, spec_path: Path, template: Mapping[str, Any], namespace: str, name: str, replicas: int | None
 ) -> PodTemplate:
-    meta = model.object_meta(template.get("metadata"))
+    metadata = meta.object_meta(template.get("metadata"))
     return PodTemplate(
         owner=owner,
         path=spec_path,
@@ -184,8 +184,8 @@ def _template(
         name=name,
         replicas=replicas,
         spec=pod_spec(template.get("spec")),
-        labels=meta.labels,
-        annotations=meta.annotations,
+        labels=metadata.labels,
+        annotations=metadata.annotations,
     )
 
 
@@ -223,7 +223,7 @@ def pod_spec(data: Any) -> PodSpec:
         containers=tuple(containers),
         node_name=read.opt_text(data, "nodeName"),
         node_selector=_str_map(data.get("nodeSelector")),
-        required_affinity=model.node_selector(affinity),
+        required_affinity=meta.node_selector(affinity),
         tolerations=tuple(
             Toleration(
                 read.text(t, "key"), read.text(t, "operator") or "Equal", read.text(t, "value"), read.text(t, "effect")

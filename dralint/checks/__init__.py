@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Literal
 
-from dralint.context import CheckContext
-from dralint.findings import Violation
+if TYPE_CHECKING:
+    from dralint.context import CheckContext
+    from dralint.findings import Violation
 
-CheckFn = Callable[[CheckContext], Iterable[Violation]]
+CheckFn = Callable[["CheckContext"], Iterable["Violation"]]
 
 CHECKS: dict[str, str] = {
     "admin-access": "dralint.checks.admin_access:check",
@@ -26,11 +28,21 @@ CHECKS: dict[str, str] = {
     "gated-fields": "dralint.checks.gated_fields:check",
     "input": "dralint.checks.input:check",
     "inventory-defects": "dralint.checks.inventory_defects:check",
+    "limits": "dralint.checks.limits:check",
     "references": "dralint.checks.references:check",
     "schema": "dralint.checks.schema:check",
     "served-versions": "dralint.checks.served_versions:check",
     "sharing": "dralint.checks.sharing:check",
 }
+
+# Checks that look at one object (or one file) at a time, never at others: ``--jobs`` runs them
+# in the worker processes that read the files. Every other check sees the whole input (objects
+# referring to each other, the dry-run) and runs once, after the workers are done.
+LOCAL_CHECKS: frozenset[str] = frozenset(
+    {"apiserver", "cel-selectors", "gated-fields", "input", "schema", "served-versions"}
+)
+
+Scope = Literal["all", "local", "global"]
 
 # Rules the engine reports itself, after the checks ran: they are about suppressions and the
 # configuration (unused or broken suppressions, expired exceptions), not about the manifests.
@@ -45,6 +57,11 @@ def known(name: str) -> bool:
 def is_engine(name: str | None) -> bool:
     """Whether ``name`` is reported by the engine rather than by a check function."""
     return name in ENGINE_CHECKS
+
+
+def in_scope(name: str, scope: Scope) -> bool:
+    """Whether the check ``name`` runs in ``scope`` (``all``, or the ``local`` or ``global`` half)."""
+    return scope == "all" or (name in LOCAL_CHECKS) == (scope == "local")
 
 
 def load(name: str) -> CheckFn:

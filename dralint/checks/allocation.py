@@ -5,20 +5,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from dralint.context import CheckContext
 from dralint.findings import Violation
-from dralint.simulate import demand, locate, why
-from dralint.simulate.analysis import Analysis, Failure
-from dralint.simulate.placement import Placement
+
+if TYPE_CHECKING:  # the dry-run's modules are imported only when there is an inventory (see check)
+    from dralint.simulate import locate, why
+    from dralint.simulate.analysis import Analysis, Failure
+    from dralint.simulate.placement import Placement
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
-    if not ctx.options.simulate:
-        return
+    if not ctx.options.simulate or not ctx.inventory.has_devices:
+        return  # (the same as analysis.active, without running the pods through an empty cluster)
     analysis = ctx.analysis
-    if not analysis.active:
-        return
     for failure in analysis.failures:
         if failure.fits_empty:
             yield from _oversubscribed(analysis, failure)
@@ -46,6 +47,8 @@ def _pods_text(failure: Failure) -> str:
 
 
 def _unsatisfiable(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
+    from dralint.simulate import locate, why
+
     pod = failure.first.pod
     reasons = analysis.reasons(failure)
     blocked = why.blocking(reasons)
@@ -78,6 +81,8 @@ def _unsatisfiable(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
 
 
 def _offset(use: locate.ClaimUse, reason: why.RequestWhy, clause: str) -> int | None:
+    from dralint.simulate import why
+
     spec = why.request_spec(use.claim, reason.request)
     if spec is None or reason.selector_index is None:
         return None
@@ -100,6 +105,8 @@ def _hint(reason: why.RequestWhy) -> str | None:
 
 
 def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
+    from dralint.simulate import demand, locate, why
+
     pod = failure.first.pod
     reasons = analysis.reasons(failure)
     exhausted = why.blocking(reasons) or reasons[:1]
@@ -155,6 +162,8 @@ def _claims_fault(error: str) -> bool:
 
 
 def _error(placement: Placement) -> Violation:
+    from dralint.simulate import locate
+
     pod = placement.pod
     obj, path = pod.template.owner, pod.template.path
     match = re.match(r"claim ([^,]+), (?:sub)?request ([^:]+):", placement.reason)

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from dralint.api.requests import claim_specs, written_requests
 from dralint.context import CheckContext
 from dralint.findings import Violation
-from dralint.simulate import requests
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
@@ -16,6 +15,9 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         return
     if not ctx.target.enabled("DRAConsumableCapacity"):
         return  # capacity requests are dropped or refused: the version-skew checks say so
+    # Imported after the guard: a run without an inventory does not pay for the dry-run's modules.
+    from dralint.simulate import requests
+
     analysis = ctx.analysis
     for request in written_requests(claim_specs(ctx.normalised.values())):
         if request.spec.capacity is None:

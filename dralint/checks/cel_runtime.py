@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dralint.api.requests import claim_specs
 from dralint.context import CheckContext
 from dralint.findings import Violation
-from dralint.simulate import hints, selector_errors
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
     if not ctx.options.simulate or not ctx.inventory.has_devices:
         return
+    # Imported after the guard: a run without an inventory does not pay for the dry-run's modules.
+    from dralint.api.requests import claim_specs
+    from dralint.simulate import hints, selector_errors
+
     inventory = ctx.inventory
     classes = [(entry.device_class, entry.origin.obj) for entry in inventory.classes.values()]
     claims = claim_specs(ctx.normalised.values())

@@ -6,11 +6,14 @@ from collections.abc import Iterator
 
 from dralint.context import CheckContext
 from dralint.findings import Violation
-from dralint.simulate import compact_schema, defects
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
     inventory = ctx.inventory
+    if not (inventory.documents or inventory.slices or inventory.allocated):
+        return
+    from dralint.simulate import compact_schema, defects  # imported when there is an inventory to look at
+
     for obj in inventory.documents:
         for error in compact_schema.validate(obj.raw):
             yield Violation("DRA700", error.message, obj, error.path, error.hint)

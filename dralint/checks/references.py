@@ -40,6 +40,21 @@ class Index:
     # kind -> namespace -> name -> normalised object
     namespaced: dict[str, dict[str, dict[str, Normalised]]] = field(default_factory=dict)
     inventory_given: bool = False
+    # Suggestions for unknown class names, once per name (many claims name the same class).
+    _typos: dict[str, str | None] = field(default_factory=dict)
+    _hints: dict[str, str | None] = field(default_factory=dict)
+
+    def typo_of(self, name: str) -> str | None:
+        """The class an unknown class name is almost certainly a misspelling of."""
+        if name not in self._typos:
+            self._typos[name] = likely_typo(name, self.classes)
+        return self._typos[name]
+
+    def hint_for(self, name: str) -> str | None:
+        """``did you mean `x`?`` for an unknown class name."""
+        if name not in self._hints:
+            self._hints[name] = did_you_mean(name, self.classes)
+        return self._hints[name]
 
 
 def build_index(ctx: CheckContext) -> Index:
@@ -75,7 +90,7 @@ def _class_references(normalised: Normalised, index: Index) -> Iterator[Violatio
     for name, path in class_references(normalised):
         if name in index.classes:
             continue
-        near = likely_typo(name, index.classes)
+        near = index.typo_of(name)
         if near is not None or index.inventory_given:
             where = "the inventory and inputs" if index.inventory_given else "the inputs"
             yield Violation(
@@ -83,7 +98,7 @@ def _class_references(normalised: Normalised, index: Index) -> Iterator[Violatio
                 f'DeviceClass "{name}" is not defined in {where}',
                 normalised.obj,
                 path,
-                did_you_mean(name, index.classes) or "use one of: " + ", ".join(sorted(index.classes)[:8]),
+                index.hint_for(name) or "use one of: " + ", ".join(sorted(index.classes)[:8]),
             )
         else:
             yield Violation(

@@ -6,16 +6,16 @@ namespace is the API server's rule, DRA130.)"""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
-from dralint.api import model
-from dralint.api.requests import claim_specs, written_requests
-from dralint.api.workloads import PodTemplate
 from dralint.context import CheckContext
 from dralint.findings import Violation
-from dralint.simulate import locate, requests
-from dralint.simulate.analysis import RESERVED_FOR_LIMIT
-from dralint.simulate.inventory import SliceEntry
-from dralint.simulate.pods import Pod, claim_index
+
+if TYPE_CHECKING:  # the dry-run's modules are imported where they are needed (most runs have no inventory)
+    from dralint.api import model
+    from dralint.api.workloads import PodTemplate
+    from dralint.simulate.inventory import SliceEntry
+    from dralint.simulate.pods import Pod
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
@@ -59,6 +59,11 @@ def _shared_by_replicas(ctx: CheckContext) -> Iterator[Violation]:
 
 
 def _too_many_consumers(ctx: CheckContext) -> Iterator[Violation]:
+    if not any(e.resource_claim_name is not None for t in ctx.pod_templates for e in t.spec.resource_claims):
+        return  # no pod names a ResourceClaim: none can have too many consumers
+    from dralint.simulate.analysis import RESERVED_FOR_LIMIT
+    from dralint.simulate.pods import claim_index
+
     limit = RESERVED_FOR_LIMIT.get(ctx.target.release, 256)
     index = claim_index(ctx.normalised.values())
     consumers: dict[tuple[str, str], list[str]] = {}
@@ -92,6 +97,8 @@ def _too_many_consumers(ctx: CheckContext) -> Iterator[Violation]:
 
 
 def _not_on_one_node(ctx: CheckContext) -> Iterator[Violation]:
+    from dralint.simulate import locate
+
     seen: set[int] = set()
     for placement in ctx.analysis.simulation.placements:
         pod = placement.pod
@@ -110,6 +117,9 @@ def _not_on_one_node(ctx: CheckContext) -> Iterator[Violation]:
 
 
 def _all_on_shareable(ctx: CheckContext) -> Iterator[Violation]:
+    from dralint.api.requests import claim_specs, written_requests
+    from dralint.simulate import requests
+
     if not ctx.target.enabled("DRAConsumableCapacity"):
         return
     analysis = ctx.analysis
@@ -132,6 +142,8 @@ def _all_on_shareable(ctx: CheckContext) -> Iterator[Violation]:
 
 
 def _split_class(ctx: CheckContext) -> Iterator[Violation]:
+    from dralint.simulate import locate
+
     analysis = ctx.analysis
     per_node = _devices_per_node(analysis.inventory.slices)
     reported: set[int] = set()

@@ -11,7 +11,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import Literal, TextIO
 
-from dralint import engine, globs, report, sources
+from dralint import engine, globs, parallel, report, sources
 from dralint.api.versions import DEFAULT_RELEASE, Target, make_target, normalise_release, parse_feature_gates
 from dralint.config import ConfigFile, discover
 from dralint.config import load as load_config
@@ -20,12 +20,12 @@ from dralint.config.select import selection
 from dralint.context import CheckContext, Options
 from dralint.errors import ConfigError, DralintError, UsageError
 from dralint.findings import Finding, Suppression
-from dralint.load import load
+from dralint.limits import Limits, from_config
+from dralint.load import inputs
 from dralint.rules import Rule, catalogue
 from dralint.suppress import Suppressor
 from dralint.suppress import baseline as baselines
 from dralint.suppress.exceptions import build as build_exceptions
-from dralint.yamldoc import Limits
 
 FailOn = Literal["error", "warning", "info", "never"]
 FAIL_ON: tuple[FailOn, ...] = ("error", "warning", "info", "never")
@@ -44,6 +44,7 @@ class CheckSettings:
     color: bool = False
     show_suppressed: bool = False
     write_baseline: str | None = None
+    jobs: int | None = None  # worker processes for many files; None: one per core
     environment: Mapping[str, str] | None = None  # None: os.environ
     today: datetime.date | None = None  # for expiry dates; None: today
     # Shortcuts for programmatic callers (tests, benchmarks): the same as the flags.
@@ -147,15 +148,8 @@ def _files(paths: tuple[str, ...], exclude: tuple[str, ...], root: str) -> list[
 
 
 def _limits(effective: Effective) -> tuple[Limits, int]:
-    limits = effective.limits
-    defaults = Limits()
-    return (
-        Limits(
-            max_values_per_document=limits.get("maxValuesPerDocument", defaults.max_values_per_document),
-            max_depth=limits.get("maxDepth", defaults.max_depth),
-        ),
-        limits.get("maxFileBytes", sources.DEFAULT_MAX_FILE_BYTES),
-    )
+    limits = from_config(effective.limits)
+    return limits, limits.max_file_bytes
 
 
 def analyse(settings: CheckSettings) -> Outcome:
@@ -170,20 +164,30 @@ def analyse(settings: CheckSettings) -> Outcome:
     limits, max_file_bytes = _limits(effective)
     checked = _files(settings.paths or (".",), effective.exclude, effective.root)
     context = _files(effective.inventory + effective.context, effective.exclude, effective.root)
-    workspace = load(checked, context, stdin_name=settings.stdin_name, limits=limits, max_file_bytes=max_file_bytes)
-    ctx = CheckContext(workspace, cluster, Options(simulate=settings.simulate, extra=chosen.options))
     baseline = None
     if effective.baseline is not None and settings.write_baseline is None:
         baseline = baselines.read(effective.baseline)
-    suppressor = Suppressor(
-        ctx, rules, exceptions=exceptions, baseline=baseline, root=effective.root, today=settings.today
-    )
-    findings = engine.run(ctx, rules, chosen, suppressor)
-    written = None
-    if settings.write_baseline is not None:
-        written = baselines.write(settings.write_baseline, [f for f in findings if f.suppressed is None])
-        findings = _baselined(findings, settings.write_baseline)
-    result = _report(settings, ctx, rules, chosen.enabled, findings, cluster, threshold)
+    with parallel.check(
+        inputs(checked, context),
+        jobs=settings.jobs if settings.jobs is not None else parallel.default_jobs(),
+        target=cluster,
+        options=Options(simulate=settings.simulate, extra=chosen.options, limits=limits),
+        rules=rules,
+        selection=chosen,
+        limits=limits,
+        max_file_bytes=max_file_bytes,
+        stdin_name=settings.stdin_name,
+    ) as (ctx, found):
+        suppressor = Suppressor(
+            ctx, rules, exceptions=exceptions, baseline=baseline, root=effective.root, today=settings.today
+        )
+        found += engine.collect(ctx, rules, chosen, "global")
+        findings = engine.finish(ctx, rules, chosen, found, suppressor)
+        written = None
+        if settings.write_baseline is not None:
+            written = baselines.write(settings.write_baseline, [f for f in findings if f.suppressed is None])
+            findings = _baselined(findings, settings.write_baseline)
+        result = _report(settings, ctx, rules, chosen.enabled, findings, cluster, threshold)
     return Outcome(result, engine.exit_code(findings, threshold), written)
 
 

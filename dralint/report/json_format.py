@@ -56,5 +56,5 @@ def render(report: Report, stream: TextIO) -> None:
         },
         "target": report.target,
     }
-    json.dump(document, stream, indent=2, sort_keys=False, ensure_ascii=False)
-    stream.write("\n")
+    # One write: json.dump would write each of the encoder's (many thousand) chunks separately.
+    stream.write(json.dumps(document, indent=2, sort_keys=False, ensure_ascii=False) + "\n")

@@ -17,7 +17,7 @@ from dralint.api import model
 from dralint.api.versions import Target
 from dralint.simulate import hints, why
 from dralint.simulate import pods as pods_module
-from dralint.simulate.cluster import Cluster
+from dralint.simulate.cluster import Cluster, SearchBudget
 from dralint.simulate.inventory import Inventory
 from dralint.simulate.placement import Limits, Placement, Simulation, Strategy, simulate
 from dralint.simulate.utilisation import PoolUtilisation, utilisation
@@ -134,14 +134,16 @@ def analyse(ctx: CheckContext, *, strategy: Strategy = "pack") -> Analysis:
     extended = pods_module.extended_resource_classes(inventory.classes) if target.enabled("DRAExtendedResource") else {}
     pods = pods_module.expand(ctx.pod_templates, index, inventory.nodes, extended)
     # The scheduler evaluates selectors in the StoredExpressions environment (everything enabled).
-    cluster = Cluster(slices, classes, features)
-    base = Cluster(slices, classes, features)
+    limits = ctx.options.limits
+    budget = SearchBudget(limits.max_search_steps, limits.max_dry_run_steps)
+    cluster = Cluster(slices, classes, features, budget=budget)
+    base = Cluster(slices, classes, features, budget=budget)
     existing = [entry.claim for entry in inventory.allocated]
     for claims_cluster in (cluster, base):
         claims_cluster.add(c.allocation for c in existing if c.allocation is not None)
     preallocated = {(c.namespace, c.name): c.allocation for c in existing if c.allocation is not None}
     consumers = {(c.namespace, c.name): c.reserved_for for c in existing}
-    limits = Limits(reserved_for=RESERVED_FOR_LIMIT.get(target.release, 256))
+    reserved = Limits(reserved_for=RESERVED_FOR_LIMIT.get(target.release, 256))
     result = (
         simulate(
             pods,
@@ -151,7 +153,7 @@ def analyse(ctx: CheckContext, *, strategy: Strategy = "pack") -> Analysis:
             preallocated=preallocated,
             preconsumers=consumers,
             strategy=strategy,
-            limits=limits,
+            limits=reserved,
         )
         if inventory.has_devices
         else Simulation()

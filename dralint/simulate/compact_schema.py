@@ -14,13 +14,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
+from typing import TYPE_CHECKING, Any
 
 from dralint.paths import Key, Path
 from dralint.suggest import closest
+
+if TYPE_CHECKING:  # imported when an Inventory document is validated: jsonschema costs 50-80 ms of start-up
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 API_VERSION = "dralint.io/v1alpha1"
 KIND = "Inventory"
@@ -58,6 +59,8 @@ _PATTERN_NAMES: dict[str, str] = {}
 
 @cache
 def _validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(schema())
 
 
@@ -103,6 +106,8 @@ def _innermost(error: ValidationError) -> ValidationError:
         relevant = [e for e in error.context if e.validator != "type" or len(e.relative_path) > 0]
         if not relevant:
             break
+        from jsonschema.exceptions import best_match
+
         inner = best_match(relevant)
         if inner is None:
             break

@@ -13,12 +13,18 @@ import dataclasses
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from dralint.api import model
 from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
 from dralint.paths import Path
 from dralint.simulate import compact, compact_schema
+
+if TYPE_CHECKING:  # imported where an inventory object is met: most one-file runs have none
+    from dralint.api import model
+
+# The kinds whose typed model can be part of the inventory (claims only with an allocation).
+_INVENTORY_KINDS = frozenset({"ResourceSlice", "DeviceClass", "DeviceTaintRule", "ResourceClaim"})
 
 INVENTORY_GROUP = "dralint.io"
 
@@ -114,9 +120,17 @@ def build(objects: Iterable[KubeObject], normalised: Mapping[KubeObject, Normali
                 _add_expansion(inventory, obj, compact.expand(obj.raw))
             continue
         if obj.kind == "Node" and obj.group == "":
+            from dralint.api import model
+
             inventory.nodes.append(NodeEntry(model.node(obj.raw), Origin(obj)))
             continue
-        typed = normalised[obj].typed if obj in normalised else None
+        if obj.kind not in _INVENTORY_KINDS or obj not in normalised:
+            continue
+        if obj.kind == "ResourceClaim" and "status" not in obj.raw:
+            continue  # no allocation without a status
+        from dralint.api import model
+
+        typed = normalised[obj].typed
         if isinstance(typed, model.ResourceSlice):
             paths = tuple(("spec", "devices", i) for i in range(len(typed.devices)))
             inventory.slices.append(SliceEntry(typed, Origin(obj), paths))
@@ -145,6 +159,8 @@ def _drop_duplicate_nodes(inventory: Inventory) -> None:
 
 
 def _add_expansion(inventory: Inventory, obj: KubeObject, expansion: compact.Expansion) -> None:
+    from dralint.api import model
+
     for node in expansion.nodes:
         inventory.nodes.append(NodeEntry(model.node(node.data), Origin(obj, node.path)))
     # Every node of a pool has the same devices: build each distinct device once (names aside).
@@ -170,6 +186,8 @@ def _add_implicit_nodes(inventory: Inventory) -> None:
         names.extend(d.node_name for d in entry.slice.devices if d.node_name)
         for name in names:
             if name and name not in known:
+                from dralint.api import model
+
                 known.add(name)
                 meta = model.ObjectMeta(name=name, labels={compact.HOSTNAME_LABEL: name})
                 inventory.nodes.append(NodeEntry(model.Node(meta), None))

@@ -10,7 +10,7 @@ import datetime
 import fnmatch
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from dralint import globs
@@ -109,6 +109,12 @@ class Exceptions:
     active: list[tuple[ConfigException, list[Directive]]]
     expired: list[ConfigException]
     root: str
+    by_rule: dict[str, list[tuple[ConfigException, list[Directive]]]] = field(default_factory=dict)  # of active
+
+    def __post_init__(self) -> None:
+        for exception, directives in self.active:  # in order: the first match wins
+            for rule in exception.rules:
+                self.by_rule.setdefault(rule, []).append((exception, directives))
 
     @classmethod
     def of(cls, exceptions: Iterable[ConfigException], today: datetime.date, root: str) -> Exceptions:
@@ -126,7 +132,7 @@ class Exceptions:
     def covering(self, finding: Finding) -> list[Directive]:
         return [
             directive
-            for exception, directives in self.active
+            for exception, directives in self.by_rule.get(finding.rule, ())
             if exception.applies(finding, self.root)
             for directive in directives
             if directive.covers(finding.rule)
@@ -146,13 +152,15 @@ class Exceptions:
     def in_scope(self, checked_files: Iterable[str], objects: Iterable[KubeObject]) -> list[Directive]:
         """Directives of exceptions that select something this run checked (only those can be unused)."""
         files = list(checked_files)
-        refs = [(o.file, o.ref()) for o in objects]
+        by_kind: dict[str, list[tuple[str, ObjectRef]]] = {}  # objects by kind: most exceptions name a kind
+        for obj in objects:
+            by_kind.setdefault(obj.kind, []).append((obj.file, obj.ref()))
         out = []
         for exception, directives in self.active:
             if exception.selects_objects:
-                selected = any(
-                    exception.selects_object(ref) and exception.selects_file(file, self.root) for file, ref in refs
-                )
+                candidates = (pair for kind, pairs in by_kind.items() if _glob(exception.kinds, kind) for pair in pairs)
+                root = self.root
+                selected = any(exception.selects_object(r) and exception.selects_file(f, root) for f, r in candidates)
             else:
                 selected = any(exception.selects_file(f, self.root) for f in files)
             if selected:

@@ -6,7 +6,7 @@ in the user's own shape, with a message that says what was expected and what was
 never a dump of the schema. Decoding rules the API server applies before validation and that
 JSON schema cannot express (quantities, integer widths, timestamps) are checked here too.
 
-Validators are built lazily, once per (release, apiVersion, kind).
+Validators are built lazily, once per (release, apiVersion, kind), by :mod:`dralint.validate.compiled`.
 """
 
 from __future__ import annotations
@@ -20,13 +20,11 @@ from datetime import datetime
 from functools import cache
 from typing import Any, Literal
 
-from jsonschema import Draft202012Validator, ValidationError, validators
-from jsonschema.protocols import Validator
-
 from dralint import schemas
 from dralint.api.versions import RELEASES
 from dralint.paths import Path, render
 from dralint.quantity import QuantityError, parse_quantity
+from dralint.validate.compiled import Check, Compiler, Issue
 
 Problem = Literal["unknown-field", "wrong-type", "missing-field", "invalid-quantity", "invalid-format"]
 
@@ -46,22 +44,26 @@ _INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 _RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})")
 
 
-def _format(validator: Any, fmt: str, instance: Any, schema: Mapping[str, Any]) -> Iterator[ValidationError]:
-    """The ``format`` keyword, for the formats whose violations the API server rejects when decoding."""
+FORMATS = frozenset({"quantity", "int32", "int64", "date-time"})
+
+
+def format_problem(fmt: str, instance: Any) -> str | None:
+    """What is wrong with ``instance`` for ``fmt`` (formats whose violations the API server rejects when decoding)."""
     if fmt == "quantity":
         if isinstance(instance, str):
             try:
                 parse_quantity(instance.strip())
             except QuantityError as error:
-                yield ValidationError(str(error), validator="format", validator_value=fmt)
+                return str(error)
         elif isinstance(instance, float) and not math.isfinite(instance):
-            yield ValidationError("not a finite number", validator="format", validator_value=fmt)
+            return "not a finite number"
     elif fmt in _INT_RANGES and isinstance(instance, int) and not isinstance(instance, bool):
         low, high = _INT_RANGES[fmt]
         if not low <= instance <= high:
-            yield ValidationError(f"out of range for {fmt}", validator="format", validator_value=fmt)
+            return f"out of range for {fmt}"
     elif fmt == "date-time" and isinstance(instance, str) and not _is_rfc3339(instance):
-        yield ValidationError("not an RFC 3339 timestamp", validator="format", validator_value=fmt)
+        return "not an RFC 3339 timestamp"
+    return None
 
 
 def _is_rfc3339(text: str) -> bool:
@@ -74,7 +76,21 @@ def _is_rfc3339(text: str) -> bool:
     return True
 
 
-_StrictValidator = validators.extend(Draft202012Validator, {"format": _format})  # type: ignore[no-untyped-call]
+@cache
+def _compiler() -> Compiler:
+    return Compiler(schemas.definitions(), format_problem, FORMATS)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Validator:
+    """The compiled schema of one (release, apiVersion, kind)."""
+
+    check: Check
+
+    def issues(self, instance: Any) -> list[Issue]:
+        out: list[Issue] = []
+        self.check(instance, None, out)
+        return out
 
 
 @cache
@@ -83,9 +99,7 @@ def validator(release: str, api_version: str, kind: str) -> Validator | None:
     name = schemas.root_name(release, api_version, kind)
     if name is None:
         return None
-    root = {"$defs": schemas.definitions(), "$ref": f"#/$defs/{name}"}
-    compiled: Validator = _StrictValidator(root)
-    return compiled
+    return Validator(_compiler().definition(name))
 
 
 def validate(release: str, api_version: str, kind: str, raw: Mapping[str, Any]) -> list[SchemaError]:
@@ -94,17 +108,17 @@ def validate(release: str, api_version: str, kind: str, raw: Mapping[str, Any]) 
     if compiled is None:
         return []
     found: dict[tuple[Problem, Path, str], SchemaError] = {}
-    for error in compiled.iter_errors(raw):
-        for item in _explain(release, api_version, kind, error):
+    for issue in compiled.issues(raw):
+        for item in _explain(release, api_version, kind, issue):
             found.setdefault((item.problem, item.path, item.message), item)
     return list(found.values())
 
 
-def _explain(release: str, api_version: str, kind: str, error: ValidationError) -> Iterator[SchemaError]:
-    path = schemas.typed_path(release, api_version, kind, tuple(error.absolute_path))
-    instance = error.instance
-    schema: Mapping[str, Any] = error.schema if isinstance(error.schema, Mapping) else {}
-    if error.validator == "additionalProperties" and isinstance(instance, Mapping):
+def _explain(release: str, api_version: str, kind: str, issue: Issue) -> Iterator[SchemaError]:
+    path = schemas.typed_path(release, api_version, kind, issue.path)
+    instance = issue.instance
+    schema = issue.schema
+    if issue.keyword == "additionalProperties" and isinstance(instance, Mapping):
         declared = schemas.properties(schema)
         for name in instance:
             if name not in declared:
@@ -115,10 +129,10 @@ def _explain(release: str, api_version: str, kind: str, error: ValidationError) 
                     f'unknown field "{render(field_path)}"',
                     _unknown_field_hint(release, api_version, kind, path, name, declared),
                 )
-    elif error.validator == "type":
-        yield _wrong_type(path, error.validator_value, instance, schema)
-    elif error.validator == "required" and isinstance(instance, Mapping) and isinstance(error.validator_value, list):
-        for name in error.validator_value:
+    elif issue.keyword == "type":
+        yield _wrong_type(path, issue.value, instance, schema)
+    elif issue.keyword == "required" and isinstance(instance, Mapping) and isinstance(issue.value, list):
+        for name in issue.value:
             if name not in instance:
                 yield SchemaError(
                     "missing-field",
@@ -126,8 +140,8 @@ def _explain(release: str, api_version: str, kind: str, error: ValidationError) 
                     f'missing required field "{render((*path, name))}"',
                     f"add {name}",
                 )
-    elif error.validator == "format":
-        yield _bad_format(path, str(error.validator_value), instance, error.message)
+    elif issue.keyword == "format":
+        yield _bad_format(path, str(issue.value), instance, issue.message)
     else:  # keywords the generated schemas do not use today (enum on apiVersion/kind is checked upstream)
         yield SchemaError("wrong-type", path, f"{render(path)} has an invalid value: {_show(instance)}")
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from dralint.api import read
-from dralint.api.model import quantity
+from dralint.api.meta import quantity
 from dralint.paths import Path
 from dralint.quantity import Quantity
 from dralint.validate.apiserver.behaviour import Behaviour

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from dralint.api import read
-from dralint.api.model import quantity
+from dralint.api.meta import quantity
 from dralint.paths import Key, Path
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.capacity import capacity_item

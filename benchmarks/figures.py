@@ -1,0 +1,53 @@
+"""Headline figures for BENCHMARKS.md: each benchmark calls :func:`record`, ``run_all.py`` collects them.
+
+When the environment variable ``DRALINT_BENCH_FIGURES`` names a file, every figure is appended
+to it as one JSON line; otherwise :func:`record` does nothing and the script's printed output
+is its whole report. Also the small timing helpers the benchmarks share.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+ENV = "DRALINT_BENCH_FIGURES"
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    name: str  # what was measured
+    value: float
+    unit: str  # "ms", "s", "x", "MB", ...
+    target: str = ""  # e.g. "< 300 ms", ">= 20x"; empty when there is none
+    met: bool | None = None  # whether the target is met
+    note: str = ""  # baseline, clock (CPU or wall), best of N, ...
+
+
+def record(figure: Figure) -> Figure:
+    path = os.environ.get(ENV)
+    if path:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(asdict(figure)) + "\n")
+    return figure
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and its finished children (user + system)."""
+    own = time.process_time()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own + children.ru_utime + children.ru_stime
+
+
+def best_of(repeat: int, function: Callable[[], object]) -> tuple[float, float]:
+    """(least CPU seconds, least wall seconds) of ``repeat`` calls."""
+    best_cpu = best_wall = float("inf")
+    for _ in range(repeat):
+        cpu, wall = cpu_seconds(), time.perf_counter()
+        function()
+        best_wall = min(best_wall, time.perf_counter() - wall)
+        best_cpu = min(best_cpu, cpu_seconds() - cpu)
+    return best_cpu, best_wall

@@ -1,0 +1,56 @@
+"""Where the dry-run stopped at one of dralint's limits on the allocator's search (DRA008).
+
+The allocator searches every combination of devices before it calls a claim unsatisfiable;
+some requests make that search exponential. dralint bounds it (``limits.maxSearchSteps`` per
+pod and node, ``limits.maxDryRunSteps`` for the whole dry-run) and says where it gave up, so
+the result is never a silent "no finding".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dralint.context import CheckContext
+from dralint.findings import Violation
+
+RULE = "DRA008"
+_PER_ATTEMPT = "search budget exhausted"
+_WHOLE_RUN = "dry-run budget exhausted"
+
+
+def check(ctx: CheckContext) -> Iterator[Violation]:
+    if not ctx.options.simulate or not ctx.inventory.has_devices:
+        return
+    limits = ctx.options.limits
+    reported: set[int] = set()
+    stopped = []
+    for placement in ctx.analysis.simulation.placements:
+        if placement.outcome != "error":
+            continue
+        pod = placement.pod
+        if placement.reason.startswith(_PER_ATTEMPT) and pod.template_index not in reported:
+            reported.add(pod.template_index)
+            node = placement.candidates[0] if placement.candidates else "its node"
+            whose = "its" if pod.template.owner.kind == "Pod" else "their"
+            yield Violation(
+                RULE,
+                f"the dry-run gave up on {pod.subject}: allocating {whose} claims on node {node} takes more than "
+                f"{limits.max_search_steps} search steps (limits.maxSearchSteps)",
+                pod.template.owner,
+                pod.template.path,
+                "make the requests narrower (fewer devices per request, selectors or constraints that leave fewer "
+                "choices), or raise limits.maxSearchSteps in the configuration",
+            )
+        elif placement.reason.startswith(_WHOLE_RUN):
+            stopped.append(placement)
+    if stopped:
+        first = stopped[0].pod
+        count = len(stopped)
+        yield Violation(
+            RULE,
+            f"the dry-run stopped after {limits.max_dry_run_steps} search steps (limits.maxDryRunSteps); "
+            f"{count} pod{'s were' if count != 1 else ' was'} not placed, the first {first.display}",
+            first.template.owner,
+            first.template.path,
+            "raise limits.maxDryRunSteps in the configuration, or check fewer workloads at once",
+        )

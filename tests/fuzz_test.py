@@ -1,0 +1,52 @@
+"""Structurally mutated manifests end in a report or exit code 2, the same way every time (testing/fuzz.py).
+
+A fixed, derandomised profile with a bounded number of examples keeps CI fast and repeatable;
+``scripts/fuzz.py`` runs the same property for as long as you like. The fixed-seed text
+mutations of tests/robustness_test.py cover the decoder; these cover everything after it.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import dralint.cel.program  # noqa: F401  (raises the recursion limit when imported: before hypothesis starts)
+from testing.fuzz import MUTATIONS, Mutation, check_property, documents
+
+
+@cache
+def _documents() -> list[dict[str, Any]]:
+    return documents()
+
+
+@settings(
+    max_examples=60,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    index=st.integers(min_value=0, max_value=10**6),
+    mutations=st.lists(MUTATIONS, min_size=1, max_size=4),
+    as_json=st.booleans(),
+)
+def test_mutated_documents_end_in_a_report_or_exit_2(index: int, mutations: list[Mutation], as_json: bool) -> None:
+    pool = _documents()
+    with tempfile.TemporaryDirectory() as directory:
+        check_property(Path(directory), pool[index % len(pool)], mutations, as_json)
+
+
+def test_fuzzing_reaches_the_later_stages() -> None:
+    # The property is only worth something if mutated cases get past decoding into the checks.
+    pool = _documents()
+    claim = next(d for d in pool if d.get("kind") == "ResourceClaim")
+    with tempfile.TemporaryDirectory() as directory:
+        run = check_property(Path(directory), claim, [Mutation((2, 0), "replace", value=2**63)], as_json=False)
+    assert run.exit_code == 1
+    assert "DRA101" in run.output or "DRA104" in run.output or "DRA1" in run.output

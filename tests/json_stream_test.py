@@ -1,0 +1,28 @@
+"""Strict JSON streams (dralint/json_stream.py): values with their lines, or the first error where it is."""
+
+from __future__ import annotations
+
+import pytest
+
+from dralint import json_stream
+from dralint.yaml_issues import DecodeIssue
+
+
+def test_a_stream_of_values_gives_each_with_its_line() -> None:
+    assert json_stream.decode('\n {"a": 1}\n{"b": [2]} null\n"x"') == ([({"a": 1}, 2), ({"b": [2]}, 3), ("x", 4)], None)
+
+
+@pytest.mark.parametrize(
+    ("text", "issue"),
+    [
+        ('{"a": NaN}', DecodeIssue("syntax", "invalid JSON: NaN is not a JSON value", 1, 7)),
+        (
+            '{"s": "NaN Infinity",\n "a": [1, Infinity]}',
+            DecodeIssue("syntax", "invalid JSON: Infinity is not a JSON value", 2, 11),
+        ),
+        ('{"a": 1,}', DecodeIssue("syntax", "invalid JSON: Expecting property name enclosed in double quotes", 1, 9)),
+        ("[" * 100_000, DecodeIssue("too-deep", "JSON document nests too deeply", 1, 1)),
+    ],
+)
+def test_what_go_rejects_is_an_error_at_its_position(text: str, issue: DecodeIssue) -> None:
+    assert json_stream.decode(text) == ([], issue)

@@ -1,0 +1,89 @@
+"""--jobs: the inputs are cut into consecutive slices, and checking them in workers changes nothing."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from dralint import parallel, report
+from dralint.api.versions import make_target
+from dralint.commands.check import CheckSettings, analyse
+from dralint.context import Options
+from dralint.engine import Selection
+from dralint.errors import InputError
+from dralint.load import Input
+from dralint.rules import builtin_rules
+from dralint.yamldoc import Limits
+from tests.conftest import FIXTURES, ROOT
+
+
+def _inputs(tmp_path: Path, sizes: list[int]) -> list[Input]:
+    files = []
+    for number, size in enumerate(sizes):
+        path = tmp_path / f"{number:02}.yaml"
+        path.write_text("#" * size, encoding="utf-8")
+        files.append((str(path), True))
+    return files
+
+
+def test_split_cuts_consecutive_slices_of_about_equal_size(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_BYTES", 0)
+    files = _inputs(tmp_path, [100] * 8 + [800])
+    slices = parallel.split(files, 2)  # eight parts of about 200 bytes; the big file is one on its own
+    assert [len(part) for part in slices] == [2, 2, 2, 2, 1]
+    assert [item for part in slices for item in part] == files
+
+
+def test_split_keeps_small_inputs_and_standard_input_in_one_part(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = _inputs(tmp_path, [1000, 1000])
+    assert parallel.split(files, 4) == [tuple(files)]  # below MIN_PARALLEL_BYTES
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_BYTES", 0)
+    assert len(parallel.split(files, 4)) == 2
+    assert parallel.split(files, 1) == [tuple(files)]
+    assert parallel.split([*files, ("-", True)], 4) == [(*files, ("-", True))]
+
+
+def _rendered(jobs: int) -> str:
+    settings = CheckSettings(
+        paths=(str(FIXTURES / "cli" / "repo"), str(ROOT / "examples")),
+        outputs=(("text", None),),
+        jobs=jobs,
+        no_config=True,
+    )
+    outcome = analyse(settings)
+    out = io.StringIO()
+    for name in ("text", "json", "sarif", "junit"):
+        report.renderer(name)(outcome.report, out)
+    return out.getvalue() + f"exit {outcome.exit_code}"
+
+
+def test_checking_in_workers_gives_the_same_report(monkeypatch: pytest.MonkeyPatch) -> None:
+    alone = _rendered(1)
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_BYTES", 0)
+    assert _rendered(3) == alone
+    assert "DRA300" in alone  # a finding of a global check, positioned by the worker that has the file
+
+
+def test_errors_in_a_worker_are_raised_in_the_parent(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_BYTES", 0)
+    files: list[Input] = [(str(path), True) for path in sorted((ROOT / "examples").rglob("*.yaml"))]
+    files.insert(3, ("no-such-file.yaml", True))
+    rules = builtin_rules()
+    with (
+        pytest.raises(InputError, match=r"^no-such-file.yaml: cannot read: No such file or directory$"),
+        parallel.check(
+            files,
+            jobs=2,
+            target=make_target(),
+            options=Options(),
+            rules=rules,
+            selection=Selection(frozenset(rules)),
+            limits=Limits(),
+            max_file_bytes=1 << 20,
+        ),
+    ):
+        pass
