@@ -117,6 +117,27 @@ def _layer(
     )
 
 
+# Options that ``check`` and ``simulate`` share, declared once so that both read the same way.
+_release_option = click.option(
+    "--kubernetes-version",
+    "release",
+    default=None,
+    metavar="VERSION",
+    help=f"Target Kubernetes release ({_RELEASES}) [default: {DEFAULT_RELEASE}].",
+)
+_config_option = click.option(
+    "--config",
+    "config",
+    default=None,
+    metavar="FILE",
+    help="Configuration file (default: .dralint.yaml found upwards).",
+)
+_no_config_option = click.option("--no-config", is_flag=True, help="Ignore configuration files.")
+_stdin_filename_option = click.option(
+    "--stdin-filename", default="-", metavar="NAME", help="File name to report for standard input."
+)
+
+
 @main.command()
 @click.argument("paths", nargs=-1)
 @click.option(
@@ -142,13 +163,7 @@ def _layer(
     default=None,
     help="Lowest severity that makes the exit code 1 [default: error].",
 )
-@click.option(
-    "--kubernetes-version",
-    "release",
-    default=None,
-    metavar="VERSION",
-    help=f"Target Kubernetes release ({_RELEASES}) [default: {DEFAULT_RELEASE}].",
-)
+@_release_option
 @click.option(
     "--feature-gates",
     default=None,
@@ -163,14 +178,8 @@ def _layer(
     help="ResourceSlices, DeviceClasses, Nodes, ... to dry-run the claims against; read as context, "
     "not reported on (repeatable).",
 )
-@click.option(
-    "--config",
-    "config",
-    default=None,
-    metavar="FILE",
-    help="Configuration file (default: .dralint.yaml found upwards).",
-)
-@click.option("--no-config", is_flag=True, help="Ignore configuration files.")
+@_config_option
+@_no_config_option
 @click.option("--rules", "rule_paths", multiple=True, metavar="PATH", help="User rule file or directory (repeatable).")
 @click.option(
     "--select",
@@ -183,7 +192,7 @@ def _layer(
 @click.option("--show-suppressed", is_flag=True, help="Also print suppressed findings (text, json, github).")
 @click.option("--baseline", default=None, metavar="FILE", help="Suppress the findings recorded in FILE.")
 @click.option("--write-baseline", default=None, metavar="FILE", help="Record every current finding in FILE.")
-@click.option("--stdin-filename", default="-", metavar="NAME", help="File name to report for standard input.")
+@_stdin_filename_option
 @click.option("--no-simulate", is_flag=True, help="Skip the allocation dry-run.")
 @click.option(
     "--jobs",
@@ -259,7 +268,7 @@ def check(
 @click.option(
     "--config", "config", default=None, metavar="FILE", help="Configuration file (its user rules are listed)."
 )
-@click.option("--no-config", is_flag=True, help="Ignore configuration files.")
+@_no_config_option
 def rules_command(fmt: str, rule_paths: tuple[str, ...], config: str | None, no_config: bool) -> None:
     """List every rule: built-in ones and user rules."""
     from dralint.commands import rules as command
@@ -271,7 +280,7 @@ def rules_command(fmt: str, rule_paths: tuple[str, ...], config: str | None, no_
 @click.argument("rule")
 @click.option("--rules", "rule_paths", multiple=True, metavar="PATH", help="Also look in user rules from PATH.")
 @click.option("--config", "config", default=None, metavar="FILE", help="Configuration file (its user rules count).")
-@click.option("--no-config", is_flag=True, help="Ignore configuration files.")
+@_no_config_option
 def explain(rule: str, rule_paths: tuple[str, ...], config: str | None, no_config: bool) -> None:
     """Print the documentation of RULE (an id such as DRA200, or a name)."""
     from dralint.commands import rules as command
@@ -335,13 +344,7 @@ def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None) -> None:
     help="Output format (html: one self-contained page with charts).",
 )
 @click.option("--output", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")
-@click.option(
-    "--kubernetes-version",
-    "release",
-    default=None,
-    metavar="VERSION",
-    help=f"Target Kubernetes release ({_RELEASES}) [default: {DEFAULT_RELEASE}].",
-)
+@_release_option
 @click.option("--feature-gates", default=None, metavar="GATES", help="Feature gates: Name=true,Other=false.")
 @click.option(
     "--strategy",
@@ -350,15 +353,9 @@ def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None) -> None:
     show_default=True,
     help="pack: first node that fits; spread: continue after the node used last.",
 )
-@click.option(
-    "--config",
-    "config",
-    default=None,
-    metavar="FILE",
-    help="Configuration file (default: .dralint.yaml found upwards).",
-)
-@click.option("--no-config", is_flag=True, help="Ignore configuration files.")
-@click.option("--stdin-filename", default="-", metavar="NAME", help="File name to report for standard input.")
+@_config_option
+@_no_config_option
+@_stdin_filename_option
 def simulate(
     paths: tuple[str, ...],
     inventory: tuple[str, ...],

@@ -17,6 +17,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from dralint.errors import ConfigError
+from dralint.jsontypes import TYPE_PHRASES, type_phrase
 from dralint.paths import Path, render
 
 if TYPE_CHECKING:
@@ -73,31 +74,8 @@ def _order(path: Path) -> list[tuple[int, int | str]]:
     return [(0, step) if isinstance(step, int) else (1, str(step)) for step in path]
 
 
-_JSON_TYPES = {
-    "object": "a mapping",
-    "array": "a list",
-    "string": "a string",
-    "integer": "an integer",
-    "number": "a number",
-    "boolean": "true or false",
-    "null": "null",
-}
-
-
-def _type_name(value: Any) -> str:
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return "null"
+# Expected types read better as "true or false" than as "a boolean" in a configuration file.
+_EXPECTED = {**TYPE_PHRASES, "boolean": "true or false"}
 
 
 def _explain(error: ValidationError) -> list[Problem]:
@@ -126,9 +104,9 @@ def _explain(error: ValidationError) -> list[Problem]:
         return [Problem(path, f"must be {expected!r}")]
     if kind == "type":
         types = expected if isinstance(expected, list) else [expected]
-        names = " or ".join(_JSON_TYPES.get(str(t), str(t)) for t in types)
+        names = " or ".join(_EXPECTED.get(str(t), str(t)) for t in types)
         advice = f"; {sub['x-message']}" if "x-message" in sub else ""
-        return [Problem(path, f"expected {names}, got {_type_name(error.instance)}{advice}")]
+        return [Problem(path, f"expected {names}, got {type_phrase(error.instance)}{advice}")]
     if "x-message" in sub:
         return [Problem(path, f"{error.instance!r}: {sub['x-message']}")]
     if kind in ("minLength", "minItems", "minProperties"):

@@ -16,6 +16,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from dralint.jsontypes import TYPE_PHRASES, type_phrase
 from dralint.paths import Key, Path
 from dralint.suggest import closest
 
@@ -142,8 +143,8 @@ def _message(error: ValidationError) -> str:
         )
     if validator == "type":
         wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
-        names = " or ".join(_TYPE_NAMES.get(str(t), str(t)) for t in wanted)
-        return f"expected {names}, got {_TYPE_NAMES.get(_json_type(error.instance), 'a value')}"
+        names = " or ".join(TYPE_PHRASES.get(str(t), str(t)) for t in wanted)
+        return f"expected {names}, got {type_phrase(error.instance)}"
     if validator == "pattern":
         return f"{error.instance!r} is not {_PATTERN_NAMES.get(str(error.validator_value), 'valid here')}"
     if validator == "oneOf" and len(error.absolute_path) == 3 and error.absolute_path[1] == "networkPools":
@@ -177,33 +178,6 @@ def _group_size(group: Mapping[str, Any]) -> int:
     per_device = 1 + (sum(p.get("count", 1) for p in partitions["devices"]) if partitions else 0)
     count: int = group.get("count", 1) * per_device
     return count
-
-
-_TYPE_NAMES = {
-    "object": "a mapping",
-    "array": "a list",
-    "string": "a string",
-    "integer": "an integer",
-    "number": "a number",
-    "boolean": "a boolean",
-    "null": "null",
-}
-
-
-def _json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, Mapping):
-        return "object"
-    return "null"
 
 
 def _placeholder_errors(data: Any, path: Path) -> Iterator[SchemaError]:

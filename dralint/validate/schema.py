@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from dralint import schemas
 from dralint.api.versions import RELEASES
+from dralint.jsontypes import TYPE_PHRASES, json_type, type_phrase
 from dralint.paths import Path, render
 from dralint.quantity import QuantityError, parse_quantity
 from dralint.validate.compiled import Check, Compiler, Issue
@@ -146,32 +147,6 @@ def _explain(release: str, api_version: str, kind: str, issue: Issue) -> Iterato
         yield SchemaError("wrong-type", path, f"{render(path)} has an invalid value: {_show(instance)}")
 
 
-_JSON_TYPES = {
-    "string": "a string",
-    "integer": "an integer",
-    "number": "a number",
-    "boolean": "a boolean",
-    "object": "a mapping",
-    "array": "a list",
-}
-
-
-def _type_name(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, Mapping):
-        return "mapping"
-    if isinstance(value, list):
-        return "list"
-    return "null"
-
-
 def _show(value: Any) -> str:
     """A short rendering of a value for messages (scalars shown, containers only named)."""
     if isinstance(value, str):
@@ -180,22 +155,22 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         return f"boolean {str(value).lower()}"
     if isinstance(value, (int, float)):
-        return f"{_type_name(value)} {value}"
-    return {"mapping": "a mapping", "list": "a list"}.get(_type_name(value), "null")
+        return f"{json_type(value)} {value}"
+    return type_phrase(value)
 
 
 def _wrong_type(path: Path, expected: Any, instance: Any, schema: Mapping[str, Any]) -> SchemaError:
     fmt = schema.get("format")
     required = schema.get("required") or []
     names = [expected] if isinstance(expected, str) else list(expected)
-    names = [_JSON_TYPES[n] for n in names if n != "null"]
+    names = [TYPE_PHRASES[n] for n in names if n != "null"]
     if fmt == "quantity":
         wanted = "a quantity (string or number)"
     elif fmt == "int-or-string":
         wanted = "an integer or a string"
     else:
         wanted = " or ".join(names)
-    got = _type_name(instance)
+    got = json_type(instance)
     scalar = got in ("string", "integer", "number", "boolean")
     hint = None
     if names == ["a string"] and got == "boolean":
@@ -204,9 +179,9 @@ def _wrong_type(path: Path, expected: Any, instance: Any, schema: Mapping[str, A
         hint = f'quote the value: "{_plain(instance)}"'
     elif names in (["an integer"], ["a number"], ["a boolean"]) and got == "string":
         hint = "write the value without quotes"
-    elif names == ["a list"] and got == "mapping":
+    elif names == ["a list"] and got == "object":
         hint = "write a list: each item starts with '-'"
-    elif names == ["a mapping"] and got == "list":
+    elif names == ["a mapping"] and got == "array":
         hint = "write a mapping (key: value), not a list"
     elif names == ["a mapping"] and scalar and len(required) == 1:
         hint = f'write it as a mapping: "{required[0]}: {_plain(instance)}"'
