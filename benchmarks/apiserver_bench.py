@@ -15,8 +15,6 @@ import argparse
 import json
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from figures import Figure, record  # noqa: E402
+from figures import Figure, best_of, record  # noqa: E402
 
 from dralint.api.versions import make_target  # noqa: E402
 from dralint.checks import admin_access, apiserver, references  # noqa: E402
@@ -63,15 +61,6 @@ def inventory(slices: int, devices: int) -> dict[str, Any]:
     return {"apiVersion": "v1", "kind": "List", "items": items}
 
 
-def best_of(repeat: int, function: Callable[[], object]) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--slices", type=int, default=500)
@@ -96,8 +85,8 @@ def main() -> int:
             return found
 
         assert checks() == 0, "the generated inventory is valid"
-        baseline_time = best_of(args.repeat, baseline)
-        checks_time = best_of(args.repeat, checks)
+        baseline_time = best_of(args.repeat, baseline)[1]
+        checks_time = best_of(args.repeat, checks)[1]
     total = args.slices * args.devices
     print(f"{args.slices} slices x {args.devices} devices = {total} devices, best of {args.repeat}")
     print(f"load and normalise (baseline):       {baseline_time * 1000:8.1f} ms")

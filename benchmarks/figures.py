@@ -7,14 +7,17 @@ is its whole report. Also the small timing helpers the benchmarks share.
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import resource
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 ENV = "DRALINT_BENCH_FIGURES"
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,3 +54,9 @@ def best_of(repeat: int, function: Callable[[], object]) -> tuple[float, float]:
         best_wall = min(best_wall, time.perf_counter() - wall)
         best_cpu = min(best_cpu, cpu_seconds() - cpu)
     return best_cpu, best_wall
+
+
+def corpus_files(corpus: Path = CORPUS) -> list[str]:
+    """The corpus files, in the order of its INDEX.tsv."""
+    with open(corpus / "INDEX.tsv", encoding="utf-8") as handle:
+        return [str(corpus / row["file"]) for row in csv.DictReader(handle, delimiter="\t")]

@@ -33,11 +33,7 @@ TARGET_MS = 300
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from figures import Figure, best_of, record  # noqa: E402
-
-
-def corpus_files() -> list[str]:
-    return sorted(str(path) for path in CORPUS.rglob("*.yaml"))
+from figures import Figure, best_of, corpus_files, record  # noqa: E402
 
 
 def bench_loading(repeat: int) -> None:

@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from validate_bench import INVENTORY, RELEASE, corpus_files  # noqa: E402
+from figures import corpus_files  # noqa: E402
+from validate_bench import INVENTORY, RELEASE  # noqa: E402
 
 from dralint.commands.check import CheckSettings, run  # noqa: E402
 

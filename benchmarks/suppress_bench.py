@@ -16,20 +16,17 @@ Each measurement is the best of ``--repeat`` runs on a fresh context. Usage::
 from __future__ import annotations
 
 import argparse
-import csv
 import datetime
 import io
 import sys
-import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from figures import Figure, record  # noqa: E402
+from figures import Figure, best_of, corpus_files, record  # noqa: E402
 
 from dralint import engine, report  # noqa: E402
 from dralint.api.versions import make_target  # noqa: E402
@@ -41,20 +38,6 @@ from dralint.rules import builtin_rules  # noqa: E402
 from dralint.suppress import Suppressor  # noqa: E402
 from dralint.suppress.baseline import Baseline  # noqa: E402
 from dralint.suppress.exceptions import ConfigException  # noqa: E402
-
-
-def corpus_files(corpus: Path) -> list[str]:
-    with open(corpus / "INDEX.tsv", encoding="utf-8") as handle:
-        return [str(corpus / row["file"]) for row in csv.DictReader(handle, delimiter="\t")]
-
-
-def best_of(repeat: int, function: Callable[[], object]) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> int:
@@ -90,8 +73,8 @@ def main() -> int:
         suppressor = Suppressor(ctx, rules, exceptions=exceptions, baseline=baseline, today=datetime.date(2030, 1, 1))
         return engine.run(ctx, rules, selection, suppressor)
 
-    baseline_time = best_of(args.repeat, plain)
-    suppress_time = best_of(args.repeat, suppressed)
+    baseline_time = best_of(args.repeat, plain)[1]
+    suppress_time = best_of(args.repeat, suppressed)[1]
     result = report.Report(
         findings=tuple(findings),
         summary=report.Summary(len(files), len(workspace.documents), len(workspace.objects), 0),
@@ -112,7 +95,7 @@ def main() -> int:
     )
     for name in sorted(report.FORMATS):
         render = report.renderer(name)
-        elapsed = best_of(args.repeat, lambda render=render: render(result, io.StringIO()))  # type: ignore[misc]
+        elapsed = best_of(args.repeat, lambda render=render: render(result, io.StringIO()))[1]  # type: ignore[misc]
         share = elapsed / baseline_time
         print(f"render {name:<6}                       {elapsed * 1000:8.1f} ms ({share:.2f} of the checks)")
     return 0

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import csv
 import os
 import sys
 from pathlib import Path
@@ -24,18 +23,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from figures import Figure, best_of, record  # noqa: E402
+from figures import Figure, best_of, corpus_files, record  # noqa: E402
 
 from dralint.commands.check import CheckSettings, run  # noqa: E402
 
 RELEASE = "1.37"
 TARGET = 20.0
 INVENTORY = ROOT / "examples" / "cluster"
-
-
-def corpus_files(corpus: Path) -> list[str]:
-    with open(corpus / "INDEX.tsv", encoding="utf-8") as handle:
-        return [str(corpus / row["file"]) for row in csv.DictReader(handle, delimiter="\t")]
 
 
 def dralint_once(files: list[str]) -> int:
