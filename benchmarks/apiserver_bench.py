@@ -26,8 +26,8 @@ from figures import Figure, best_of, record  # noqa: E402
 
 from dralint.api.versions import make_target  # noqa: E402
 from dralint.checks import admin_access, apiserver, references  # noqa: E402
-from dralint.context import CheckContext  # noqa: E402
-from dralint.load import load  # noqa: E402
+from dralint.pipeline.context import CheckContext  # noqa: E402
+from dralint.read.load import load  # noqa: E402
 
 
 def inventory(slices: int, devices: int) -> dict[str, Any]:

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from figures import Figure, record  # noqa: E402
 
-from dralint.parallel import MIN_PARALLEL_BYTES, default_jobs  # noqa: E402
+from dralint.pipeline.parallel import MIN_PARALLEL_BYTES, default_jobs  # noqa: E402
 
 # The command line, printing at exit the CPU seconds of the parent itself and of its workers;
 # with "p.MIN_PARALLEL_BYTES = 0" first for the small-input measurement.
@@ -46,7 +46,7 @@ CLI = (
     "from dralint.cli import main\n"
     "main()\n"
 )
-NO_THRESHOLD = "import dralint.parallel as p\np.MIN_PARALLEL_BYTES = 0\n" + CLI
+NO_THRESHOLD = "import dralint.pipeline.parallel as p\np.MIN_PARALLEL_BYTES = 0\n" + CLI
 
 
 @dataclass(frozen=True, slots=True)

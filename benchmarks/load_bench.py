@@ -38,7 +38,7 @@ from figures import Figure, best_of, corpus_files, record  # noqa: E402
 
 def bench_loading(repeat: int) -> None:
     from dralint.commands import check as check_command
-    from dralint.load import load
+    from dralint.read.load import load
 
     files = corpus_files()
     documents = len(load(files).documents)

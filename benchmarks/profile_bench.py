@@ -31,16 +31,16 @@ from dralint.commands.check import CheckSettings, run  # noqa: E402
 # (label, file suffix, function): stages, in pipeline order.
 STAGES = [
     ("configuration and rule catalogue", "dralint/commands/check.py", "configuration"),
-    ("read, decode and identify files", "dralint/load.py", "load_files"),
-    ("  of which YAML composing (C parser, node objects)", "dralint/yaml_compose.py", "compose"),
-    ("  of which building values from nodes", "dralint/yamldoc.py", "build"),
+    ("read, decode and identify files", "dralint/read/load.py", "load_files"),
+    ("  of which YAML composing (C parser, node objects)", "dralint/read/compose.py", "compose"),
+    ("  of which building values from nodes", "dralint/read/yamldoc.py", "build"),
     ("normalise to v1 (shared, lazily)", "dralint/api/normalise.py", "normalise"),
-    ("pod templates (shared, lazily)", "dralint/context.py", "pod_templates"),
-    ("schema validation (shared, lazily)", "dralint/context.py", "schema_errors"),
-    ("inventory (shared, lazily)", "dralint/context.py", "inventory"),
-    ("dry-run (shared, lazily)", "dralint/context.py", "analysis"),
-    ("suppressions, sorting", "dralint/engine.py", "finish"),
-    ("position look-ups", "dralint/engine.py", "resolve"),
+    ("pod templates (shared, lazily)", "dralint/pipeline/context.py", "pod_templates"),
+    ("schema validation (shared, lazily)", "dralint/pipeline/context.py", "schema_errors"),
+    ("inventory (shared, lazily)", "dralint/pipeline/context.py", "inventory"),
+    ("dry-run (shared, lazily)", "dralint/pipeline/context.py", "analysis"),
+    ("suppressions, sorting", "dralint/pipeline/engine.py", "finish"),
+    ("position look-ups", "dralint/pipeline/engine.py", "resolve"),
     ("write the JSON report", "dralint/commands/check.py", "write_outputs"),
 ]
 

@@ -20,9 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from figures import Figure, record
 
 from dralint.api.versions import make_target
-from dralint.context import CheckContext
-from dralint.load import load
-from dralint.simulate import analysis
+from dralint.dryrun import analysis
+from dralint.pipeline.context import CheckContext
+from dralint.read.load import load
 
 NODES = 1_000
 DEVICES_PER_NODE = 8

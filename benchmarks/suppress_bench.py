@@ -28,16 +28,17 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from figures import Figure, best_of, corpus_files, record  # noqa: E402
 
-from dralint import engine, report  # noqa: E402
+from dralint import report  # noqa: E402
 from dralint.api.versions import make_target  # noqa: E402
-from dralint.context import CheckContext  # noqa: E402
 from dralint.findings import Location  # noqa: E402
-from dralint.fingerprint import fingerprint  # noqa: E402
-from dralint.load import load  # noqa: E402
+from dralint.pipeline import engine  # noqa: E402
+from dralint.pipeline.context import CheckContext  # noqa: E402
+from dralint.read.load import load  # noqa: E402
 from dralint.rules import builtin_rules  # noqa: E402
 from dralint.suppress import Suppressor  # noqa: E402
 from dralint.suppress.baseline import Baseline  # noqa: E402
 from dralint.suppress.exceptions import ConfigException  # noqa: E402
+from dralint.suppress.fingerprint import fingerprint  # noqa: E402
 
 
 def main() -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from dralint.paths import Path, render
+from dralint.apimachinery.fieldpath import Path, render
 
 if TYPE_CHECKING:
     from dralint.api.objects import KubeObject

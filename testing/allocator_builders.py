@@ -15,7 +15,7 @@ from typing import Any
 
 from dralint.allocator import AllocatedState, Features
 from dralint.api import model
-from dralint.quantity import parse_quantity
+from dralint.apimachinery.quantity import parse_quantity
 
 FLAGS = {
     "adminAccess": "admin_access",

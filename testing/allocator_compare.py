@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dralint.quantity import parse_quantity
+from dralint.apimachinery.quantity import parse_quantity
 
 _RESULT_FIELDS = ("request", "driver", "pool", "device", "adminAccess", "bindingConditions", "bindingFailureConditions")
 

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from dralint import report
 from dralint.commands.check import CheckSettings, analyse
 from dralint.errors import DralintError
-from dralint.load import load
+from dralint.read.load import load
 
 ROOT = Path(__file__).resolve().parent.parent
 INVENTORY = ROOT / "examples" / "cluster"

@@ -6,11 +6,11 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from dralint import engine
 from dralint.api.versions import make_target
-from dralint.context import CheckContext, Options
 from dralint.findings import Finding
-from dralint.load import load
+from dralint.pipeline import engine
+from dralint.pipeline.context import CheckContext, Options
+from dralint.read.load import load
 from dralint.rules import builtin_rules
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from dralint.api.versions import make_target
-from dralint.context import CheckContext
-from dralint.load import load
-from dralint.simulate import inventory
+from dralint.cluster import inventory
+from dralint.pipeline.context import CheckContext
+from dralint.read.load import load
 from testing.run import ROOT
 
 SIMULATE = ROOT / "tests" / "fixtures" / "simulate"

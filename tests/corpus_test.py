@@ -13,11 +13,11 @@ from collections import Counter
 from functools import cache
 from pathlib import Path
 
-from dralint import engine
 from dralint.api.normalise import BUILDERS, SUPPORTED_VERSIONS
 from dralint.api.versions import make_target
-from dralint.context import CheckContext, Workspace
-from dralint.load import load
+from dralint.pipeline import engine
+from dralint.pipeline.context import CheckContext, Workspace
+from dralint.read.load import load
 from dralint.rules import builtin_rules
 from tests.conftest import CORPUS, require_shared
 

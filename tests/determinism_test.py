@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from dralint import parallel
+from dralint.pipeline import parallel
 from tests.conftest import CORPUS, FIXTURES, ROOT, require_shared
 
 

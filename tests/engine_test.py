@@ -1,14 +1,14 @@
-"""The engine: violations → findings, filtering, ordering, exit codes (dralint/engine.py)."""
+"""The engine: violations → findings, filtering, ordering, exit codes (dralint/pipeline/engine.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from dralint import engine
 from dralint.api.versions import make_target
-from dralint.context import CheckContext
 from dralint.findings import Finding, Location, ObjectRef, Violation
-from dralint.load import load
+from dralint.pipeline import engine
+from dralint.pipeline.context import CheckContext
+from dralint.read.load import load
 from dralint.rules import Rule, builtin_rules
 
 CHECKED = "tests/fixtures/engine/checked.yaml"

@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
-from dralint import engine
 from dralint.api.versions import make_target
-from dralint.context import CheckContext
-from dralint.load import load
+from dralint.pipeline import engine
+from dralint.pipeline.context import CheckContext
+from dralint.read.load import load
 from dralint.rules import builtin_rules
 from tests.conftest import ROOT
 

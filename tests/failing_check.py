@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dralint.context import CheckContext
 from dralint.findings import Violation
+from dralint.pipeline.context import CheckContext
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from dralint.globs import matches, relative_to
+from dralint.config.globs import matches, relative_to
 
 
 @pytest.mark.parametrize(

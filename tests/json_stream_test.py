@@ -1,11 +1,11 @@
-"""Strict JSON streams (dralint/json_stream.py): values with their lines, or the first error where it is."""
+"""Strict JSON streams (dralint/read/json_stream.py): values with their lines, or the first error where it is."""
 
 from __future__ import annotations
 
 import pytest
 
-from dralint import json_stream
-from dralint.yaml_issues import DecodeIssue
+from dralint.read import json_stream
+from dralint.read.issues import DecodeIssue
 
 
 def test_a_stream_of_values_gives_each_with_its_line() -> None:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from dralint import k8svalidation
+from dralint.apimachinery import validation as k8svalidation
 from tests.conftest import FIXTURES
 
 CASES: list[dict[str, Any]] = YAML(typ="safe", pure=True).load((FIXTURES / "k8svalidation.yaml").read_text())

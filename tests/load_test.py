@@ -1,4 +1,4 @@
-"""Loading paths into a workspace (dralint/load.py)."""
+"""Loading paths into a workspace (dralint/read/load.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from dralint.load import load
+from dralint.read.load import load
 
 
 def test_load_reads_checked_and_context_files() -> None:

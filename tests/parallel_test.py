@@ -7,15 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from dralint import parallel, report
+from dralint import report
 from dralint.api.versions import make_target
 from dralint.commands.check import CheckSettings, analyse
-from dralint.context import Options
-from dralint.engine import Selection
 from dralint.errors import InputError
-from dralint.load import Input
+from dralint.pipeline import parallel
+from dralint.pipeline.context import Options
+from dralint.pipeline.engine import Selection
+from dralint.read.load import Input
+from dralint.read.yamldoc import Limits
 from dralint.rules import builtin_rules
-from dralint.yamldoc import Limits
 from tests.conftest import FIXTURES, ROOT
 
 

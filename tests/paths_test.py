@@ -1,10 +1,10 @@
-"""Field paths (dralint/paths.py)."""
+"""Field paths (dralint/apimachinery/fieldpath.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from dralint.paths import Key, join, parse, render, value_at
+from dralint.apimachinery.fieldpath import Key, join, parse, render, value_at
 
 
 @pytest.mark.parametrize(

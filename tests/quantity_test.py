@@ -1,4 +1,4 @@
-"""Kubernetes quantities (dralint/quantity.py); cases in tests/fixtures/quantity/*.tsv."""
+"""Kubernetes quantities (dralint/apimachinery/quantity.py); cases in tests/fixtures/quantity/*.tsv."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from dralint.quantity import Quantity, QuantityError, parse_quantity
+from dralint.apimachinery.quantity import Quantity, QuantityError, parse_quantity
 from tests.conftest import FIXTURES
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import random
 
-from dralint import engine
 from dralint.api.normalise import normalise
 from dralint.api.objects import identify
 from dralint.api.versions import make_target
 from dralint.api.workloads import pod_templates
-from dralint.context import CheckContext, Workspace
+from dralint.pipeline import engine
+from dralint.pipeline.context import CheckContext, Workspace
+from dralint.read.yamldoc import decode
 from dralint.rules import builtin_rules
-from dralint.yamldoc import decode
 from tests.conftest import FIXTURES, ROOT
 
 SNIPPETS = [

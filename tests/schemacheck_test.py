@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from jsonschema import Draft202012Validator
 
-from dralint import schemacheck, userfile
 from dralint.errors import ConfigError
+from dralint.read import userfile
+from dralint.validate import userschema as schemacheck
 
 
 @pytest.mark.parametrize(("package", "name"), [("dralint.config", "schema.json"), ("dralint.rules", "schema.json")])

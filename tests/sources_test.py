@@ -1,4 +1,4 @@
-"""Finding and reading the input (dralint/sources.py)."""
+"""Finding and reading the input (dralint/read/sources.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from dralint.errors import InputError
-from dralint.sources import decode_bytes, discover, read
-from dralint.yamldoc import DecodeIssue
+from dralint.read.sources import decode_bytes, discover, read
+from dralint.read.yamldoc import DecodeIssue
 from tests.conftest import FIXTURES
 
 SOURCES = FIXTURES / "sources"

@@ -1,9 +1,9 @@
-"""Unrendered Helm/Go templates (dralint/templating.py, applied by dralint/yamldoc.py)."""
+"""Unrendered Helm/Go templates (dralint/read/templating.py, applied by dralint/read/yamldoc.py)."""
 
 from __future__ import annotations
 
-from dralint.templating import Directive, directives, string_directive_count
-from dralint.yamldoc import DecodeIssue, decode
+from dralint.read.templating import Directive, directives, string_directive_count
+from dralint.read.yamldoc import DecodeIssue, decode
 from tests.conftest import FIXTURES
 
 TEMPLATING = FIXTURES / "templating"

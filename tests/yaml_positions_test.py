@@ -1,4 +1,4 @@
-"""Positions of characters inside scalars (dralint/yaml_positions.py).
+"""Positions of characters inside scalars (dralint/read/positions.py).
 
 The styles met in manifests are covered end to end in tests/yamldoc_test.py; these are the
 edges: a walk that cannot be matched must give no position rather than a wrong one.
@@ -6,7 +6,7 @@ edges: a walk that cannot be matched must give no position rather than a wrong o
 
 from __future__ import annotations
 
-from dralint.yaml_positions import char_positions
+from dralint.read.positions import char_positions
 
 
 def test_plain_single_line() -> None:

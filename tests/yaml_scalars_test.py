@@ -1,4 +1,4 @@
-"""go-yaml v2 scalar resolution (dralint/yaml_scalars.py); the full table is tests/fixtures/yamldoc/scalars.yaml."""
+"""go-yaml v2 scalar resolution (dralint/read/scalars.py); the full table is tests/fixtures/yamldoc/scalars.yaml."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from dralint.yaml_scalars import TagError, key_text, resolve_plain, resolve_tagged
+from dralint.read.scalars import TagError, key_text, resolve_plain, resolve_tagged
 
 
 def test_resolve_plain_special_floats() -> None:

@@ -1,4 +1,4 @@
-"""Decoding YAML/JSON text into documents with positions (dralint/yamldoc.py)."""
+"""Decoding YAML/JSON text into documents with positions (dralint/read/yamldoc.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from dralint import yaml_compose, yamldoc
-from dralint.paths import Key
-from dralint.yamldoc import DecodeIssue, Limits, decode
+from dralint.apimachinery.fieldpath import Key
+from dralint.read import compose as yaml_compose
+from dralint.read import yamldoc
+from dralint.read.yamldoc import DecodeIssue, Limits, decode
 from tests.conftest import FIXTURES
 
 YAMLDOC = FIXTURES / "yamldoc"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from dralint.allocator.devices import NANO, CapacityInfo, nano
-from dralint.quantity import Quantity
+from dralint.apimachinery.quantity import Quantity
 
 # One requested or consumed amount: (nano units, the quantity to report).
 Amount = tuple[int, Quantity]

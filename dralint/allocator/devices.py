@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import dralint.cel
 from dralint.allocator.types import AllocatedState, DeviceID
 from dralint.api import model
-from dralint.quantity import Quantity
+from dralint.apimachinery.quantity import Quantity
 
 if TYPE_CHECKING:
     from dralint.cel import DeviceValue

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 
 from dralint.api import model
-from dralint.k8svalidation import label_value_errors, qualified_name_errors
+from dralint.apimachinery.validation import label_value_errors, qualified_name_errors
 
 _INT64 = re.compile(r"[+-]?[0-9]+")
 

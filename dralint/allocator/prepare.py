@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dralint.allocator.types import AllocatedState, DeviceID, Features
 from dralint.api import model
 from dralint.api.versions import Target
-from dralint.quantity import Quantity
+from dralint.apimachinery.quantity import Quantity
 
 
 def features_for(target: Target) -> Features:

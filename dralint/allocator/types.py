@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from dralint.quantity import Quantity
+from dralint.apimachinery.quantity import Quantity
 
 # resourceapi.AllocationResultsMaxSize: devices per claim allocation.
 ALLOCATION_RESULTS_MAX_SIZE = 32

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from dralint.paths import Key, Path
+from dralint.apimachinery.fieldpath import Key, Path
 
 # Fields of a flat (v1alpha3/v1beta1) request that move into ``exactly``.
 FLAT_REQUEST_FIELDS = (

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dralint.api import read
-from dralint.quantity import Quantity, QuantityError, parse_quantity
+from dralint.apimachinery.quantity import Quantity, QuantityError, parse_quantity
 
 
 def quantity(value: Any) -> Quantity | None:

@@ -27,7 +27,7 @@ from dralint.api.meta import _quantities
 from dralint.api.meta import node_selector as node_selector
 from dralint.api.meta import object_meta as object_meta
 from dralint.api.meta import quantity as quantity
-from dralint.quantity import Quantity
+from dralint.apimachinery.quantity import Quantity
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,9 +13,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from dralint.apimachinery.fieldpath import Path
 from dralint.findings import ObjectRef
-from dralint.paths import Path
-from dralint.yamldoc import Document
+from dralint.read.yamldoc import Document
 
 # Kinds of resource.k8s.io (current and legacy) and whether they are namespaced.
 DRA_KINDS: dict[str, bool] = {

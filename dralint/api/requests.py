@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from dralint.api import model
 from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
-from dralint.paths import Path
+from dralint.apimachinery.fieldpath import Path
 
 __all__ = ["ClaimSpec", "WrittenRequest", "claim_specs", "written_requests"]
 

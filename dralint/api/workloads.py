@@ -16,7 +16,7 @@ from typing import Any
 
 from dralint.api import meta, read
 from dralint.api.objects import KubeObject
-from dralint.paths import Path, value_at
+from dralint.apimachinery.fieldpath import Path, value_at
 
 
 @dataclass(frozen=True, slots=True)

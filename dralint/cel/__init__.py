@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from dralint.cel.errors import CelCompileError, CelError, CelRuntimeError
 
 if TYPE_CHECKING:
-    from dralint.cel.decls import Environment
+    from dralint.cel.checker.decls import Environment
     from dralint.cel.dra import DeviceValue, Selector
     from dralint.cel.program import Program
 
@@ -54,7 +54,7 @@ __all__ = [
 ]
 
 _LAZY = {
-    "Environment": "dralint.cel.decls",
+    "Environment": "dralint.cel.checker.decls",
     "DeviceValue": "dralint.cel.dra",
     "Selector": "dralint.cel.dra",
     "compile_selector": "dralint.cel.dra",

@@ -14,7 +14,7 @@ from typing import Any
 
 from dralint.cel.dra import DeviceValue, Selector
 from dralint.cel.errors import CelRuntimeError
-from dralint.cel.paths import SelectorPaths
+from dralint.cel.selector_paths import SelectorPaths
 
 __all__ = ["DeviceClasses", "Matches", "match_all"]
 

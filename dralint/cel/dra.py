@@ -12,17 +12,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from dralint.cel.decls import Environment, Overload
-from dralint.cel.environments import VersionedOption, base_options, build, compatibility_version
+from dralint.cel.checker.decls import Environment, Overload
+from dralint.cel.checker.types import ANY, BOOL, DYN, STRING, Type, map_of, object_type
 from dralint.cel.errors import CelCompileError, CelRuntimeError
-from dralint.cel.lib_quantity import QUANTITY
-from dralint.cel.paths import SelectorPaths, analyse
+from dralint.cel.lib.environments import VersionedOption, base_options, build, compatibility_version
+from dralint.cel.lib.quantity import QUANTITY
+from dralint.cel.lib.semver_value import SemverError
+from dralint.cel.lib.semver_value import parse as parse_semver
 from dralint.cel.program import Program, check, instantiate
-from dralint.cel.runtime import equal, type_name
-from dralint.cel.semver import SemverError
-from dralint.cel.semver import parse as parse_semver
-from dralint.cel.types import ANY, BOOL, DYN, STRING, Type, map_of, object_type
-from dralint.cel.values import DefaultMap
+from dralint.cel.runtime.semantics import equal, type_name
+from dralint.cel.runtime.values import DefaultMap
+from dralint.cel.selector_paths import SelectorPaths, analyse
 
 if TYPE_CHECKING:
     from dralint.api.model import Device

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 
-from dralint.cel.decls import Environment
-from dralint.cel.environments import base_options, build
-from dralint.cel.types import DYN, Type
+from dralint.cel.checker.decls import Environment
+from dralint.cel.checker.types import DYN, Type
+from dralint.cel.lib.environments import base_options, build
 
 __all__ = ["policy_environment"]
 

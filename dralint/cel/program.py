@@ -13,16 +13,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from dralint.cel import validators
-from dralint.cel.checker import Checked
-from dralint.cel.checker import check as check_types
-from dralint.cel.closures import Cancelled, FoldError
-from dralint.cel.compiler import CompiledProgram, compile_checked
-from dralint.cel.decls import Environment
+from dralint.cel.checker import validators
+from dralint.cel.checker.check import Checked
+from dralint.cel.checker.check import check as check_types
+from dralint.cel.checker.decls import Environment
+from dralint.cel.checker.estimate import estimate
+from dralint.cel.checker.types import Type
 from dralint.cel.errors import CelCompileError, CelRuntimeError
-from dralint.cel.estimate import estimate
-from dralint.cel.parser import parse
-from dralint.cel.types import Type
+from dralint.cel.parser.parse import parse
+from dralint.cel.runtime.closures import Cancelled, FoldError
+from dralint.cel.runtime.compiler import CompiledProgram, compile_checked
 
 __all__ = ["CheckedExpression", "Program", "check", "compile", "instantiate", "render_issues"]
 

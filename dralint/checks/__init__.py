@@ -2,7 +2,7 @@
 
 Written out by hand (never discovered) and imported lazily, so that ``dralint --version`` and
 a one-file pre-commit run do not pay for checks they do not need. A check takes the
-:class:`~dralint.context.CheckContext` and yields :class:`~dralint.findings.Violation` values
+:class:`~dralint.pipeline.context.CheckContext` and yields :class:`~dralint.findings.Violation` values
 for the rules (in ``dralint/rules/*.yaml``) that name it.
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from dralint.context import CheckContext
     from dralint.findings import Violation
+    from dralint.pipeline.context import CheckContext
 
 CheckFn = Callable[["CheckContext"], Iterable["Violation"]]
 

@@ -13,10 +13,10 @@ from collections.abc import Iterator, Mapping
 from dralint.api import model
 from dralint.api.requests import claim_specs, written_requests
 from dralint.api.versions import SERVED
+from dralint.apimachinery.fieldpath import render
 from dralint.checks.apiserver import validation_target
-from dralint.context import CheckContext
 from dralint.findings import Violation
-from dralint.paths import render
+from dralint.pipeline.context import CheckContext
 from dralint.validate.apiserver.behaviour import behaviour
 
 UNLABELLED = "DRA130"

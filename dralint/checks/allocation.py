@@ -7,13 +7,13 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from dralint.context import CheckContext
 from dralint.findings import Violation
+from dralint.pipeline.context import CheckContext
 
 if TYPE_CHECKING:  # the dry-run's modules are imported only when there is an inventory (see check)
-    from dralint.simulate import locate, why
-    from dralint.simulate.analysis import Analysis, Failure
-    from dralint.simulate.placement import Placement
+    from dralint.diagnose import locate, why
+    from dralint.dryrun.analysis import Analysis, Failure
+    from dralint.dryrun.placement import Placement
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
@@ -47,7 +47,7 @@ def _pods_text(failure: Failure) -> str:
 
 
 def _unsatisfiable(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
-    from dralint.simulate import locate, why
+    from dralint.diagnose import locate, why
 
     pod = failure.first.pod
     reasons = analysis.reasons(failure)
@@ -81,7 +81,7 @@ def _unsatisfiable(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
 
 
 def _offset(use: locate.ClaimUse, reason: why.RequestWhy, clause: str) -> int | None:
-    from dralint.simulate import why
+    from dralint.diagnose import why
 
     spec = why.request_spec(use.claim, reason.request)
     if spec is None or reason.selector_index is None:
@@ -105,7 +105,7 @@ def _hint(reason: why.RequestWhy) -> str | None:
 
 
 def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
-    from dralint.simulate import demand, locate, why
+    from dralint.diagnose import demand, locate, why
 
     pod = failure.first.pod
     reasons = analysis.reasons(failure)
@@ -162,7 +162,7 @@ def _claims_fault(error: str) -> bool:
 
 
 def _error(placement: Placement) -> Violation:
-    from dralint.simulate import locate
+    from dralint.diagnose import locate
 
     pod = placement.pod
     obj, path = pod.template.owner, pod.template.path

@@ -17,9 +17,9 @@ from typing import Any
 from dralint.api.convert import PathMap
 from dralint.api.objects import KubeObject
 from dralint.api.versions import SERVED, Target
-from dralint.context import CheckContext
+from dralint.apimachinery.fieldpath import render, value_at
 from dralint.findings import Violation
-from dralint.paths import render, value_at
+from dralint.pipeline.context import CheckContext
 from dralint.validate import apiserver, skew
 from dralint.validate.apiserver import pod_groups
 from dralint.validate.apiserver.errors import FieldError

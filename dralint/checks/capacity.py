@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dralint.api.requests import claim_specs, written_requests
-from dralint.context import CheckContext
 from dralint.findings import Violation
+from dralint.pipeline.context import CheckContext
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
@@ -16,7 +16,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     if not ctx.target.enabled("DRAConsumableCapacity"):
         return  # capacity requests are dropped or refused: the version-skew checks say so
     # Imported after the guard: a run without an inventory does not pay for the dry-run's modules.
-    from dralint.simulate import requests
+    from dralint.diagnose import candidates as requests
 
     analysis = ctx.analysis
     for request in written_requests(claim_specs(ctx.normalised.values())):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dralint.context import CheckContext
 from dralint.findings import Violation
+from dralint.pipeline.context import CheckContext
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
@@ -13,7 +13,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         return
     # Imported after the guard: a run without an inventory does not pay for the dry-run's modules.
     from dralint.api.requests import claim_specs
-    from dralint.simulate import hints, selector_errors
+    from dralint.diagnose import hints, selector_errors
 
     inventory = ctx.inventory
     classes = [(entry.device_class, entry.origin.obj) for entry in inventory.classes.values()]

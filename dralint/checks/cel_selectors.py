@@ -13,11 +13,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from dralint.api.versions import RELEASES, Target, make_target
+from dralint.apimachinery.fieldpath import Path
 from dralint.cel import CelCompileError
-from dralint.context import CheckContext
 from dralint.errors import UsageError
 from dralint.findings import Violation
-from dralint.paths import Path
+from dralint.pipeline.context import CheckContext
 
 MAX_LENGTH = 10240  # resourceapi.CELSelectorExpressionMaxLength (bytes)
 _GATES = ("DRAConsumableCapacity", "DRAListTypeAttributes")

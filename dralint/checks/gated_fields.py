@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dralint import schemas
 from dralint.api.objects import KubeObject
 from dralint.api.versions import SERVED, Target
-from dralint.context import CheckContext
+from dralint.apimachinery.fieldpath import Path, render
 from dralint.findings import Violation
-from dralint.paths import Path, render
+from dralint.pipeline.context import CheckContext
 from dralint.validate.skew import Drop, Outcome, default_on_from, dra_object_drops, other_object_drops, pod_spec_drops
 
 RULE_OF_OUTCOME: dict[Outcome, str] = {"changed": "DRA210", "ignored": "DRA211", "rejected": "DRA212"}

@@ -6,9 +6,9 @@ import json
 from collections.abc import Iterator
 
 from dralint.api.objects import Unidentified
-from dralint.context import CheckContext
+from dralint.apimachinery.fieldpath import value_at
 from dralint.findings import Location, Violation
-from dralint.paths import value_at
+from dralint.pipeline.context import CheckContext
 
 # DecodeIssue.kind → rule id
 RULE_OF_ISSUE = {

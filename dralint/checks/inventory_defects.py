@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dralint.context import CheckContext
 from dralint.findings import Violation
+from dralint.pipeline.context import CheckContext
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
     inventory = ctx.inventory
     if not (inventory.documents or inventory.slices or inventory.allocated):
         return
-    from dralint.simulate import compact_schema, defects  # imported when there is an inventory to look at
+    from dralint.cluster import compact_schema  # imported when there is an inventory to look at
+    from dralint.diagnose import defects
 
     for obj in inventory.documents:
         for error in compact_schema.validate(obj.raw):

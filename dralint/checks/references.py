@@ -18,9 +18,9 @@ from dralint.api import read
 from dralint.api.normalise import Normalised
 from dralint.api.requests import claim_specs, written_requests
 from dralint.api.workloads import PodTemplate
-from dralint.context import CheckContext
+from dralint.apimachinery.fieldpath import Path
 from dralint.findings import Violation
-from dralint.paths import Path
+from dralint.pipeline.context import CheckContext
 from dralint.suggest import did_you_mean, likely_typo, similar
 
 UNKNOWN_CLASS = "DRA300"

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from dralint.api.objects import KubeObject
-from dralint.context import CheckContext
+from dralint.apimachinery.fieldpath import Path
 from dralint.findings import Violation
-from dralint.paths import Path
+from dralint.pipeline.context import CheckContext
 from dralint.validate.schema import Problem, SchemaError
 
 RULE_OF_PROBLEM: dict[Problem, str] = {

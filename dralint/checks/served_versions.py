@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 from dralint.api.objects import KubeObject
 from dralint.api.versions import LEGACY_VERSIONS, RELEASES, SERVED, Target
-from dralint.context import CheckContext
 from dralint.findings import Violation
+from dralint.pipeline.context import CheckContext
 from dralint.validate.skew import availability, preferred_version
 
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from dralint.context import CheckContext
 from dralint.findings import Violation
+from dralint.pipeline.context import CheckContext
 
 if TYPE_CHECKING:  # the dry-run's modules are imported where they are needed (most runs have no inventory)
     from dralint.api import model
     from dralint.api.workloads import PodTemplate
-    from dralint.simulate.inventory import SliceEntry
-    from dralint.simulate.pods import Pod
+    from dralint.cluster.inventory import SliceEntry
+    from dralint.cluster.pods import Pod
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
@@ -61,8 +61,8 @@ def _shared_by_replicas(ctx: CheckContext) -> Iterator[Violation]:
 def _too_many_consumers(ctx: CheckContext) -> Iterator[Violation]:
     if not any(e.resource_claim_name is not None for t in ctx.pod_templates for e in t.spec.resource_claims):
         return  # no pod names a ResourceClaim: none can have too many consumers
-    from dralint.simulate.analysis import RESERVED_FOR_LIMIT
-    from dralint.simulate.pods import claim_index
+    from dralint.cluster.pods import claim_index
+    from dralint.dryrun.analysis import RESERVED_FOR_LIMIT
 
     limit = RESERVED_FOR_LIMIT.get(ctx.target.release, 256)
     index = claim_index(ctx.normalised.values())
@@ -97,7 +97,7 @@ def _too_many_consumers(ctx: CheckContext) -> Iterator[Violation]:
 
 
 def _not_on_one_node(ctx: CheckContext) -> Iterator[Violation]:
-    from dralint.simulate import locate
+    from dralint.diagnose import locate
 
     seen: set[int] = set()
     for placement in ctx.analysis.simulation.placements:
@@ -118,7 +118,7 @@ def _not_on_one_node(ctx: CheckContext) -> Iterator[Violation]:
 
 def _all_on_shareable(ctx: CheckContext) -> Iterator[Violation]:
     from dralint.api.requests import claim_specs, written_requests
-    from dralint.simulate import requests
+    from dralint.diagnose import candidates as requests
 
     if not ctx.target.enabled("DRAConsumableCapacity"):
         return
@@ -142,7 +142,7 @@ def _all_on_shareable(ctx: CheckContext) -> Iterator[Violation]:
 
 
 def _split_class(ctx: CheckContext) -> Iterator[Violation]:
-    from dralint.simulate import locate
+    from dralint.diagnose import locate
 
     analysis = ctx.analysis
     per_node = _devices_per_node(analysis.inventory.slices)

@@ -11,17 +11,19 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import Literal, TextIO
 
-from dralint import engine, globs, parallel, report, sources
+from dralint import report
 from dralint.api.versions import DEFAULT_RELEASE, Target, make_target, normalise_release, parse_feature_gates
-from dralint.config import ConfigFile, discover
+from dralint.config import ConfigFile, discover, globs
 from dralint.config import load as load_config
 from dralint.config.resolve import CONFIG_ENV, Effective, Layer, Ref, from_environment, from_file, merge
 from dralint.config.select import selection
-from dralint.context import CheckContext, Options
 from dralint.errors import ConfigError, DralintError, UsageError
 from dralint.findings import Finding, Suppression
 from dralint.limits import Limits, from_config
-from dralint.load import inputs
+from dralint.pipeline import engine, parallel
+from dralint.pipeline.context import CheckContext, Options
+from dralint.read import sources
+from dralint.read.load import inputs
 from dralint.rules import Rule, catalogue
 from dralint.suppress import Suppressor
 from dralint.suppress import baseline as baselines

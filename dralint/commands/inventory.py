@@ -8,10 +8,10 @@ from typing import Any
 
 from ruamel.yaml import YAML
 
+from dralint.cluster import compact, compact_schema
+from dralint.cluster.inventory import is_inventory_document
 from dralint.errors import InputError
-from dralint.load import load
-from dralint.simulate import compact, compact_schema
-from dralint.simulate.inventory import is_inventory_document
+from dralint.read.load import load
 
 
 @dataclass(frozen=True, slots=True)

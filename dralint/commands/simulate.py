@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from typing import Literal, TextIO
 
 from dralint.commands import check
-from dralint.context import CheckContext
+from dralint.dryrun import analysis
 from dralint.errors import UsageError
-from dralint.load import load
+from dralint.pipeline.context import CheckContext
+from dralint.read.load import load
 from dralint.report import simulation
-from dralint.simulate import analysis, report
+from dralint.report.simulation import model as report
 
 Strategy = Literal["pack", "spread"]
 

@@ -16,9 +16,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from dralint import schemacheck, userfile
+from dralint.apimachinery.fieldpath import Path
 from dralint.errors import ConfigError
-from dralint.paths import Path
+from dralint.read import userfile
+from dralint.validate import userschema as schemacheck
 
 CONFIG_NAMES = (".dralint.yaml", ".dralint.yml")
 PYPROJECT = "pyproject.toml"

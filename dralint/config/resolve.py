@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from dralint.apimachinery.fieldpath import Path
 from dralint.config import ConfigFile
-from dralint.paths import Path
 
 # Environment variable → Layer field; list values are comma-separated (paths: os.pathsep).
 ENVIRONMENT: dict[str, str] = {

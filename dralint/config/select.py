@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from dralint import schemacheck
 from dralint.config.resolve import Effective, Ref
-from dralint.engine import Selection
 from dralint.errors import ConfigError
 from dralint.findings import SEVERITIES, Severity
+from dralint.pipeline.engine import Selection
 from dralint.rules import Rule, by_name_or_id
 from dralint.rules import did_you_mean as suggest
+from dralint.validate import userschema as schemacheck
 
 ALL = frozenset({"all", "ALL"})
 

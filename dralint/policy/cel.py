@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from dralint import cel
-from dralint.cel.types import BOOL, STRING, is_dyn
+from dralint.cel.checker.types import BOOL, STRING, is_dyn
 
 Result = Literal["bool", "string"]
 _TYPES = {"bool": BOOL, "string": STRING}

@@ -11,8 +11,8 @@ from collections.abc import Iterator, Sequence
 from fnmatch import fnmatchcase
 
 from dralint.api.objects import KubeObject
-from dralint.context import CheckContext
 from dralint.findings import Violation
+from dralint.pipeline.context import CheckContext
 from dralint.policy import cel
 from dralint.rules import Match, Policy, Rule
 

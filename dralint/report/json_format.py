@@ -7,8 +7,8 @@ from collections import Counter
 from typing import Any, TextIO
 
 from dralint.findings import Finding
-from dralint.fingerprint import fingerprint
 from dralint.report import Report
+from dralint.suppress.fingerprint import fingerprint
 
 
 def finding_dict(finding: Finding) -> dict[str, Any]:

@@ -15,10 +15,10 @@ from urllib.parse import quote
 
 from dralint import __version__
 from dralint.findings import Finding
-from dralint.fingerprint import fingerprint
 from dralint.report import Report, help_uri
 from dralint.rules import Rule
 from dralint.rules import render as rule_docs
+from dralint.suppress.fingerprint import fingerprint
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = "https://github.com/dralint/dralint"

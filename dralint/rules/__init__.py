@@ -18,10 +18,11 @@ from functools import cache
 from importlib import resources
 from typing import Any, Literal
 
-from dralint import schemacheck, userfile
+from dralint.apimachinery.fieldpath import Path, parse
 from dralint.errors import ConfigError
 from dralint.findings import Severity
-from dralint.paths import Path, parse
+from dralint.read import userfile
+from dralint.validate import userschema as schemacheck
 
 CATALOGUE_FILES = (
     "input.yaml",

@@ -16,7 +16,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from dralint.paths import Key, Path
+from dralint.apimachinery.fieldpath import Key, Path
 
 FORMAT_VERSION = 1
 STORE_FILE = "schemas.json.gz"
@@ -95,7 +95,7 @@ def at_path(release: str, api_version: str, kind: str, path: Path) -> Schema | N
 
 
 def typed_path(release: str, api_version: str, kind: str, steps: Path) -> Path:
-    """``steps`` with map keys marked as :class:`~dralint.paths.Key` (fields stay plain strings).
+    """``steps`` with map keys marked as :class:`~dralint.apimachinery.fieldpath.Key` (fields stay plain strings).
 
     jsonschema reports paths as bare strings; whether a string is a field or a map key depends on
     the schema at that point, and decides how the path is rendered (``.name`` or ``[key]``).

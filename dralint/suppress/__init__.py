@@ -14,8 +14,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from dralint.api.objects import KubeObject
 from dralint.api.workloads import pod_templates
-from dralint.context import CheckContext
 from dralint.findings import Finding, Suppression, Violation
+from dralint.pipeline.context import CheckContext
 from dralint.rules import Rule
 from dralint.suppress import annotated, comments
 from dralint.suppress.baseline import Baseline
@@ -26,7 +26,7 @@ UNUSED = "DRA801"
 
 
 class Suppressor:
-    """Matches findings against the suppressions of one run (see :class:`dralint.engine.Suppressor`)."""
+    """Matches findings against the suppressions of one run (see :class:`dralint.pipeline.engine.Suppressor`)."""
 
     def __init__(
         self,

@@ -17,13 +17,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dralint import schemacheck
 from dralint.api.objects import KubeObject
 from dralint.api.workloads import PodTemplate
+from dralint.apimachinery.fieldpath import Key, Path
 from dralint.findings import Location, Violation
-from dralint.paths import Key, Path
 from dralint.rules import Rule
 from dralint.suppress.directive import Directive, rule_list
+from dralint.validate import userschema as schemacheck
 
 INVALID = "DRA802"
 NO_REASON = "DRA804"

@@ -15,10 +15,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from dralint import globs
+from dralint.config import globs
 from dralint.errors import ConfigError, UsageError
 from dralint.findings import Finding
-from dralint.fingerprint import fingerprint
+from dralint.suppress.fingerprint import fingerprint
 
 VERSION = 1
 

@@ -17,10 +17,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from dralint import schemacheck
 from dralint.findings import Location, Violation
 from dralint.rules import Rule
 from dralint.suppress.directive import Directive, rule_list
+from dralint.validate import userschema as schemacheck
 
 INVALID = "DRA802"
 NO_REASON = "DRA804"

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from dralint import globs
 from dralint.api.objects import KubeObject
+from dralint.config import globs
 from dralint.config.resolve import ExceptionSpec
 from dralint.config.select import resolve_all
 from dralint.errors import ConfigError

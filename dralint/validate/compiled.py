@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dralint.paths import Path
+from dralint.apimachinery.fieldpath import Path
 
 # A path under construction: (parent trail, step), None at the root; turned into a tuple only
 # for values that have an issue.

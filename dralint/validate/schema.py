@@ -22,10 +22,10 @@ from typing import Any, Literal
 
 from dralint import schemas
 from dralint.api.versions import RELEASES
-from dralint.jsontypes import TYPE_PHRASES, json_type, type_phrase
-from dralint.paths import Path, render
-from dralint.quantity import QuantityError, parse_quantity
+from dralint.apimachinery.fieldpath import Path, render
+from dralint.apimachinery.quantity import QuantityError, parse_quantity
 from dralint.validate.compiled import Check, Compiler, Issue
+from dralint.validate.jsontypes import TYPE_PHRASES, json_type, type_phrase
 
 Problem = Literal["unknown-field", "wrong-type", "missing-field", "invalid-quantity", "invalid-format"]
 

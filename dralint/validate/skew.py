@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from dralint.api.versions import CORE_KINDS, GATES, GROUP, LIFECYCLE, RELEASES, SERVED, Target
-from dralint.paths import Key, Path, value_at
+from dralint.apimachinery.fieldpath import Key, Path, value_at
 
 # --- API versions ------------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import pytest
 from dralint.allocator.capacity import consumed_amount, requested_amounts, violates_policy
 from dralint.allocator.devices import CapacityInfo
 from dralint.api import model
-from dralint.quantity import parse_quantity
+from dralint.apimachinery.quantity import parse_quantity
 
 
 def _capacity(value: str, policy: dict[str, object] | None = None) -> CapacityInfo:

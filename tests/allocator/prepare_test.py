@@ -10,7 +10,7 @@ from dralint.allocator import Features
 from dralint.allocator.prepare import allocated_state, apply_taint_rules, features_for, taint_rules_apply
 from dralint.api import model
 from dralint.api.versions import make_target
-from dralint.quantity import parse_quantity
+from dralint.apimachinery.quantity import parse_quantity
 
 DATA = YAML(typ="safe").load(
     (Path(__file__).resolve().parent.parent / "fixtures" / "allocator" / "prepare.yaml").read_text()

@@ -6,15 +6,15 @@ import json
 
 import pytest
 
-from dralint import engine
 from dralint.api.convert import PathMap, is_flat_exactly, to_v1
 from dralint.api.objects import KubeObject, identify
 from dralint.api.versions import make_target
-from dralint.context import CheckContext, Workspace
+from dralint.apimachinery.fieldpath import Key, Path, parse, render
 from dralint.findings import Violation
-from dralint.paths import Key, Path, parse, render
+from dralint.pipeline import engine
+from dralint.pipeline.context import CheckContext, Workspace
+from dralint.read.yamldoc import decode
 from dralint.rules import Rule
-from dralint.yamldoc import decode
 from tests.conftest import FIXTURES
 
 CONVERT = FIXTURES / "convert"

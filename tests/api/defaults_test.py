@@ -9,7 +9,7 @@ import pytest
 from dralint.api.defaults import apply_defaults
 from dralint.api.normalise import normalise
 from dralint.api.objects import identify
-from dralint.yamldoc import decode
+from dralint.read.yamldoc import decode
 from tests.conftest import FIXTURES
 
 DEFAULTS = FIXTURES / "defaults"

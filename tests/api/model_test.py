@@ -5,8 +5,8 @@ from __future__ import annotations
 from dralint.api import model as m
 from dralint.api.normalise import Typed, normalise
 from dralint.api.objects import identify
-from dralint.quantity import parse_quantity as q
-from dralint.yamldoc import decode
+from dralint.apimachinery.quantity import parse_quantity as q
+from dralint.read.yamldoc import decode
 from tests.conftest import FIXTURES
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dralint.api import model
 from dralint.api.normalise import normalise
 from dralint.api.objects import identify
-from dralint.yamldoc import decode
+from dralint.read.yamldoc import decode
 
 TEXT = """\
 apiVersion: resource.k8s.io/v1alpha2

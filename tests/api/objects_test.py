@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dralint.api.objects import Identified, KubeObject, identify
 from dralint.findings import ObjectRef
-from dralint.yamldoc import decode
+from dralint.read.yamldoc import decode
 from tests.conftest import FIXTURES
 
 OBJECTS = FIXTURES / "objects"

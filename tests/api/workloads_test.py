@@ -5,7 +5,7 @@ from __future__ import annotations
 from dralint.api import model
 from dralint.api.objects import KubeObject, identify
 from dralint.api.workloads import Container, ContainerClaim, PodClaim, PodSpec, PodTemplate, Toleration, pod_templates
-from dralint.yamldoc import decode
+from dralint.read.yamldoc import decode
 from tests.conftest import FIXTURES
 
 

@@ -69,7 +69,7 @@ def test_conformance_every_case_matches_upstream() -> None:
 
 
 # Expressions whose upstream message goes on with the errors ANTLR's recovery finds after the
-# first syntax error; dralint's parser stops at the first (see dralint/cel/parser.py).
+# first syntax error; dralint's parser stops at the first (see dralint/cel/parser/parse.py).
 SYNTAX_RECOVERY = frozenset({"in == 1"})
 
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from dralint.apimachinery.quantity import parse_quantity
 from dralint.cel import compile, policy_environment
-from dralint.quantity import parse_quantity
 
 CASES = YAML(typ="safe", pure=True).load(
     (Path(__file__).resolve().parent.parent / "fixtures" / "cel" / "quantities.yaml").read_text(encoding="utf-8")

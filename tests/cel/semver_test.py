@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from dralint.cel.semver import SemverError, parse, parse_normalised
+from dralint.cel.lib.semver_value import SemverError, parse, parse_normalised
 
 CASES = YAML(typ="safe", pure=True).load(
     (Path(__file__).resolve().parent.parent / "fixtures" / "cel" / "versions.yaml").read_text(encoding="utf-8")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dralint import engine
 from dralint.api.versions import make_target
-from dralint.context import CheckContext, Options
 from dralint.findings import Finding
-from dralint.load import load
+from dralint.pipeline import engine
+from dralint.pipeline.context import CheckContext, Options
+from dralint.read.load import load
 from dralint.rules import builtin_rules
 from tests.conftest import FIXTURES
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dralint.api.versions import make_target
 from dralint.checks.input import check
-from dralint.context import CheckContext
 from dralint.findings import Location
-from dralint.load import load
-from dralint.yamldoc import Limits
+from dralint.pipeline.context import CheckContext
+from dralint.read.load import load
+from dralint.read.yamldoc import Limits
 
 
 def test_input_check_reports_every_decoding_defect_at_its_position() -> None:

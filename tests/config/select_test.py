@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from dralint import userfile
 from dralint.config.resolve import Effective, Ref
 from dralint.config.select import rule_ids, rule_options
 from dralint.errors import ConfigError
+from dralint.read import userfile
 from dralint.rules import builtin_rules, load_file
 from tests.conftest import FIXTURES
 

@@ -65,8 +65,8 @@ def test_policies_can_be_selected_ignored_and_suppressed_like_built_in_rules(tmp
 def test_match_uses_api_version_and_kind_globs(api_version: str, kind: str, expected: bool) -> None:
     from dralint.api.objects import KubeObject
     from dralint.policy.run import matches
+    from dralint.read.yamldoc import Document
     from dralint.rules import Match
-    from dralint.yamldoc import Document
 
     obj = KubeObject(Document("x.yaml", 0, 1, {}), (), api_version, kind, {})
     assert matches(Match(("resource.k8s.io/*",), ("ResourceClaim*",)), obj) is expected

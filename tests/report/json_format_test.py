@@ -6,9 +6,9 @@ import io
 import json
 
 from dralint.findings import Finding, Location, ObjectRef, Suppression
-from dralint.fingerprint import fingerprint
 from dralint.report import Report, Summary
 from dralint.report.json_format import render
+from dralint.suppress.fingerprint import fingerprint
 
 
 def test_json_document_has_findings_summary_and_target() -> None:

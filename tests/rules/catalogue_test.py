@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 import dralint.rules
-from dralint import checks, userfile
-from dralint.context import Options
+from dralint import checks
 from dralint.errors import ConfigError
+from dralint.pipeline.context import Options
+from dralint.read import userfile
 from dralint.rules import CATALOGUE_FILES, builtin_rules, by_name_or_id, catalogue, load_file
 from tests.conftest import FIXTURES
 

@@ -11,7 +11,7 @@ import pytest
 
 from dralint import schemas
 from dralint.api.versions import RELEASES, SERVED
-from dralint.paths import Key
+from dralint.apimachinery.fieldpath import Key
 from tests.conftest import ROOT
 
 WORKLOADS = {

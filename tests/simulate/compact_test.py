@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dralint.paths import render
-from dralint.simulate import compact, compact_schema
+from dralint.apimachinery.fieldpath import render
+from dralint.cluster import compact, compact_schema
 from testing.simulate import context
 
 

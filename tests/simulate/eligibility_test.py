@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dralint.simulate import eligibility, inventory
+from dralint.cluster import inventory
+from dralint.dryrun import eligibility
 from testing.simulate import context
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dralint.simulate import hints
+from dralint.diagnose import hints
 from testing.simulate import build_inventory
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dralint.paths import render
+from dralint.apimachinery.fieldpath import render
 from testing.simulate import build_inventory
 
 

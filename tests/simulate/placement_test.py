@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dralint.simulate import analysis
-from dralint.simulate.placement import Strategy
-from dralint.simulate.utilisation import utilisation
+from dralint.dryrun import analysis
+from dralint.dryrun.placement import Strategy
+from dralint.dryrun.utilisation import utilisation
 from testing.simulate import context
 
 

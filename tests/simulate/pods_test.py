@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dralint.paths import render
-from dralint.simulate import inventory, pods
+from dralint.apimachinery.fieldpath import render
+from dralint.cluster import inventory, pods
 from testing.simulate import context
 
 

@@ -6,7 +6,7 @@ import re
 
 from ruamel.yaml import YAML
 
-from dralint.simulate import compact, compact_schema
+from dralint.cluster import compact, compact_schema
 from tests.conftest import ROOT
 
 

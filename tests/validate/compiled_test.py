@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 
 from dralint import schemas
 from dralint.api.versions import RELEASES
-from dralint.load import load
+from dralint.read.load import load
 from dralint.validate.compiled import Compiler, Issue
 from dralint.validate.schema import FORMATS, format_problem, validator
 from tests.conftest import CORPUS, FIXTURES, ROOT, require_shared

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from dralint.paths import render
+from dralint.apimachinery.fieldpath import render
+from dralint.read.yamldoc import decode
 from dralint.validate.schema import validate, validator
-from dralint.yamldoc import decode
 from tests.conftest import FIXTURES
 
 

@@ -6,8 +6,8 @@ import pytest
 
 from dralint.api.normalise import normalise
 from dralint.api.versions import make_target
-from dralint.load import load
-from dralint.paths import render
+from dralint.apimachinery.fieldpath import render
+from dralint.read.load import load
 from dralint.validate.skew import (
     Availability,
     availability,

@@ -1,5 +1,5 @@
 """Output formats of ``dralint simulate``. Each module renders a finished
-:class:`~dralint.simulate.report.SimulationReport` and decides nothing."""
+:class:`~dralint.report.simulation.model.SimulationReport` and decides nothing."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import importlib
 from collections.abc import Callable
 from typing import TextIO
 
-from dralint.simulate.report import SimulationReport
+from dralint.report.simulation.model import SimulationReport
 
 FORMATS: dict[str, str] = {
     "html": "dralint.report.simulation.html",

@@ -6,9 +6,9 @@ from __future__ import annotations
 from html import escape
 from typing import TextIO
 
-from dralint.quantity import QuantityError, parse_quantity
+from dralint.apimachinery.quantity import QuantityError, parse_quantity
 from dralint.report.simulation import percent
-from dralint.simulate.report import PoolRow, SimulationReport
+from dralint.report.simulation.model import PoolRow, SimulationReport
 
 _STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem; color: #1f2328; }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from dralint.simulate.report import SimulationReport
+from dralint.report.simulation.model import SimulationReport
 
 
 def as_dict(report: SimulationReport) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from dralint.report.simulation import percent
-from dralint.simulate.report import SimulationReport
+from dralint.report.simulation.model import SimulationReport
 
 
 def _table(rows: Sequence[tuple[str, ...]], stream: TextIO) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from dralint.api import read
-from dralint.paths import Path
+from dralint.apimachinery.fieldpath import Path
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.claims import opaque_config, selectors
 from dralint.validate.apiserver.errors import MALFORMED, FieldError, invalid, required

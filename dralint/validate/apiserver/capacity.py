@@ -7,8 +7,8 @@ from typing import Any
 
 from dralint.api import read
 from dralint.api.meta import quantity
-from dralint.paths import Path
-from dralint.quantity import Quantity
+from dralint.apimachinery.fieldpath import Path
+from dralint.apimachinery.quantity import Quantity
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.errors import FieldError, duplicate, forbidden, invalid, required, too_many
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from dralint.api import read
 from dralint.api.meta import quantity
-from dralint.paths import Key, Path
+from dralint.apimachinery.fieldpath import Key, Path
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.capacity import capacity_item
 from dralint.validate.apiserver.errors import (

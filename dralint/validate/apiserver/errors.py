@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from dralint.paths import Path
+from dralint.apimachinery.fieldpath import Path
 
 ErrorType = Literal[
     "Required", "Invalid", "NotSupported", "Duplicate", "TooMany", "TooLong", "Forbidden", "NotFound", "Internal"

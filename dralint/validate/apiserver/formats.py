@@ -16,7 +16,8 @@ from dataclasses import replace
 from typing import Any
 
 from dralint.api import read
-from dralint.k8svalidation import (
+from dralint.apimachinery.fieldpath import Path
+from dralint.apimachinery.validation import (
     C_IDENTIFIER_FMT,
     DNS1123_LABEL_MAX_LENGTH,
     DNS1123_SUBDOMAIN_FMT,
@@ -27,7 +28,6 @@ from dralint.k8svalidation import (
     label_value_errors,
     qualified_name_errors,
 )
-from dralint.paths import Path
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.errors import (
     MALFORMED,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from dralint.paths import Key, Path
+from dralint.apimachinery.fieldpath import Key, Path
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.errors import FieldError, duplicate, too_many
 

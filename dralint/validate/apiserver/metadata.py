@@ -10,14 +10,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from dralint.k8svalidation import (
+from dralint.apimachinery.fieldpath import Key, Path
+from dralint.apimachinery.validation import (
     dns1123_label_errors,
     dns1123_subdomain_errors,
     label_value_errors,
     mask_trailing_dash,
     qualified_name_errors,
 )
-from dralint.paths import Key, Path
 from dralint.validate.apiserver.errors import METADATA, FieldError, forbidden, invalid, required, retag, too_long
 from dralint.validate.apiserver.formats import label_name, suggest_label, suggest_subdomain
 

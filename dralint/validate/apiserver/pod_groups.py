@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from dralint.api import read
-from dralint.paths import Path
+from dralint.apimachinery.fieldpath import Path
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.errors import ONE_OF, FieldError, duplicate, invalid, required
 from dralint.validate.apiserver.formats import dns_label, dns_subdomain

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from dralint.api import read
-from dralint.paths import Path
+from dralint.apimachinery.fieldpath import Path
 from dralint.suggest import did_you_mean
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.errors import (

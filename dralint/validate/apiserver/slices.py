@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from dralint.api import read
-from dralint.paths import Key, Path
+from dralint.apimachinery.fieldpath import Key, Path
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.devices import LIST_KINDS, counters, device
 from dralint.validate.apiserver.errors import (

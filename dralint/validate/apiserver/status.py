@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from dralint.api import read
-from dralint.paths import Path
+from dralint.apimachinery.fieldpath import Path
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.claims import RequestNames, opaque_config, request_reference, request_references
 from dralint.validate.apiserver.claims import toleration_errors as toleration

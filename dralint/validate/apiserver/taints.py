@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from dralint.api import read
-from dralint.paths import Path
+from dralint.apimachinery.fieldpath import Path
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.errors import FieldError, duplicate, go_slice, invalid, not_supported, required
 from dralint.validate.apiserver.formats import label_name, label_value

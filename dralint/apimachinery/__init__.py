@@ -1,0 +1,1 @@
+"""Ports of Kubernetes apimachinery: quantities, field paths and string validators."""

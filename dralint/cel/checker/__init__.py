@@ -1,0 +1,1 @@
+"""Types, declarations, the type checker, AST validators and the static cost estimate."""

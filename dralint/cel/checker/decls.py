@@ -1,0 +1,90 @@
+"""Declarations a CEL environment is made of: variables, functions with typed overloads, options.
+
+An :class:`Environment` is a plain value: the checker resolves names against it and the
+compiler binds overload implementations from it. Libraries add functions with :func:`add`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from dralint.cel.checker.types import Type
+from dralint.cel.parser.macros import MACROS_BASE
+
+__all__ = ["CostFn", "Environment", "Function", "Impl", "Overload"]
+
+Impl = Callable[..., Any]
+# Runtime cost of one call from its argument values and result (cel-go's ActualCostEstimator).
+CostFn = Callable[[tuple[Any, ...], Any], int]
+
+
+@dataclass(frozen=True, slots=True)
+class Overload:
+    """One signature of a function; ``args`` includes the receiver of a member overload first."""
+
+    id: str
+    args: tuple[Type, ...]
+    result: Type
+    impl: Impl | None = None
+    member: bool = False
+    type_params: tuple[str, ...] = ()
+    cost: CostFn | None = None
+
+
+@dataclass(slots=True)
+class Function:
+    name: str
+    overloads: list[Overload] = field(default_factory=list)
+    # A function-level implementation used for every overload (cel-go's singleton bindings,
+    # e.g. the operators): it receives the argument values and dispatches itself.
+    singleton: Impl | None = None
+    # Implementations whose runtime type guards are off (cel-go's DisableTypeGuards).
+    no_guards: bool = False
+
+
+@dataclass(slots=True)
+class Environment:
+    """Declared variables, functions, macros and language options; hashable by identity."""
+
+    name: str
+    variables: dict[str, Type] = field(default_factory=dict)
+    functions: dict[str, Function] = field(default_factory=dict)
+    type_idents: dict[str, Type] = field(default_factory=dict)  # identifiers naming types: int, map, ...
+    struct_fields: dict[str, dict[str, Type]] = field(default_factory=dict)  # object type -> fields
+    macros: frozenset[tuple[str, int, bool]] = MACROS_BASE
+    cross_type_numeric: bool = True
+    homogeneous_literals: bool = True
+    literal_validators: bool = True  # regex/duration/timestamp literals checked at compile time
+    cost_limit: int | None = 1_000_000
+    # Size limits of declared inputs for the static cost estimate: a variable path like
+    # ("device", "attributes", "@values", "@values") -> maximum size.
+    sizes: Callable[[tuple[str, ...]], int | None] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def add(self, name: str, *overloads: Overload, singleton: Impl | None = None, no_guards: bool = False) -> None:
+        """Declare (or extend) function ``name``."""
+        function = self.functions.get(name)
+        if function is None:
+            function = self.functions[name] = Function(name)
+        function.overloads.extend(overloads)
+        if singleton is not None:
+            function.singleton = singleton
+        if no_guards:
+            function.no_guards = True
+
+    def remove(self, name: str, overload_ids: Iterable[str] | None = None) -> None:
+        if overload_ids is None:
+            self.functions.pop(name, None)
+            return
+        function = self.functions.get(name)
+        if function is not None:
+            drop = set(overload_ids)
+            function.overloads = [o for o in function.overloads if o.id not in drop]

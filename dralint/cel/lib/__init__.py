@@ -1,0 +1,1 @@
+"""The CEL libraries: the standard ones, cel-go's extensions, Kubernetes' libraries, base environments by release."""

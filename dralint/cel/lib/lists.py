@@ -1,0 +1,231 @@
+"""List functions: Kubernetes' list library, cel-go's lists extension (v3) and its sets extension."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from dralint.cel.checker.decls import Environment, Overload
+from dralint.cel.checker.types import (
+    BOOL,
+    BYTES,
+    DOUBLE,
+    DURATION,
+    DYN,
+    INT,
+    STRING,
+    TIMESTAMP,
+    UINT,
+    Type,
+    list_of,
+    param,
+)
+from dralint.cel.errors import CelRuntimeError
+from dralint.cel.runtime import arithmetic
+from dralint.cel.runtime import semantics as runtime
+from dralint.cel.runtime.costs import list_output_cost, list_self_compare_cost
+from dralint.cel.runtime.values import Duration, UInt
+
+__all__ = ["install_k8s_lists", "install_lists_ext", "install_sets"]
+
+A = param("A")
+_COMPARABLE: tuple[tuple[str, Type], ...] = (
+    ("int", INT),
+    ("uint", UINT),
+    ("double", DOUBLE),
+    ("bool", BOOL),
+    ("duration", DURATION),
+    ("timestamp", TIMESTAMP),
+    ("string", STRING),
+    ("bytes", BYTES),
+)
+_SUMMABLE: tuple[tuple[str, Type, Any], ...] = (
+    ("int", INT, 0),
+    ("uint", UINT, UInt(0)),
+    ("double", DOUBLE, 0.0),
+    ("duration", DURATION, Duration(0)),
+)
+
+
+def _eq(a: Any, b: Any) -> bool:
+    """``a.Equal(b) == types.True``: an erroring comparison counts as unequal."""
+    try:
+        return runtime.equal(a, b)
+    except CelRuntimeError:
+        return False
+
+
+def install_k8s_lists(env: Environment, *, version: int = 1) -> None:
+    env.add(
+        "isSorted",
+        *(Overload(f"list_{n}_is_sorted_bool", (list_of(t),), BOOL, _is_sorted, member=True) for n, t in _COMPARABLE),
+    )
+    env.add(
+        "sum",
+        *(
+            Overload(f"list_{n}_sum_{n}", (list_of(t),), t, functools.partial(_sum, zero), member=True)
+            for n, t, zero in _SUMMABLE
+        ),
+    )
+    env.add("max", *(Overload(f"list_{n}_max_{n}", (list_of(t),), t, _max, member=True) for n, t in _COMPARABLE))
+    env.add("min", *(Overload(f"list_{n}_min_{n}", (list_of(t),), t, _min, member=True) for n, t in _COMPARABLE))
+    env.add("indexOf", Overload("list_a_index_of_int", (list_of(A), A), INT, _index_of, True, ("A",)))
+    env.add("lastIndexOf", Overload("list_a_last_index_of_int", (list_of(A), A), INT, _last_index_of, True, ("A",)))
+    if version >= 1:
+        env.add("includes", Overload("list_includes_dyn_dyn", (DYN, DYN), BOOL, includes, member=True))
+
+
+def _is_sorted(items: list[Any]) -> bool:
+    previous: Any = _START
+    for item in items:
+        if previous is not _START and runtime.compare(previous, item) == 1:
+            return False
+        previous = item
+    return True
+
+
+_START = object()
+
+
+def _sum(zero: Any, items: list[Any]) -> Any:
+    total = zero
+    for item in items:
+        total = arithmetic.add(total, item)
+    return total
+
+
+def _extreme(name: str, prefer: int, items: list[Any]) -> Any:
+    if not items:
+        raise CelRuntimeError(f"{name} called on empty list")
+    result = items[0]
+    runtime.compare(result, result)  # elements must be comparable
+    for item in items[1:]:
+        if runtime.compare(result, item) == prefer:
+            result = item
+    return result
+
+
+def _max(items: list[Any]) -> Any:
+    return _extreme("max", -1, items)
+
+
+def _min(items: list[Any]) -> Any:
+    return _extreme("min", 1, items)
+
+
+def _index_of(items: list[Any], item: Any) -> int:
+    for position, value in enumerate(items):
+        if _eq(value, item):
+            return position
+    return -1
+
+
+def _last_index_of(items: list[Any], item: Any) -> int:
+    for position in range(len(items) - 1, -1, -1):
+        if _eq(items[position], item):
+            return position
+    return -1
+
+
+def includes(target: Any, arg: Any) -> bool:
+    """Kubernetes' ``includes``: list membership, or equality for a scalar."""
+    if type(target) in (list, tuple):
+        return any(_eq(item, arg) for item in target)
+    return _eq(target, arg)
+
+
+def install_lists_ext(env: Environment, *, version: int = 3) -> None:
+    list_a = list_of(A)
+    env.add("slice", Overload("list_slice", (list_a, INT, INT), list_a, _slice, True, ("A",), list_output_cost))
+    if version >= 1:
+        env.add(
+            "flatten",
+            Overload("list_flatten", (list_of(list_a),), list_a, _flatten, True, ("A",)),
+            Overload("list_flatten_int", (list_of(DYN), INT), list_of(DYN), _flatten, member=True),
+        )
+    if version >= 2:
+        env.add(
+            "sort",
+            *(
+                Overload(f"list_{t.name}_sort", (list_of(t),), list_of(t), _sort, True, (), list_self_compare_cost)
+                for _, t in _COMPARABLE
+            ),
+        )
+        env.add("lists.range", Overload("lists_range", (INT,), list_of(INT), _range, cost=list_output_cost))
+        env.add("reverse", Overload("list_reverse", (list_a,), list_a, _reverse, True, ("A",), list_output_cost))
+        env.add(
+            "distinct", Overload("list_distinct", (list_a,), list_a, _distinct, True, ("A",), list_self_compare_cost)
+        )
+
+
+def _slice(items: list[Any], start: int, end: int) -> list[Any]:
+    if start < 0 or end < 0:
+        raise CelRuntimeError(f"cannot slice({start}, {end}), negative indexes not supported")
+    if start > end:
+        raise CelRuntimeError(f"cannot slice({start}, {end}), start index must be less than or equal to end index")
+    if len(items) < end:
+        raise CelRuntimeError(f"cannot slice({start}, {end}), list is length {len(items)}")
+    return list(items[start:end])
+
+
+def _flatten(items: list[Any], depth: int = 1) -> list[Any]:
+    if depth < 0:
+        raise CelRuntimeError("level must be non-negative")
+    out: list[Any] = []
+    for item in items:
+        if type(item) in (list, tuple) and depth > 0:
+            out.extend(_flatten(item, depth - 1))
+        else:
+            out.append(item)
+    return out
+
+
+def _sort(items: list[Any]) -> list[Any]:
+    if items:
+        first = runtime.type_name(items[0])
+        if any(runtime.type_name(i) != first for i in items):
+            raise CelRuntimeError("list elements must have the same type")
+    return sorted(items, key=functools.cmp_to_key(runtime.compare))
+
+
+def _range(n: int) -> list[int]:
+    return list(range(n))
+
+
+def _reverse(items: list[Any]) -> list[Any]:
+    return list(reversed(items))
+
+
+def _distinct(items: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for item in items:
+        if not any(_eq(seen, item) for seen in out):
+            out.append(item)
+    return out
+
+
+def install_sets(env: Environment) -> None:
+    list_a = list_of(A)
+    env.add("sets.contains", Overload("list_sets_contains_list", (list_a, list_a), BOOL, _contains, False, ("A",)))
+    env.add(
+        "sets.equivalent", Overload("list_sets_equivalent_list", (list_a, list_a), BOOL, _equivalent, False, ("A",))
+    )
+    env.add(
+        "sets.intersects", Overload("list_sets_intersects_list", (list_a, list_a), BOOL, _intersects, False, ("A",))
+    )
+
+
+def _has(items: list[Any], element: Any) -> bool:
+    return any(_eq(element, item) for item in items)
+
+
+def _contains(items: list[Any], sublist: list[Any]) -> bool:
+    return all(_has(items, element) for element in sublist)
+
+
+def _equivalent(left: list[Any], right: list[Any]) -> bool:
+    return _contains(left, right) and _contains(right, left)
+
+
+def _intersects(left: list[Any], right: list[Any]) -> bool:
+    return any(_has(right, element) for element in left)

@@ -1,0 +1,101 @@
+"""Kubernetes' CEL quantity library (``k8s.io/apiserver/pkg/cel/library/quantity.go``).
+
+Quantities returned by ``add``/``sub`` are "boxed" (a pointer in Go): they compare equal when on
+the left of ``==`` but make ``==`` fail when on the right, exactly as upstream.
+"""
+
+from __future__ import annotations
+
+from dralint.apimachinery.quantity import Quantity, QuantityError, parse_quantity
+from dralint.cel.checker.decls import Environment, Overload
+from dralint.cel.checker.types import BOOL, DOUBLE, INT, STRING, object_type
+from dralint.cel.errors import CelRuntimeError
+from dralint.cel.runtime import semantics as runtime
+
+__all__ = ["QUANTITY", "BoxedQuantity", "install"]
+
+QUANTITY = object_type("kubernetes.Quantity")
+
+
+class BoxedQuantity(Quantity):
+    """A quantity computed by ``add``/``sub`` (Go's ``*Quantity``)."""
+
+    __slots__ = ()
+
+
+runtime.TYPE_NAMES[BoxedQuantity] = "kubernetes.Quantity"
+runtime.GO_TYPES[BoxedQuantity] = "*cel.Quantity"
+runtime.STRICT_EQUAL[BoxedQuantity] = Quantity
+
+
+def _quantity(text: str) -> Quantity:
+    try:
+        return parse_quantity(text)
+    except QuantityError as error:
+        raise CelRuntimeError(str(error)) from None
+
+
+def _is_quantity(text: str) -> bool:
+    try:
+        parse_quantity(text)
+    except QuantityError:
+        return False
+    return True
+
+
+def _as_integer(q: Quantity) -> int:
+    value = q.as_int64()
+    if value is None:
+        raise CelRuntimeError("cannot convert value to integer")
+    return value
+
+
+def _approximate_float(q: Quantity) -> float:
+    if q.fast is not None:
+        value, scale = q.fast
+        return float(value) if scale == 0 else float(value) * 10.0**scale
+    return float(q.value)
+
+
+def _boxed(q: Quantity) -> BoxedQuantity:
+    return BoxedQuantity(q.value, q.format, None, q.fast)
+
+
+def _add(q: Quantity, other: Quantity | int) -> BoxedQuantity:
+    if type(other) is int:
+        other = Quantity(other, "DecimalExponent", None, (other, 0))
+    assert isinstance(other, Quantity)
+    return _boxed(q.add(other))
+
+
+def _sub(q: Quantity, other: Quantity | int) -> BoxedQuantity:
+    if type(other) is int:
+        other = Quantity(other, "DecimalExponent", None, (other, 0))
+    assert isinstance(other, Quantity)
+    return _boxed(q.sub(other))
+
+
+def install(env: Environment) -> None:
+    q = QUANTITY
+    env.add("quantity", Overload("string_to_quantity", (STRING,), q, _quantity))
+    env.add("isQuantity", Overload("is_quantity_string", (STRING,), BOOL, _is_quantity))
+    env.add("sign", Overload("quantity_sign", (q,), INT, lambda a: a.sign()))
+    env.add(
+        "isGreaterThan",
+        Overload("quantity_is_greater_than", (q, q), BOOL, lambda a, b: a.cmp(b) == 1, member=True),
+    )
+    env.add("isLessThan", Overload("quantity_is_less_than", (q, q), BOOL, lambda a, b: a.cmp(b) == -1, member=True))
+    env.add("compareTo", Overload("quantity_compare_to", (q, q), INT, lambda a, b: a.cmp(b), member=True))
+    env.add("asApproximateFloat", Overload("quantity_get_float", (q,), DOUBLE, _approximate_float, member=True))
+    env.add("asInteger", Overload("quantity_get_int", (q,), INT, _as_integer, member=True))
+    env.add("isInteger", Overload("quantity_is_integer", (q,), BOOL, lambda a: a.as_int64() is not None, member=True))
+    env.add(
+        "add",
+        Overload("quantity_add", (q, q), q, _add, member=True),
+        Overload("quantity_add_int", (q, INT), q, _add, member=True),
+    )
+    env.add(
+        "sub",
+        Overload("quantity_sub", (q, q), q, _sub, member=True),
+        Overload("quantity_sub_int", (q, INT), q, _sub, member=True),
+    )

@@ -1,0 +1,205 @@
+"""Timestamps and durations: Go's parsing and printing rules and CEL's accessor functions."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from dralint.cel.checker.decls import Environment, Overload
+from dralint.cel.checker.types import DURATION, INT, STRING, TIMESTAMP
+from dralint.cel.errors import CelRuntimeError
+from dralint.cel.runtime.values import INT64_MAX, Duration, Timestamp
+
+__all__ = [
+    "duration_to_string",
+    "install",
+    "parse_duration",
+    "parse_timestamp",
+    "timestamp_from_seconds",
+    "timestamp_to_string",
+]
+
+_UNITS = {
+    "ns": 1,
+    "us": 1_000,
+    "µs": 1_000,
+    "μs": 1_000,
+    "ms": 1_000_000,
+    "s": 10**9,
+    "m": 60 * 10**9,
+    "h": 3600 * 10**9,
+}
+_DURATION_PART = re.compile(r"([0-9]*)(?:\.([0-9]*))?([a-zµμ]+)")
+_EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+MIN_SECONDS = -62135596800  # 0001-01-01T00:00:00Z
+MAX_SECONDS = 253402300799  # 9999-12-31T23:59:59Z
+_RFC3339 = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))")
+
+
+def parse_duration(text: str) -> int | None:
+    """Nanoseconds of a Go duration string (``time.ParseDuration``), or None when invalid."""
+    if text in ("0", "+0", "-0"):
+        return 0
+    rest = text
+    negative = False
+    if rest[:1] in ("+", "-"):
+        negative = rest[0] == "-"
+        rest = rest[1:]
+    if not rest:
+        return None
+    total = 0
+    while rest:
+        match = _DURATION_PART.match(rest)
+        if match is None or (not match.group(1) and not match.group(2)):
+            return None
+        whole, fraction, unit = match.group(1), match.group(2) or "", match.group(3)
+        scale = _UNITS.get(unit)
+        if scale is None:
+            return None
+        value = int(whole or "0") * scale
+        if fraction:
+            value += int(fraction) * scale // 10 ** len(fraction)
+        total += value
+        if total > INT64_MAX + (1 if negative else 0):
+            return None
+        rest = rest[match.end() :]
+    return -total if negative else total
+
+
+def duration_to_string(duration: Duration) -> str:
+    """cel-go prints durations as seconds with the shortest decimal fraction and an ``s``."""
+    nanos = duration.nanos
+    sign = "-" if nanos < 0 else ""
+    seconds, remainder = divmod(abs(nanos), 10**9)
+    seconds_float = abs(nanos) / 1e9
+    text = repr(seconds_float)
+    if "e" in text or "inf" in text:
+        fraction = f"{remainder:09d}".rstrip("0")
+        return f"{sign}{seconds}{'.' + fraction if fraction else ''}s"
+    if text.endswith(".0"):
+        text = text[:-2]
+    return f"{sign}{text}s"
+
+
+def parse_timestamp(text: str) -> int | None:
+    """Nanoseconds since the epoch of an RFC 3339 timestamp (``time.Parse(time.RFC3339, ...)``)."""
+    match = _RFC3339.fullmatch(text)
+    if match is None:
+        return None
+    year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
+    if hour > 23 or minute > 59 or second > 59:
+        return None
+    try:
+        moment = dt.datetime(year, month, day, hour, minute, second, tzinfo=dt.timezone.utc)
+    except ValueError:
+        return None
+    offset = 0
+    if match.group(9):
+        offset_hours, offset_minutes = int(match.group(10)), int(match.group(11))
+        if offset_hours > 23 or offset_minutes > 59:
+            return None
+        offset = (offset_hours * 3600 + offset_minutes * 60) * (1 if match.group(9) == "+" else -1)
+    fraction = match.group(7) or ""
+    nanos = int((fraction + "000000000")[:9]) if fraction else 0
+    seconds = _seconds(moment) - offset
+    if seconds < MIN_SECONDS or seconds > MAX_SECONDS:
+        raise CelRuntimeError("timestamp overflow")
+    return seconds * 10**9 + nanos
+
+
+def _seconds(moment: dt.datetime) -> int:
+    delta = moment - _EPOCH
+    return delta.days * 86400 + delta.seconds
+
+
+def timestamp_from_seconds(seconds: int) -> Timestamp:
+    if seconds < MIN_SECONDS or seconds > MAX_SECONDS:
+        raise CelRuntimeError("timestamp overflow")
+    return Timestamp(seconds * 10**9)
+
+
+def _to_datetime(timestamp: Timestamp, zone: dt.tzinfo = dt.timezone.utc) -> dt.datetime:
+    seconds, _ = divmod(timestamp.nanos, 10**9)
+    return (_EPOCH + dt.timedelta(seconds=seconds)).astimezone(zone)
+
+
+def timestamp_to_string(timestamp: Timestamp) -> str:
+    moment = _to_datetime(timestamp)
+    nanos = timestamp.nanos % 10**9
+    fraction = f"{nanos:09d}".rstrip("0")
+    return moment.strftime("%Y-%m-%dT%H:%M:%S").rjust(19, "0") + (f".{fraction}" if fraction else "") + "Z"
+
+
+def _zone(name: str) -> dt.tzinfo:
+    if ":" in name:
+        match = re.fullmatch(r"([+-]?)(\d{1,2}):(\d{2})", name)
+        if match is None:
+            raise CelRuntimeError(f"unknown time zone {name}")
+        minutes = int(match.group(2)) * 60 + int(match.group(3))
+        return dt.timezone(dt.timedelta(minutes=-minutes if match.group(1) == "-" else minutes))
+    try:
+        import zoneinfo
+
+        return zoneinfo.ZoneInfo(name)
+    except Exception:  # zoneinfo raises several unrelated types for bad names
+        raise CelRuntimeError(f"unknown time zone {name}") from None
+
+
+def _accessor(getter: Any) -> tuple[Any, Any]:
+    def utc(timestamp: Timestamp) -> int:
+        return int(getter(_to_datetime(timestamp), timestamp))
+
+    def zoned(timestamp: Timestamp, zone: str) -> int:
+        return int(getter(_to_datetime(timestamp, _zone(zone)), timestamp))
+
+    return utc, zoned
+
+
+_TIMESTAMP_GETTERS: dict[str, Any] = {
+    "getFullYear": lambda d, t: d.year,
+    "getMonth": lambda d, t: d.month - 1,
+    "getDayOfYear": lambda d, t: d.timetuple().tm_yday - 1,
+    "getDayOfMonth": lambda d, t: d.day - 1,
+    "getDate": lambda d, t: d.day,
+    "getDayOfWeek": lambda d, t: (d.weekday() + 1) % 7,
+    "getHours": lambda d, t: d.hour,
+    "getMinutes": lambda d, t: d.minute,
+    "getSeconds": lambda d, t: d.second,
+    "getMilliseconds": lambda d, t: (t.nanos % 10**9) // 10**6,
+}
+_DURATION_GETTERS: dict[str, Any] = {
+    "getHours": 3600 * 10**9,
+    "getMinutes": 60 * 10**9,
+    "getSeconds": 10**9,
+    "getMilliseconds": 10**6,
+}
+
+
+def _duration_getter(unit: int) -> Any:
+    def get(duration: Duration) -> int:
+        value = abs(duration.nanos) // unit
+        return -value if duration.nanos < 0 else value
+
+    return get
+
+
+def install(env: Environment) -> None:
+    for name, getter in _TIMESTAMP_GETTERS.items():
+        utc, zoned = _accessor(getter)
+        stem = f"timestamp_to_{name[3:].lower()}"
+        overloads = [
+            Overload(stem, (TIMESTAMP,), INT, utc, member=True),
+            Overload(f"{stem}_with_tz", (TIMESTAMP, STRING), INT, zoned, member=True),
+        ]
+        if name in _DURATION_GETTERS:
+            overloads.append(
+                Overload(
+                    f"duration_to_{name[3:].lower()}",
+                    (DURATION,),
+                    INT,
+                    _duration_getter(_DURATION_GETTERS[name]),
+                    member=True,
+                )
+            )
+        env.add(name, *overloads)

@@ -1,0 +1,1 @@
+"""CEL text to AST (lexer, parser, macros), as cel-go's parser does it."""

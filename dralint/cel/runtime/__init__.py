@@ -1,0 +1,1 @@
+"""Evaluation: values, cel-go's semantics, the closure compiler and runtime cost."""

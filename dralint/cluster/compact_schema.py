@@ -1,0 +1,194 @@
+"""Validation of the compact ``Inventory`` document against its shipped JSON schema.
+
+The schema (``inventory.schema.json``, package data) is the single definition of the format;
+this module only runs it and turns its errors into (path, message) pairs a check can report
+at the right line. Placeholders in strings are checked here too, since a schema cannot say
+which names between braces exist.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from dralint.apimachinery.fieldpath import Key, Path
+from dralint.suggest import closest
+from dralint.validate.jsontypes import TYPE_PHRASES, type_phrase
+
+if TYPE_CHECKING:  # imported when an Inventory document is validated: jsonschema costs 50-80 ms of start-up
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+
+API_VERSION = "dralint.io/v1alpha1"
+KIND = "Inventory"
+PLACEHOLDERS = ("pool", "node", "nodeIndex", "index", "partition", "driver")
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+
+def _pattern_names() -> dict[str, str]:
+    defs = schema()["$defs"]
+    return {
+        defs["dnsLabel"]["pattern"]: "a DNS label (lower-case letters, digits and '-')",
+        defs["driver"]["pattern"]: "a valid driver name (a DNS subdomain such as gpu.example.com)",
+        defs["qualifiedName"]["pattern"]: "a valid attribute or capacity name ([domain/]name)",
+        defs["quantity"]["anyOf"][0]["pattern"]: "a Kubernetes quantity (such as 40Gi, 500m or 8)",
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaError:
+    path: Path
+    message: str
+    hint: str | None = None
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The JSON schema of the Inventory document, as shipped with dralint."""
+    text = resources.files("dralint.cluster").joinpath("inventory.schema.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+_PATTERN_NAMES: dict[str, str] = {}
+
+
+@cache
+def _validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(schema())
+
+
+def validate(data: Mapping[str, Any]) -> list[SchemaError]:
+    """Every defect of an Inventory document, in document order; empty when it is valid."""
+    if not _PATTERN_NAMES:
+        _PATTERN_NAMES.update(_pattern_names())
+    errors = [_describe(error) for error in _validator().iter_errors(data)]
+    errors.extend(_placeholder_errors(data, ()))
+    if not errors:
+        errors.extend(_size_errors(data))
+    return sorted(errors, key=lambda e: (len(e.path) == 0, [str(s) for s in e.path]))
+
+
+def _describe(error: ValidationError) -> SchemaError:
+    error = _innermost(error)
+    path = _path(error.absolute_path)
+    if error.validator == "additionalProperties":
+        known = _properties(error)
+        extra = sorted(set(_mapping(error.instance)) - known)
+        if extra:
+            match = closest(extra[0], known)
+            hint = f"did you mean {match}?" if match else f"known fields: {', '.join(sorted(known))}"
+            return SchemaError((*path, extra[0]), f"unknown field {extra[0]!r} in the Inventory document", hint)
+    return SchemaError(path, _message(error))
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _properties(error: ValidationError) -> set[str]:
+    return set(_mapping(_mapping(error.schema).get("properties")))
+
+
+def _innermost(error: ValidationError) -> ValidationError:
+    """For oneOf/anyOf failures, the error of the branch meant for this kind of value.
+
+    Branches rejected only for their type are not the user's intent ("40 GiB" is a malformed
+    quantity, not a malformed object), so they are set aside before picking.
+    """
+    while error.context:
+        relevant = [e for e in error.context if e.validator != "type" or len(e.relative_path) > 0]
+        if not relevant:
+            break
+        from jsonschema.exceptions import best_match
+
+        inner = best_match(relevant)
+        if inner is None:
+            break
+        error = inner
+    return error
+
+
+def _path(steps: Any) -> Path:
+    out: list[str | int] = []
+    parent_is_map = False
+    for step in steps:
+        if isinstance(step, int):
+            out.append(step)
+            parent_is_map = False
+        else:
+            out.append(Key(step) if parent_is_map else step)
+            parent_is_map = step in ("labels", "attributes", "capacity", "counters", "consumes")
+    return tuple(out)
+
+
+def _message(error: ValidationError) -> str:
+    validator = error.validator
+    if validator == "required":
+        return f"missing required field {error.message.split(' is a required')[0]}"
+    if validator == "const" and error.absolute_path and error.absolute_path[-1] == "apiVersion":
+        return f"unsupported Inventory apiVersion {error.instance!r}; use {API_VERSION}"
+    steps = list(error.absolute_path)
+    if len(steps) >= 2 and steps[-2] == "attributes" and validator in ("oneOf", "maxProperties", "minProperties"):
+        return (
+            f"attribute {steps[-1]!r} must be a plain value (integer, boolean or string) or exactly one of "
+            "int, bool, string, version, ints, bools, strings, versions"
+        )
+    if validator == "type":
+        wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        names = " or ".join(TYPE_PHRASES.get(str(t), str(t)) for t in wanted)
+        return f"expected {names}, got {type_phrase(error.instance)}"
+    if validator == "pattern":
+        return f"{error.instance!r} is not {_PATTERN_NAMES.get(str(error.validator_value), 'valid here')}"
+    if validator == "oneOf" and len(error.absolute_path) == 3 and error.absolute_path[1] == "networkPools":
+        return "a network pool needs exactly one of allNodes, nodePools or nodeSelector"
+    return error.message
+
+
+MAX_NODES = 20_000
+MAX_DEVICES = 250_000  # about 250 MB of typed devices
+
+
+def _size_errors(data: Mapping[str, Any]) -> Iterator[SchemaError]:
+    """A valid document can still stand for more objects than a dry-run can hold."""
+    spec = data.get("spec") or {}
+    nodes = devices = 0
+    for pool in spec.get("nodePools") or []:
+        nodes += pool["count"]
+        devices += pool["count"] * sum(_group_size(g) for g in pool.get("devices") or [])
+    for network in spec.get("networkPools") or []:
+        devices += sum(g.get("count", 1) for g in network["devices"])
+    if nodes > MAX_NODES:
+        yield SchemaError(
+            ("spec", "nodePools"), f"the Inventory makes {nodes} nodes; dralint expands at most {MAX_NODES}"
+        )
+    if devices > MAX_DEVICES:
+        yield SchemaError(("spec",), f"the Inventory makes {devices} devices; dralint expands at most {MAX_DEVICES}")
+
+
+def _group_size(group: Mapping[str, Any]) -> int:
+    partitions = group.get("partitions")
+    per_device = 1 + (sum(p.get("count", 1) for p in partitions["devices"]) if partitions else 0)
+    count: int = group.get("count", 1) * per_device
+    return count
+
+
+def _placeholder_errors(data: Any, path: Path) -> Iterator[SchemaError]:
+    if isinstance(data, str):
+        for match in _PLACEHOLDER.finditer(data):
+            if match.group(1) not in PLACEHOLDERS:
+                known = ", ".join("{" + p + "}" for p in PLACEHOLDERS)
+                yield SchemaError(path, f"unknown placeholder {match.group(0)} in {data!r}; known: {known}")
+    elif isinstance(data, Mapping):
+        for key, value in data.items():
+            yield from _placeholder_errors(value, (*path, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from _placeholder_errors(value, (*path, index))

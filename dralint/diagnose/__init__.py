@@ -1,0 +1,1 @@
+"""Diagnosis: why pods did not fit, hints, inventory defects, CEL runtime errors."""

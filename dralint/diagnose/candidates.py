@@ -1,0 +1,168 @@
+"""Each written request against the inventory devices it could get, without placing any pod.
+
+For every request (and ``firstAvailable`` entry) of the ResourceClaims and ResourceClaimTemplates,
+the devices its DeviceClass and its own selectors accept; then, per requested capacity, whether
+any of them is large enough, whether their request policies allow the amount or round it up, and
+whether the devices can be shared at all. These are the facts behind the capacity and sharing
+findings (DRA502-DRA504, DRA603, DRA604).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from dralint.allocator.capacity import consumed_amount, violates_policy
+from dralint.allocator.devices import CapacityInfo, nano
+from dralint.api import model
+from dralint.api.requests import WrittenRequest
+from dralint.apimachinery.fieldpath import Key, Path
+from dralint.apimachinery.quantity import Quantity
+from dralint.cel import CelError, compile_selector, device_value
+from dralint.suggest import closest
+
+
+def matching_devices(
+    request: WrittenRequest, class_devices: Sequence[tuple[str, model.Device]]
+) -> list[tuple[str, model.Device]]:
+    """The class's devices the request's own selectors accept (runtime errors count as no)."""
+    return accepted_devices(request.spec.selectors, class_devices)
+
+
+def accepted_devices(
+    selectors: Sequence[model.DeviceSelector], devices: Iterable[tuple[str, model.Device]]
+) -> list[tuple[str, model.Device]]:
+    """The (driver, device) pairs every CEL selector accepts; a runtime error counts as no, and a
+    selector that does not compile accepts nothing."""
+    compiled = []
+    for selector in selectors:
+        if selector.cel is None:
+            continue
+        try:
+            compiled.append(compile_selector(selector.cel.expression))
+        except CelError:
+            return []
+    out = []
+    for driver, device in devices:
+        value = device_value(driver, device)
+        try:
+            if all(c.matches(value) for c in compiled):
+                out.append((driver, device))
+        except CelError:
+            continue
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class CapacityProblem:
+    rule: str  # DRA502, DRA503, DRA504 or DRA603
+    request: WrittenRequest
+    capacity: str
+    message: str
+    hint: str | None = None
+
+    @property
+    def path(self) -> Path:
+        return (*self.request.path, "capacity", "requests", Key(self.capacity))
+
+
+def capacity_problems(
+    request: WrittenRequest, devices: Sequence[tuple[str, model.Device]]
+) -> Iterator[CapacityProblem]:
+    """Capacity requests no matching device can serve, that policies refuse or round up, or that take whole devices."""
+    if request.spec.capacity is None or not devices:
+        return
+    for name, wanted in sorted(request.spec.capacity.requests.items()):
+        having = [(driver, d, d.capacity[name]) for driver, d in devices if name in d.capacity]
+        if not having:
+            known = sorted({c for _, d in devices for c in d.capacity})
+            yield CapacityProblem(
+                "DRA502",
+                request,
+                name,
+                f"{request.owner} requests capacity {name} but none of the {len(devices)} matching devices has it",
+                _capacity_hint(name, known),
+            )
+            continue
+        largest = max(having, key=lambda item: item[2].value)
+        big_enough = [item for item in having if item[2].value >= wanted]
+        if not big_enough:
+            yield CapacityProblem(
+                "DRA502",
+                request,
+                name,
+                f"{request.owner} requests {wanted} of {name} but the largest matching device "
+                f"({largest[1].name}) has {largest[2].value}",
+            )
+            continue
+        verdicts = [_policy(wanted, name, capacity) for _, _, capacity in big_enough]
+        allowed = [v for v in verdicts if v[0]]
+        if not allowed:
+            yield CapacityProblem(
+                "DRA503",
+                request,
+                name,
+                f"{request.owner} requests {wanted} of {name}, which the request policy of every matching device "
+                f"refuses ({verdicts[0][2]})",
+                "request an amount the policy allows",
+            )
+            continue
+        rounded = [v for v in allowed if v[1] is not None and v[1] != wanted]
+        if len(rounded) == len(allowed):
+            yield CapacityProblem(
+                "DRA504",
+                request,
+                name,
+                f"{request.owner} requests {wanted} of {name} but the request policy makes it consume {rounded[0][1]}",
+                f"request {rounded[0][1]} to make the amount explicit",
+            )
+        shareable = [d for _, d, _ in big_enough if d.allow_multiple_allocations]
+        if not shareable:
+            yield CapacityProblem(
+                "DRA603",
+                request,
+                name,
+                f"{request.owner} requests {wanted} of {name}, but no matching device allows multiple allocations: "
+                f"the pod gets a whole device ({largest[2].value})",
+                "drop the capacity request, or use devices with allowMultipleAllocations: true",
+            )
+
+
+def _capacity_hint(name: str, known: list[str]) -> str | None:
+    unqualified = name.partition("/")[2] or name
+    same = [k for k in known if (k.partition("/")[2] or k) == unqualified]
+    if same:
+        return f"the allocator compares capacity names exactly, without domains: the devices publish {same[0]}"
+    guess = closest(name, known)
+    if guess:
+        return f"did you mean {guess}?"
+    return "devices have: " + ", ".join(known) if known else None
+
+
+def _policy(wanted: Quantity, name: str, capacity: model.DeviceCapacity) -> tuple[bool, Quantity | None, str]:
+    """(allowed, consumed amount, description of the policy)."""
+    info = CapacityInfo(name, capacity)
+    amount, is_default = consumed_amount((nano(wanted), wanted), info)
+    allowed = not violates_policy(amount, is_default, info)
+    return allowed and amount[0] <= info.value, amount[1], _describe(capacity.request_policy)
+
+
+def _describe(policy: model.CapacityRequestPolicy | None) -> str:
+    if policy is None:
+        return "no policy"
+    if policy.valid_range is not None:
+        r = policy.valid_range
+        parts = [f"min {r.min}"] if r.min is not None else []
+        parts += [f"max {r.max}"] if r.max is not None else []
+        parts += [f"step {r.step}"] if r.step is not None else []
+        return "validRange " + ", ".join(parts)
+    if policy.valid_values:
+        return "validValues " + ", ".join(str(v) for v in policy.valid_values)
+    return "no range or values"
+
+
+def all_mode_on_shareable(request: WrittenRequest, devices: Sequence[tuple[str, model.Device]]) -> int:
+    """How many matching devices allow multiple allocations, for an ``All`` request (0 otherwise)."""
+    if request.spec.allocation_mode != "All":
+        return 0
+    return sum(1 for _, d in devices if d.allow_multiple_allocations)

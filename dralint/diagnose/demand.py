@@ -1,0 +1,147 @@
+"""Demand against supply for oversubscribed devices: the arithmetic behind "devices are exhausted".
+
+Demand is counted over every simulated pod (placed or not) per device class: replicas × devices
+per pod, workload by workload; supply is the number of inventory devices the class (and the
+request's own selectors) accept, or the summed capacity of shareable devices for capacity requests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from dralint.api import model
+from dralint.apimachinery.quantity import Quantity
+from dralint.cluster.pods import Pod
+from dralint.dryrun.placement import Placement
+
+
+@dataclass(frozen=True, slots=True)
+class WorkloadDemand:
+    workload: str  # "Deployment ml/trainer"
+    pods: int
+    per_pod: int  # devices (ExactCount requests) of the class per pod
+
+    @property
+    def total(self) -> int:
+        return self.pods * self.per_pod
+
+
+@dataclass(frozen=True, slots=True)
+class ClassDemand:
+    device_class: str
+    workloads: tuple[WorkloadDemand, ...]
+    supply: int  # devices of the inventory matching the class
+    held_by_others: tuple[tuple[str, int], ...] = ()  # (workload, matching devices it holds) for other workloads
+
+    @property
+    def total(self) -> int:
+        return sum(w.total for w in self.workloads)
+
+    def text(self) -> str:
+        """``"... Deployment ml/trainer 12 pods × 8 = 96; matching devices = 64"``, plus who else holds them."""
+        parts = [
+            f"{w.workload} {w.pods} pod{'s' if w.pods != 1 else ''} × {w.per_pod} = {w.total}" for w in self.workloads
+        ]
+        total = f" (total {self.total})" if len(self.workloads) > 1 else ""
+        text = f"demand for class {self.device_class}: {', '.join(parts)}{total}; matching devices = {self.supply}"
+        if self.held_by_others:
+            held = sum(n for _, n in self.held_by_others)
+            who = ", ".join(f"{workload} {n}" for workload, n in self.held_by_others)
+            text += f", of which {held} are held by pods of other workloads ({who})"
+        return text
+
+
+def per_pod_devices(claims: Sequence[model.ResourceClaim], device_class: str) -> int:
+    """Devices of ``device_class`` one pod asks for with ExactCount requests (first alternative of a list)."""
+    total = 0
+    for claim in claims:
+        for request in claim.spec.requests:
+            spec = request.exactly or (request.first_available[0] if request.first_available else None)
+            if spec is not None and spec.device_class_name == device_class and spec.allocation_mode != "All":
+                total += spec.count
+    return total
+
+
+def class_demand(
+    pods: Sequence[Pod],
+    device_class: str,
+    devices: Sequence[tuple[str, str, str]],
+    placements: Sequence[Placement] = (),
+) -> ClassDemand:
+    """Demand for ``device_class`` by workload, in document order (shared claims count once), the
+    matching ``devices`` (driver, pool, device), and which other workloads' placed pods hold them."""
+    workloads: dict[int, tuple[str, int, int]] = {}  # template index -> (workload, pods, per pod)
+    seen_shared: set[tuple[str, str]] = set()
+    for pod in pods:
+        claims = []
+        for use in pod.claims:
+            if use.claim is None:
+                continue
+            if use.shared:
+                if use.key in seen_shared or use.claim.allocation is not None:
+                    continue
+                seen_shared.add(use.key)
+            claims.append(use.claim)
+        count = per_pod_devices(claims, device_class)
+        if count == 0:
+            continue
+        name, n, per_pod = workloads.get(pod.template_index, (pod.workload, 0, count))
+        workloads[pod.template_index] = (name, n + 1, max(per_pod, count))
+    demanding = {name for name, _, _ in workloads.values()}
+    matching = set(devices)
+    held: dict[str, set[tuple[str, str, str]]] = {}
+    for placement in placements:
+        if placement.pod.workload in demanding:
+            continue
+        for _, allocation in placement.allocations:
+            for result in allocation.results:
+                device = (result.driver, result.pool, result.device)
+                if device in matching and not result.admin_access:
+                    held.setdefault(placement.pod.workload, set()).add(device)
+    return ClassDemand(
+        device_class,
+        tuple(WorkloadDemand(*w) for w in workloads.values()),
+        len(matching),
+        tuple((workload, len(ids)) for workload, ids in held.items()),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CapacityDemand:
+    device_class: str
+    capacity: str
+    demand: Quantity
+    supply: Quantity
+    pods: int
+
+    def text(self) -> str:
+        return (
+            f"demand for capacity {self.capacity} of class {self.device_class}: {self.pods} pods request "
+            f"{self.demand} in total; shareable matching devices hold {self.supply}"
+        )
+
+
+def capacity_demand(
+    pods: Sequence[Pod], device_class: str, capacity: str, devices: Sequence[tuple[str, model.Device]]
+) -> CapacityDemand:
+    demand = Quantity(0)
+    count = 0
+    for pod in pods:
+        for use in pod.claims:
+            if use.claim is None:
+                continue
+            for request in use.claim.spec.requests:
+                spec = request.exactly
+                if spec is None or spec.device_class_name != device_class or spec.capacity is None:
+                    continue
+                amount = spec.capacity.requests.get(capacity)
+                if amount is not None:
+                    demand = demand.add(amount)
+                    count += 1
+    supply = Quantity(0)
+    for _, device in devices:
+        entry = device.capacity.get(capacity)
+        if entry is not None and device.allow_multiple_allocations:
+            supply = supply.add(entry.value)
+    return CapacityDemand(device_class, capacity, demand, supply, count)

@@ -1,0 +1,1 @@
+"""The dry-run: pods placed in order with accumulating allocations, and utilisation."""

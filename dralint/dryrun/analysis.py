@@ -1,0 +1,171 @@
+"""The whole dry-run for one check run: inventory → pods → placement → utilisation → failures.
+
+Built once per :class:`~dralint.pipeline.context.CheckContext` (its ``analysis`` property) and read by
+every simulation check and by ``dralint simulate``. Failure explanations are computed lazily,
+only for the pods that did not fit, and once per pod template.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from dralint.allocator import Explanation, Features
+from dralint.allocator.prepare import apply_taint_rules, features_for, taint_rules_apply
+from dralint.api import model
+from dralint.api.versions import Target
+from dralint.cluster import pods as pods_module
+from dralint.cluster.inventory import Inventory
+from dralint.diagnose import hints, why
+from dralint.dryrun.placement import Limits, Placement, Simulation, Strategy, simulate
+from dralint.dryrun.state import Cluster, SearchBudget
+from dralint.dryrun.utilisation import PoolUtilisation, utilisation
+
+if TYPE_CHECKING:
+    from dralint.pipeline.context import CheckContext
+
+RESERVED_FOR_LIMIT = {"1.31": 32}  # consumers of a claim; 256 from 1.32
+MAX_EXPLAINED_NODES = 64  # explanations are summed over at most this many candidate nodes
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """Why the pods of one template (one pod shape) did not fit."""
+
+    first: Placement  # the first pod of the template that did not fit
+    placements: tuple[Placement, ...]  # every pod of the template with this outcome
+    fits_empty: bool  # the pod would fit if no other simulated pod held devices
+    explanations: tuple[Explanation, ...]  # per candidate node, against the cluster it failed on
+
+
+@dataclass
+class Analysis:  # not slotted: it caches lazily computed properties
+    target: Target
+    inventory: Inventory
+    features: Features
+    pods: list[pods_module.Pod]
+    simulation: Simulation
+    cluster: Cluster  # with every allocation of the dry-run
+    base: Cluster  # with only the allocations that were already in the inventory
+    strategy: Strategy = "pack"
+    nodes_by_name: dict[str, model.Node] = field(default_factory=dict)
+    _class_devices: dict[str, list[tuple[str, model.Device]]] = field(default_factory=dict)
+
+    @property
+    def active(self) -> bool:
+        """Whether there was an inventory to dry-run against."""
+        return self.inventory.has_devices
+
+    @cached_property
+    def utilisation(self) -> list[PoolUtilisation]:
+        allocations = [a.claim.allocation for a in self.inventory.allocated if a.claim.allocation is not None]
+        seen = {id(a) for a in allocations}
+        allocations.extend(a for a in self.simulation.allocated.values() if id(a) not in seen)
+        return utilisation(self.inventory.slices, allocations)
+
+    @cached_property
+    def failures(self) -> list[Failure]:
+        """One entry per pod template with unsatisfiable pods, in document order."""
+        groups: dict[int, list[Placement]] = {}
+        for placement in self.simulation.placements:
+            if placement.outcome == "unsatisfiable":
+                groups.setdefault(placement.pod.template_index, []).append(placement)
+        return [self._failure(group) for group in groups.values()]
+
+    @cached_property
+    def vocabulary(self) -> hints.Vocabulary:
+        return hints.vocabulary(entry.slice for entry in self.inventory.slices)
+
+    def class_devices(self, name: str) -> list[tuple[str, model.Device]]:
+        """Inventory devices the selectors of DeviceClass ``name`` accept."""
+        cached = self._class_devices.get(name)
+        if cached is None:
+            entry = self.inventory.classes.get(name)
+            slices = [e.slice for e in self.inventory.slices]
+            cached = why.class_devices(slices, entry.device_class) if entry is not None else []
+            self._class_devices[name] = cached
+        return cached
+
+    def class_device_ids(self, name: str) -> list[tuple[str, str, model.Device]]:
+        """Like :meth:`class_devices`, with each device's pool: (driver, pool, device)."""
+        accepted = {id(device) for _, device in self.class_devices(name)}
+        return [
+            (entry.slice.driver, entry.slice.pool.name, device)
+            for entry in self.inventory.slices
+            for device in entry.slice.devices
+            if id(device) in accepted
+        ]
+
+    def reasons(self, failure: Failure) -> list[why.RequestWhy]:
+        """Per request of the failing pod's claims: the funnel, failing clauses and hints."""
+        claims = [use.claim for use in failure.first.attempted if use.claim is not None]
+        names: set[str] = set()
+        for claim in claims:
+            for request in claim.spec.requests:
+                if request.exactly is not None:
+                    names.add(request.exactly.device_class_name)
+                names.update(entry.device_class_name for entry in request.first_available or ())
+        devices = {name: self.class_devices(name) for name in sorted(names) if name}
+        classes = {name: entry.device_class for name, entry in self.inventory.classes.items()}
+        every = [(e.slice.driver, d) for e in self.inventory.slices for d in e.slice.devices]
+        return why.summarise(failure.explanations, claims, devices, self.vocabulary, classes, every)
+
+    def _failure(self, group: list[Placement]) -> Failure:
+        first = group[0]
+        claims = [use.claim for use in first.attempted if use.claim is not None]
+        nodes = [self.nodes_by_name[name] for name in first.candidates]
+        fits_empty = any(self.base.attempt(node, claims).results is not None for node in nodes)
+        cluster = self.cluster if fits_empty else self.base
+        explanations = tuple(cluster.explain(node, claims) for node in nodes[:MAX_EXPLAINED_NODES])
+        return Failure(first, tuple(group), fits_empty, explanations)
+
+
+def analyse(ctx: CheckContext, *, strategy: Strategy = "pack") -> Analysis:
+    """Run the dry-run for everything loaded in ``ctx``."""
+    target = ctx.target
+    inventory = ctx.inventory
+    features = features_for(target)
+    slices = [entry.slice for entry in inventory.slices]
+    if taint_rules_apply(target):
+        slices = apply_taint_rules(slices, [entry.rule for entry in inventory.taint_rules])
+    classes = {name: entry.device_class for name, entry in inventory.classes.items()}
+    index = pods_module.claim_index(ctx.normalised.values())
+    extended = pods_module.extended_resource_classes(inventory.classes) if target.enabled("DRAExtendedResource") else {}
+    pods = pods_module.expand(ctx.pod_templates, index, inventory.nodes, extended)
+    # The scheduler evaluates selectors in the StoredExpressions environment (everything enabled).
+    limits = ctx.options.limits
+    budget = SearchBudget(limits.max_search_steps, limits.max_dry_run_steps)
+    cluster = Cluster(slices, classes, features, budget=budget)
+    base = Cluster(slices, classes, features, budget=budget)
+    existing = [entry.claim for entry in inventory.allocated]
+    for claims_cluster in (cluster, base):
+        claims_cluster.add(c.allocation for c in existing if c.allocation is not None)
+    preallocated = {(c.namespace, c.name): c.allocation for c in existing if c.allocation is not None}
+    consumers = {(c.namespace, c.name): c.reserved_for for c in existing}
+    reserved = Limits(reserved_for=RESERVED_FOR_LIMIT.get(target.release, 256))
+    result = (
+        simulate(
+            pods,
+            inventory.nodes,
+            cluster.attempt,
+            cluster.add,
+            preallocated=preallocated,
+            preconsumers=consumers,
+            strategy=strategy,
+            limits=reserved,
+        )
+        if inventory.has_devices
+        else Simulation()
+    )
+    return Analysis(
+        target,
+        inventory,
+        features,
+        pods,
+        result,
+        cluster,
+        base,
+        strategy,
+        {entry.node.name: entry.node for entry in inventory.nodes},
+    )

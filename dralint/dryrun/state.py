@@ -1,0 +1,151 @@
+"""The allocator's view of the cluster during the dry-run: slices, classes, and what is allocated so far.
+
+The scheduler builds one allocator per pod over every slice of the cluster. Here each attempt
+(one pod on one node) gets an allocator over only the slices of the pools that node can see —
+every slice of each pool with a slice on the node or without a node, so pool completeness is
+judged as upstream does — and an allocated state restricted to those pools. Decisions are the
+same; the cost of an attempt no longer grows with the size of the cluster.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from dralint.allocator import (
+    DEFAULT_SEARCH_BUDGET,
+    Allocator,
+    AllocatorError,
+    Explanation,
+    Features,
+    SearchBudgetExhausted,
+)
+from dralint.allocator.prepare import allocated_state
+from dralint.api import model
+from dralint.cel import Environment
+from dralint.dryrun.placement import Attempt
+
+PoolKey = tuple[str, str]  # (driver, pool name)
+_HOLDER = model.ObjectMeta(name="allocated")
+
+
+@dataclass(slots=True)
+class SearchBudget:
+    """dralint's bounds on the allocator's search (``limits.maxSearchSteps``, ``limits.maxDryRunSteps``).
+
+    Shared by the clusters of one dry-run, so that the whole of it stops after ``total`` steps.
+    """
+
+    per_attempt: int = DEFAULT_SEARCH_BUDGET
+    total: int | None = None
+    used: int = 0
+
+    def exhausted_message(self) -> str:
+        return f"dry-run budget exhausted after {self.total} search steps"
+
+
+class Cluster:
+    """Slices and classes of the inventory plus the allocations made so far (mutable)."""
+
+    def __init__(
+        self,
+        slices: Sequence[model.ResourceSlice],
+        classes: Mapping[str, model.DeviceClass],
+        features: Features,
+        *,
+        cel_environment: Environment | None = None,
+        budget: int | SearchBudget | None = None,
+    ) -> None:
+        self.slices = list(slices)
+        self.classes = classes
+        self.features = features
+        self.cel_environment = cel_environment
+        if budget is None or isinstance(budget, int):
+            budget = SearchBudget(per_attempt=budget if budget is not None else DEFAULT_SEARCH_BUDGET)
+        self.budget = budget
+        self._version = 0  # bumped by every add(): searches before and after differ
+        self._gave_up: dict[tuple[object, ...], Attempt] = {}
+        self._pools: dict[PoolKey, list[model.ResourceSlice]] = {}
+        self._order = {id(s): i for i, s in enumerate(self.slices)}
+        local: dict[str, list[PoolKey]] = {}
+        shared: list[PoolKey] = []
+        for resource_slice in self.slices:
+            key = (resource_slice.driver, resource_slice.pool.name)
+            if key not in self._pools:
+                self._pools[key] = []
+            self._pools[key].append(resource_slice)
+            if resource_slice.node_name:
+                keys = local.setdefault(resource_slice.node_name, [])
+                if key not in keys:
+                    keys.append(key)
+            elif key not in shared:
+                shared.append(key)
+        self._local = local
+        self._shared = shared
+        self._view: dict[str, tuple[list[PoolKey], list[model.ResourceSlice]]] = {}
+        # allocation results per pool, each kept as a claim so prepare.allocated_state can read it
+        self._held: dict[PoolKey, list[model.DeviceRequestAllocationResult]] = {}
+
+    def add(self, allocations: Iterable[model.AllocationResult]) -> None:
+        """Record allocations: their devices, shares and capacity are taken from now on."""
+        self._version += 1
+        for allocation in allocations:
+            for result in allocation.results:
+                self._held.setdefault((result.driver, result.pool), []).append(result)
+
+    def attempt(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Attempt:
+        """Allocate ``claims`` together on ``node`` against the current allocations (nothing is recorded).
+
+        Searches are bounded by the budget. A search that ran out of steps is not run again for
+        claims of the same template on the same node until an allocation changes the cluster
+        (the replicas of a Deployment would each give up the same way).
+        """
+        budget = self.budget
+        key = (node.name, self._version, tuple((id(c.spec), c.meta.namespace) for c in claims))
+        known = self._gave_up.get(key)
+        if known is not None:
+            return known
+        steps = budget.per_attempt
+        if budget.total is not None:
+            if budget.used >= budget.total:
+                return Attempt(None, budget.exhausted_message())
+            steps = min(steps, budget.total - budget.used)
+        allocator = self._allocator(node, steps)
+        try:
+            results = allocator.allocate(node, claims)
+        except SearchBudgetExhausted as error:
+            if steps < budget.per_attempt:
+                return Attempt(None, budget.exhausted_message())
+            attempt = self._gave_up[key] = Attempt(None, error.message)
+            return attempt
+        except AllocatorError as error:
+            return Attempt(None, error.message, error.failed_on_node)
+        finally:
+            budget.used += allocator.last_steps
+        return Attempt(tuple(results) if results is not None else None)
+
+    def explain(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Explanation:
+        """Why ``claims`` do not fit on ``node``, per request (see :mod:`dralint.allocator.explain`)."""
+        return self._allocator(node, self.budget.per_attempt).explain(node, claims)
+
+    def _allocator(self, node: model.Node, budget: int) -> Allocator:
+        keys, slices = self._view_of(node.name)
+        held = [
+            model.ResourceClaim(_HOLDER, model.ResourceClaimSpec(), model.AllocationResult(tuple(self._held[key])))
+            for key in keys
+            if key in self._held
+        ]
+        state = allocated_state(held, consumable_capacity=self.features.consumable_capacity)
+        return Allocator(
+            self.features, state, self.classes, slices, cel_environment=self.cel_environment, budget=budget
+        )
+
+    def _view_of(self, node_name: str) -> tuple[list[PoolKey], list[model.ResourceSlice]]:
+        view = self._view.get(node_name)
+        if view is None:
+            local = self._local.get(node_name, [])
+            keys = [*local, *(k for k in self._shared if k not in local)]
+            # Slices keep their input order: the allocator's bucketing and tie-breaks depend on it.
+            picked = [(self._order[id(s)], s) for key in keys for s in self._pools[key]]
+            view = self._view[node_name] = (keys, [s for _, s in sorted(picked, key=lambda item: item[0])])
+        return view

@@ -1,0 +1,116 @@
+"""Per-pool device utilisation, computed the way the cluster autoscaler computes it.
+
+For each (driver, pool) of the newest complete generation: devices without counters are
+"atomic" and count as allocated / total; devices consuming shared counters are partitions of
+physical devices, and each counter set (one physical device) counts with its most used counter;
+a pool with both is the average of the two weighted by the number of atomic devices and of
+counter sets. Admin-access allocations do not reserve a device and are not counted.
+(cluster-autoscaler ``simulator/dynamicresources/utils/utilization.go``.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from dralint.api import model
+from dralint.apimachinery.quantity import Quantity
+from dralint.cluster.inventory import SliceEntry
+
+
+@dataclass(frozen=True, slots=True)
+class CounterUse:
+    counter_set: str
+    counter: str
+    consumed: Quantity
+    total: Quantity
+
+
+@dataclass(frozen=True, slots=True)
+class PoolUtilisation:
+    driver: str
+    pool: str
+    nodes: tuple[str, ...]  # nodes the pool's slices are bound to; empty for network-attached pools
+    devices: int
+    allocated: int  # devices with a non-admin allocation
+    utilisation: float  # 0.0-1.0, as the autoscaler reports it
+    counters: tuple[CounterUse, ...] = ()
+    incomplete: bool = False  # the newest generation lacks slices: the autoscaler refuses such pools
+
+
+def utilisation(slices: Sequence[SliceEntry], allocations: Iterable[model.AllocationResult]) -> list[PoolUtilisation]:
+    """Utilisation of every pool, sorted by driver then pool name."""
+    allocated: dict[tuple[str, str], set[str]] = {}
+    for allocation in allocations:
+        for result in allocation.results:
+            if result.admin_access:
+                continue
+            allocated.setdefault((result.driver, result.pool), set()).add(result.device)
+    pools: dict[tuple[str, str], list[model.ResourceSlice]] = {}
+    for entry in slices:
+        pools.setdefault((entry.slice.driver, entry.slice.pool.name), []).append(entry.slice)
+    return [_pool(key, pools[key], allocated.get(key, set())) for key in sorted(pools)]
+
+
+def _current(pool_slices: list[model.ResourceSlice]) -> tuple[list[model.ResourceSlice], bool]:
+    newest = max(s.pool.generation for s in pool_slices)
+    current = [s for s in pool_slices if s.pool.generation == newest]
+    return current, len(current) != current[0].pool.resource_slice_count
+
+
+def _pool(key: tuple[str, str], pool_slices: list[model.ResourceSlice], names: set[str]) -> PoolUtilisation:
+    current, incomplete = _current(pool_slices)
+    devices = [d for s in current for d in s.devices]
+    nodes = tuple(sorted({s.node_name for s in current if s.node_name}))
+    atomic = [d for d in devices if not d.consumes_counters]
+    partitions = [d for d in devices if d.consumes_counters]
+    atomic_used = sum(1 for d in atomic if d.name in names)
+    partitions_used = [d for d in partitions if d.name in names]
+    used = atomic_used + len(partitions_used)
+    atomic_share = atomic_used / len(atomic) if atomic else 0.0
+    counter_uses = _counter_uses(current, partitions_used)
+    if not partitions_used:
+        share = atomic_share
+    else:
+        physical = len({c.counter_set for d in partitions for c in d.consumes_counters})
+        partition_share = _partition_share(counter_uses, physical)
+        if atomic_used == 0:
+            share = partition_share
+        else:
+            total = physical + len(atomic)
+            share = partition_share * physical / total + atomic_share * len(atomic) / total
+    return PoolUtilisation(key[0], key[1], nodes, len(devices), used, share, tuple(counter_uses), incomplete)
+
+
+def _counter_uses(current: list[model.ResourceSlice], used: list[model.Device]) -> list[CounterUse]:
+    totals: dict[str, dict[str, Quantity]] = {}
+    for s in current:
+        for counter_set in s.shared_counters:
+            into = totals.setdefault(counter_set.name, {})
+            for name, value in counter_set.counters.items():
+                into[name] = into[name].add(value) if name in into else value
+    consumed: dict[tuple[str, str], Quantity] = {}
+    for device in used:
+        for consumption in device.consumes_counters:
+            for name, value in consumption.counters.items():
+                key = (consumption.counter_set, name)
+                consumed[key] = consumed[key].add(value) if key in consumed else value
+    zero = Quantity(0)
+    return [
+        CounterUse(set_name, name, consumed.get((set_name, name), zero), total)
+        for set_name in sorted(totals)
+        for name, total in sorted(totals[set_name].items())
+    ]
+
+
+def _partition_share(uses: list[CounterUse], physical: int) -> float:
+    if physical == 0:
+        return 0.0
+    highest: dict[str, float] = {}
+    for use in uses:
+        total = use.total.ceil_int()
+        if total == 0:
+            continue
+        ratio = use.consumed.ceil_int() / total
+        highest[use.counter_set] = max(highest.get(use.counter_set, 0.0), ratio)
+    return sum(highest.values()) / physical

@@ -1,0 +1,1 @@
+"""The pipeline's owner: runs the stages in order and turns violations into findings."""

@@ -1,0 +1,133 @@
+"""What every check reads: the loaded input, the target cluster, and indexes built once on demand.
+
+Built by the ``check`` command after loading; checks receive it and never mutate it. Costly
+shared analyses (normalisation, the cluster model, the dry-run) are cached properties so that
+several checks can use them while they are computed at most once. Their modules are imported in
+the properties: the stages below import this module, and a run that needs no dry-run never
+loads the simulation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from dralint.limits import Limits
+
+if TYPE_CHECKING:
+    # Imported where used: a run that needs no normalised objects (a file without DRA objects,
+    # ``dralint rules``) should not pay for the typed model.
+    from dralint.api.normalise import Normalised
+    from dralint.api.objects import KubeObject, Unidentified
+    from dralint.api.versions import Target
+    from dralint.api.workloads import PodTemplate
+    from dralint.cluster.inventory import Inventory
+    from dralint.dryrun.analysis import Analysis
+    from dralint.read.sources import SourceFile
+    from dralint.read.yamldoc import DecodeIssue, Document
+    from dralint.validate.schema import SchemaError
+
+
+@dataclass(slots=True)
+class Workspace:
+    """Everything loaded from the inputs: files, documents, objects, and decoding defects."""
+
+    files: list[SourceFile] = field(default_factory=list)
+    documents: list[Document] = field(default_factory=list)
+    objects: list[KubeObject] = field(default_factory=list)
+    broken: list[Unidentified] = field(default_factory=list)
+    list_documents: list[Document] = field(default_factory=list)  # bare YAML lists of objects
+    other_documents: int = 0
+    issues: list[tuple[str, DecodeIssue]] = field(default_factory=list)  # (file, issue)
+    checked_files: frozenset[str] = frozenset()  # files findings are reported for (others are context)
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Analysis options that change what checks do (not how findings are reported)."""
+
+    simulate: bool = True
+    namespaces: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # extra namespace labels
+    extra: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # rule id -> option -> value
+    limits: Limits = field(default_factory=Limits)  # the dry-run reads its search budgets here
+
+    def option(self, rule: str, name: str) -> Any:
+        """The value of a rule's option: as configured, else the default declared in the catalogue."""
+        configured = self.extra.get(rule, {})
+        if name in configured:
+            return configured[name]
+        from dralint.rules import builtin_rules
+
+        return builtin_rules()[rule].options[name].default
+
+
+class CheckContext:
+    """Read-only view of the input for checks, with lazily built indexes."""
+
+    def __init__(self, workspace: Workspace, target: Target, options: Options | None = None) -> None:
+        self.workspace = workspace
+        self.target = target
+        self.options = options or Options()
+
+    @property
+    def objects(self) -> list[KubeObject]:
+        return self.workspace.objects
+
+    @cached_property
+    def normalised(self) -> dict[KubeObject, Normalised]:
+        """Every current DRA object, defaulted and converted to v1, in input order."""
+        from dralint.api.normalise import normalise
+
+        out: dict[KubeObject, Normalised] = {}
+        for obj in self.workspace.objects:
+            result = normalise(obj)
+            if result is not None:
+                out[obj] = result
+        return out
+
+    @cached_property
+    def pod_templates(self) -> list[PodTemplate]:
+        """Every pod template of every workload, in input order."""
+        from dralint.api.workloads import pod_templates
+
+        return [template for obj in self.workspace.objects for template in pod_templates(obj)]
+
+    @cached_property
+    def inventory(self) -> Inventory:
+        """The cluster inventory: inventory kinds among all loaded objects, compact Inventories expanded."""
+        from dralint.cluster import inventory
+
+        return inventory.build(self.workspace.objects, self.normalised)
+
+    @cached_property
+    def analysis(self) -> Analysis:
+        """The cluster dry-run every simulation check reads (run at most once)."""
+        from dralint.dryrun import analysis
+
+        return analysis.analyse(self)
+
+    @cached_property
+    def schema_errors(self) -> dict[KubeObject, list[SchemaError]]:
+        """Strict-schema errors of every DRA object and every workload whose pods reference claims.
+
+        Only objects with errors are keys. Objects with unknown fields, wrong types or
+        undecodable values are rejected by kube-apiserver before semantic validation.
+        """
+        from dralint.validate.schema import validate
+
+        release = self.target.release
+        claiming = {
+            t.owner for t in self.pod_templates if t.spec.resource_claims or any(c.claims for c in t.spec.containers)
+        }
+        out: dict[KubeObject, list[SchemaError]] = {}
+        for obj in self.workspace.objects:
+            if obj.is_dra or obj in claiming:
+                errors = validate(release, obj.api_version, obj.kind, obj.raw)
+                if errors:
+                    out[obj] = errors
+        return out
+
+    def of_kind(self, kind: str) -> list[Normalised]:
+        return [n for n in self.normalised.values() if n.obj.kind == kind]

@@ -1,0 +1,199 @@
+"""Runs the checks and turns their violations into findings.
+
+Checks say *what* is wrong and *where in an object*; the engine adds everything else: the
+rule's name and configured severity, the file position (mapping canonical v1 paths back to
+the user's shape), filtering to the files being checked and per-path ignores, suppressions,
+the rules about suppressions themselves, and a deterministic order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from dralint import checks
+from dralint.api.objects import KubeObject
+from dralint.apimachinery.fieldpath import Path
+from dralint.config import globs
+from dralint.findings import SEVERITY_RANK, Finding, Location, Severity, Suppression, Violation
+from dralint.pipeline.context import CheckContext
+from dralint.read.yamldoc import Lookup, look_up_all
+from dralint.rules import Rule
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """Which rules run, at which severity and with which options (from flags and configuration)."""
+
+    enabled: frozenset[str]
+    severities: Mapping[str, Severity] = field(default_factory=dict)
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # rule id -> option -> value
+    path_ignores: tuple[tuple[str, frozenset[str]], ...] = ()  # (glob, rule ids)
+    root: str = "."  # directory the path globs are relative to
+
+
+class Suppressor(Protocol):
+    """Decides which findings are suppressed, and reports on the suppressions afterwards."""
+
+    def suppression(self, finding: Finding, obj: KubeObject | None) -> Suppression | None: ...
+
+    def violations(self, ran: frozenset[str]) -> Iterable[Violation]: ...
+
+
+Found = list[tuple[Finding, KubeObject | None]]  # findings and the objects they are about
+
+
+def run(
+    ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, suppressor: Suppressor | None = None
+) -> list[Finding]:
+    """All findings for the enabled rules, resolved, suppressed where a suppression matched, and sorted."""
+    return finish(ctx, rules, selection, collect(ctx, rules, selection), suppressor)
+
+
+def collect(ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, scope: checks.Scope = "all") -> Found:
+    """The findings of the enabled rules whose checks are in ``scope``, resolved but not yet suppressed.
+
+    ``local`` checks look at one object (or one file) at a time, so the inputs can be split
+    between processes and their findings concatenated (``--jobs``); ``global`` ones need the
+    whole input.
+    """
+    violations = list(_violations(ctx, rules, selection, scope))
+    # Positions held by --jobs workers are asked for all at once rather than one by one.
+    look_up_all([target for v in violations if (target := _lookup(ctx, v)) is not None])
+    found: Found = []
+    for violation in violations:
+        finding = resolve(ctx, violation, rules[violation.rule], selection)
+        if finding is not None and not _path_ignored(finding, selection):
+            found.append((finding, violation.obj))
+    return found
+
+
+def finish(
+    ctx: CheckContext,
+    rules: Mapping[str, Rule],
+    selection: Selection,
+    found: Found,
+    suppressor: Suppressor | None = None,
+) -> list[Finding]:
+    """Sort and deduplicate, then apply suppressions in that order (so baselines are used the same way whatever
+    order the checks ran in), then add the findings about the suppressions themselves."""
+    seen: set[tuple[object, ...]] = set()
+    findings: list[Finding] = []
+    for finding, obj in sorted(found, key=lambda pair: pair[0].sort_key()):
+        key = (*finding.sort_key(), finding.object)
+        if key in seen:
+            continue
+        seen.add(key)
+        if suppressor is not None:
+            finding = dataclasses.replace(finding, suppressed=suppressor.suppression(finding, obj))
+        findings.append(finding)
+    if suppressor is None:
+        return findings
+    ran = frozenset(r for r in selection.enabled if not checks.is_engine(rules[r].check))
+    for violation in suppressor.violations(ran):
+        if violation.rule not in selection.enabled:
+            continue
+        about = resolve(ctx, violation, rules[violation.rule], selection, context_filter=False)
+        if about is not None and not _path_ignored(about, selection):
+            findings.append(dataclasses.replace(about, suppressed=suppressor.suppression(about, None)))
+    return sort_unique(findings)
+
+
+def _violations(
+    ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, scope: checks.Scope
+) -> Iterator[Violation]:
+    """Violations of the enabled rules in ``scope``: registered checks in name order, then CEL policies (local)."""
+    wanted: dict[str, set[str]] = {}
+    policies: list[Rule] = []
+    for rule_id in sorted(selection.enabled):
+        rule = rules[rule_id]
+        if rule.policy is not None:
+            policies.append(rule)
+        elif rule.check is not None and not checks.is_engine(rule.check) and checks.in_scope(rule.check, scope):
+            wanted.setdefault(rule.check, set()).add(rule_id)
+    for check_name in sorted(wanted):
+        for violation in checks.load(check_name)(ctx):
+            if violation.rule in wanted[check_name]:
+                yield violation
+    if policies and scope != "global":
+        from dralint.policy import run as policy_run
+
+        yield from policy_run.check(ctx, policies)
+
+
+def _path_ignored(finding: Finding, selection: Selection) -> bool:
+    if not selection.path_ignores:
+        return False
+    relative = globs.relative_to(finding.location.file, selection.root)
+    return any(finding.rule in ids and globs.matches(glob, relative) for glob, ids in selection.path_ignores)
+
+
+def resolve(
+    ctx: CheckContext, violation: Violation, rule: Rule, selection: Selection, *, context_filter: bool = True
+) -> Finding | None:
+    """The finding for one violation, or ``None`` when it lies in a file that is only context."""
+    severity = selection.severities.get(rule.id, rule.severity)
+    obj = violation.obj
+    path: Path = violation.path if violation.location is not None else _source_path(ctx, violation)
+    target = _lookup(ctx, violation)
+    if violation.location is not None:
+        location = violation.location
+    elif target is not None:
+        document, full_path, offset = target
+        if offset is not None:
+            line, column = document.scalar_position(full_path, offset)
+        else:
+            line, column = document.position(full_path)
+        location = Location(document.file, line, column)
+    else:
+        location = Location("-", 1, 1)
+    if context_filter and ctx.workspace.checked_files and location.file not in ctx.workspace.checked_files:
+        return None
+    return Finding(
+        rule=rule.id,
+        name=rule.name,
+        severity=severity,
+        message=violation.message,
+        location=location,
+        object=obj.ref() if obj is not None else None,
+        path=path,
+        hint=violation.hint,
+    )
+
+
+def _source_path(ctx: CheckContext, violation: Violation) -> Path:
+    """The violation's path in the user's own shape (checks report canonical v1 paths unless they say not)."""
+    if violation.obj is None or violation.source_path:
+        return violation.path
+    normalised = ctx.normalised.get(violation.obj)
+    return normalised.paths.to_source(violation.path) if normalised is not None else violation.path
+
+
+def _lookup(ctx: CheckContext, violation: Violation) -> Lookup | None:
+    """Where a violation's position is looked up: (document, path in it, offset in a string), if anywhere."""
+    obj = violation.obj
+    if violation.location is not None or obj is None:
+        return None
+    return (obj.document, obj.prefix + _source_path(ctx, violation), violation.offset)
+
+
+def sort_unique(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings in file/line/column/rule order, identical duplicates dropped."""
+    seen: set[tuple[object, ...]] = set()
+    out = []
+    for finding in sorted(findings, key=Finding.sort_key):
+        key = (*finding.sort_key(), finding.object)
+        if key not in seen:
+            seen.add(key)
+            out.append(finding)
+    return out
+
+
+def exit_code(findings: Iterable[Finding], fail_on: str) -> int:
+    """1 when an unsuppressed finding is at or above ``fail_on`` (``never`` never fails), else 0."""
+    if fail_on == "never":
+        return 0
+    threshold = SEVERITY_RANK[fail_on]
+    return int(any(f.suppressed is None and SEVERITY_RANK[f.severity] >= threshold for f in findings))

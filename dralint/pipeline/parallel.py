@@ -1,0 +1,290 @@
+"""The per-file half of a check, run in worker processes (``--jobs``), and the merge of its parts.
+
+The inputs are cut into consecutive slices. For each slice a worker reads and decodes the
+files and runs the local checks (:data:`dralint.checks.LOCAL_CHECKS` and CEL policies: they
+look at one object or one file at a time) on its objects; it sends back the workspace (the
+documents without their node trees) and the findings. The parent concatenates the parts in
+input order, so the merged workspace is exactly what one process would have loaded, and runs
+the checks that need the whole input on it. Positions for their findings are asked of the
+worker that keeps the file's node tree, until the session ends. The engine sorts before it
+suppresses, so the output is the same bytes for any number of jobs.
+
+Small inputs are checked in this process: starting workers costs more than it saves below
+:data:`MIN_PARALLEL_BYTES` (measured by ``benchmarks/jobs_bench.py``).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import pickle
+import traceback
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from dralint.api.versions import Target
+from dralint.apimachinery.fieldpath import Path
+from dralint.pipeline import engine
+from dralint.pipeline.context import CheckContext, Options, Workspace
+from dralint.read import sources
+from dralint.read.load import Input, load_files, merge
+from dralint.read.yamldoc import Document, Limits, Lookup
+from dralint.rules import Rule
+
+if TYPE_CHECKING:  # multiprocessing is imported when workers start: a one-file run does not need it
+    from multiprocessing.connection import Connection
+
+MIN_PARALLEL_BYTES = 1 << 20  # below this much input, one process is faster
+PARTS_PER_JOB = 4  # more parts than workers, so that a slow part does not leave the others idle
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """A slice of the inputs and everything needed to run the local checks on it."""
+
+    files: tuple[Input, ...]
+    target: Target
+    options: Options
+    rules: Mapping[str, Rule]
+    selection: engine.Selection
+    limits: Limits
+    max_file_bytes: int
+    stdin_name: str = sources.STDIN
+
+
+@dataclass(slots=True)
+class Checked:
+    """A loaded part and the findings of its local checks (``context`` only when checked in this process)."""
+
+    workspace: Workspace
+    found: engine.Found
+    context: CheckContext | None = None
+
+
+def default_jobs() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+@contextmanager
+def check(
+    files: Sequence[Input],
+    *,
+    jobs: int,
+    target: Target,
+    options: Options,
+    rules: Mapping[str, Rule],
+    selection: engine.Selection,
+    limits: Limits,
+    max_file_bytes: int,
+    stdin_name: str = sources.STDIN,
+) -> Iterator[tuple[CheckContext, engine.Found]]:
+    """Load ``files`` and run the local checks (in ``jobs`` processes when that pays): the context and findings.
+
+    Positions are looked up in the workers while the ``with`` block lasts; afterwards the
+    documents compose their node trees again when asked for one.
+    """
+    slices = split(files, jobs)
+
+    def part(chunk: tuple[Input, ...]) -> Part:
+        return Part(chunk, target, options, rules, selection, limits, max_file_bytes, stdin_name)
+
+    if len(slices) <= 1:
+        done = check_part(part(tuple(files)))
+        assert done.context is not None
+        yield done.context, done.found
+        return
+    with _Workers(min(jobs, len(slices))) as workers:
+        # As when loading (see load_files): the received documents are many small acyclic objects.
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            results = workers.check([part(chunk) for chunk in slices])
+            workspace = merge([result.workspace for result in results])
+        finally:
+            gc.freeze()
+            if was_enabled:
+                gc.enable()
+        for document in workspace.documents:
+            document.finder = workers
+        try:
+            yield CheckContext(workspace, target, options), [pair for result in results for pair in result.found]
+        finally:
+            for document in workspace.documents:
+                document.finder = None
+
+
+def split(files: Sequence[Input], jobs: int) -> list[tuple[Input, ...]]:
+    """Consecutive slices of ``files`` of about equal size, or one slice when splitting does not pay."""
+    if jobs <= 1 or len(files) < 2 or any(path == sources.STDIN for path, _ in files):
+        return [tuple(files)]
+    sizes = [_size(path) for path, _ in files]
+    total = sum(sizes)
+    if total < MIN_PARALLEL_BYTES:
+        return [tuple(files)]
+    count = min(len(files), jobs * PARTS_PER_JOB)
+    slices: dict[int, list[Input]] = {}
+    done = 0
+    for item, size in zip(files, sizes, strict=True):
+        slices.setdefault(min(count - 1, done * count // total), []).append(item)
+        done += size
+    return [tuple(chunk) for _, chunk in sorted(slices.items())]
+
+
+def check_part(part: Part) -> Checked:
+    """Load one slice of the inputs and run the local checks on it."""
+    workspace = load_files(
+        part.files, stdin_name=part.stdin_name, limits=part.limits, max_file_bytes=part.max_file_bytes
+    )
+    context = CheckContext(workspace, part.target, part.options)
+    found = engine.collect(context, part.rules, part.selection, "local")
+    return Checked(workspace, found, context)
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0  # reading it reports the problem
+
+
+# --- the workers ----------------------------------------------------------------------------
+
+
+class _Failed:
+    """An exception raised in a worker, with its traceback (shown with ``--debug``)."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.trace = "".join(traceback.format_exception(error))
+        try:
+            pickle.dumps(error)
+            self.error: BaseException = error
+        except Exception:  # an exception that cannot be pickled: keep its text
+            self.error = RuntimeError(f"{type(error).__name__}: {error}")
+
+
+class _RemoteTraceback(Exception):
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def _serve(connection: Connection) -> None:
+    """A worker: check the parts it is sent, keep their documents, answer position look-ups in them."""
+    documents: dict[tuple[str, int], Document] = {}
+    while True:
+        message = connection.recv()
+        if message is None:
+            return
+        kind, payload = message
+        try:
+            reply: Any
+            if kind == "part":
+                reply = done = check_part(payload)
+                done.context = None  # its caches are not worth sending back
+                for document in done.workspace.documents:
+                    documents[document.file, document.index] = document
+                for obj in done.workspace.objects:
+                    obj.position(())  # every report needs each object's line: look it up while the tree is here
+            else:  # "find": [(file, document index, path, offset), ...]
+                reply = [
+                    documents[file, index].position(path)
+                    if offset is None
+                    else documents[file, index].scalar_position(path, offset)
+                    for file, index, path, offset in payload
+                ]
+        except BaseException as error:  # sent back and raised in the parent, which decides the exit code
+            reply = _Failed(error)
+        connection.send(reply)
+
+
+class _Workers:
+    """Worker processes that check parts of the inputs, then answer position look-ups (a :class:`Finder`)."""
+
+    def __init__(self, count: int) -> None:
+        import multiprocessing
+
+        # fork starts a worker in milliseconds with dralint already imported; spawn (macOS,
+        # Windows) imports it again in each worker.
+        methods = multiprocessing.get_all_start_methods()
+        context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self._connections: list[Connection] = []
+        self._processes: list[Any] = []
+        for _ in range(count):
+            parent, child = context.Pipe()
+            process = context.Process(target=_serve, args=(child,), daemon=True)
+            process.start()
+            child.close()
+            self._connections.append(parent)
+            self._processes.append(process)
+        self._owner: dict[str, Connection] = {}
+
+    def __enter__(self) -> _Workers:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        for connection in self._connections:
+            with suppress(OSError):  # a worker that is gone already
+                connection.send(None)
+        for process in self._processes:
+            process.join(timeout=5)
+            if process.is_alive():  # pragma: no cover - a worker that does not stop
+                process.terminate()
+                process.join()
+        for connection in self._connections:
+            connection.close()
+
+    def check(self, parts: Sequence[Part]) -> list[Checked]:
+        """Check every part (each idle worker takes the next one); results in the order of ``parts``."""
+        from multiprocessing.connection import Connection, wait
+
+        results: dict[int, Checked] = {}
+        waiting = list(enumerate(parts))
+        busy: dict[Connection, int] = {}
+        idle = list(self._connections)
+        while waiting or busy:
+            while waiting and idle:
+                connection = idle.pop()
+                number, part = waiting.pop(0)
+                connection.send(("part", part))
+                busy[connection] = number
+            for ready in wait(list(busy)):
+                assert isinstance(ready, Connection)
+                number = busy.pop(ready)
+                done = self._receive(ready)
+                assert isinstance(done, Checked)
+                results[number] = done
+                for source in done.workspace.files:
+                    self._owner[source.name] = ready
+                idle.append(ready)
+        return [results[number] for number in range(len(parts))]
+
+    def find(self, document: Document, path: Path, offset: int | None) -> tuple[int, int]:
+        return self.find_all([(document, path, offset)])[0]
+
+    def find_all(self, lookups: Sequence[Lookup]) -> list[tuple[int, int]]:
+        """The positions, asked of each worker that holds some of the documents in one message."""
+        by_owner: dict[int, tuple[Connection, list[int]]] = {}
+        for number, (document, _, _) in enumerate(lookups):
+            connection = self._owner[document.file]
+            by_owner.setdefault(id(connection), (connection, []))[1].append(number)
+        found: list[tuple[int, int]] = [(1, 1)] * len(lookups)
+        for connection, numbers in by_owner.values():
+            asked = [(lookups[n][0].file, lookups[n][0].index, lookups[n][1], lookups[n][2]) for n in numbers]
+            connection.send(("find", asked))
+            for number, position in zip(numbers, self._receive(connection), strict=True):
+                found[number] = position
+        return found
+
+    def _receive(self, connection: Connection) -> Any:
+        try:
+            reply = connection.recv()
+        except EOFError:
+            raise RuntimeError("a --jobs worker process died (out of memory?); rerun with --jobs 1") from None
+        if isinstance(reply, _Failed):
+            raise reply.error from _RemoteTraceback(reply.trace)
+        return reply

@@ -1,0 +1,1 @@
+"""Reading the input: files, directories and standard input become documents with positions."""

@@ -1,0 +1,58 @@
+"""Decode a JSON text, or a stream of JSON values, as strictly as Go's encoding/json (what kubectl uses).
+
+Python's decoder accepts NaN and Infinity, which Go rejects: they are errors here too. The
+first error ends decoding and says where it is. Values come without positions inside them
+(:mod:`dralint.read.yamldoc` decodes JSON as YAML when it can, for those).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from dralint.read.issues import DecodeIssue
+
+__all__ = ["decode"]
+
+
+def decode(text: str) -> tuple[list[tuple[Any, int]], DecodeIssue | None]:
+    """(value, 1-based line where it starts) of every non-null value of ``text``, or the first error."""
+    decoder = json.JSONDecoder(parse_constant=_reject_constant)
+    values: list[tuple[Any, int]] = []
+    index = len(text) - len(text.lstrip())
+    try:
+        while index < len(text):
+            data, end = decoder.raw_decode(text, index)
+            if data is not None:
+                values.append((data, text.count("\n", 0, index) + 1))
+            index = len(text) - len(text[end:].lstrip())
+    except json.JSONDecodeError as error:
+        return [], DecodeIssue("syntax", f"invalid JSON: {error.msg}", error.lineno, error.colno)
+    except _Constant as constant:
+        line, column = _constant_position(text, constant.name)
+        return [], DecodeIssue("syntax", f"invalid JSON: {constant.name} is not a JSON value", line, column)
+    except RecursionError:
+        return [], DecodeIssue("too-deep", "JSON document nests too deeply", text.count("\n", 0, index) + 1, 1)
+    return values, None
+
+
+class _Constant(Exception):
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _reject_constant(name: str) -> Any:
+    raise _Constant(name)
+
+
+_STRING_OR_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
+
+
+def _constant_position(text: str, name: str) -> tuple[int, int]:
+    """1-based position of the first ``name`` outside a string (the decoder does not say where)."""
+    for match in _STRING_OR_CONSTANT.finditer(text):
+        if match.group(1) == name:
+            start = match.start()
+            return text.count("\n", 0, start) + 1, start - (text.rfind("\n", 0, start) + 1) + 1
+    return 1, 1  # pragma: no cover - the decoder found it

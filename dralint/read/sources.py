@@ -1,0 +1,165 @@
+"""Find and read the input: files, directories (recursively) and standard input.
+
+Reading only: bytes become text here (BOMs, non-UTF-8 bytes, oversized files are noted as
+issues), and the text is handed to :mod:`dralint.read.yamldoc`. Nothing here decides what a
+document means.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path as FsPath
+
+from dralint.errors import InputError
+from dralint.limits import Limits
+from dralint.read.yamldoc import DecodeIssue
+
+MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
+STDIN = "-"
+DEFAULT_MAX_FILE_BYTES = Limits().max_file_bytes
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """One input file as text, with the defects found while reading it."""
+
+    name: str  # as shown in findings: the path as given (relative stays relative), or the stdin name
+    text: str
+    issues: tuple[DecodeIssue, ...] = field(default=())
+
+
+def discover(paths: Sequence[str], *, exclude: Iterable[str] = ()) -> list[str]:
+    """The manifest files named by ``paths``, in a stable order; ``-`` stands for stdin.
+
+    Directories are walked recursively for ``*.yaml``, ``*.yml`` and ``*.json`` (any case),
+    skipping hidden folders and files, in path order (folder by folder, names compared as
+    text). Paths are shown with forward slashes and without a leading ``./``. A missing path,
+    an unreadable folder or a folder without manifests is an :class:`InputError`.
+    """
+    from fnmatch import fnmatch
+
+    excluded = tuple(exclude)
+    found: list[str] = []
+    for path in paths:
+        if path == STDIN:
+            found.append(STDIN)
+            continue
+        fs_path = FsPath(path)
+        if fs_path.is_dir():
+            files = sorted(_walk(path), key=lambda name: name.split("/"))
+            files = [f for f in files if not any(fnmatch(f, pattern) for pattern in excluded)]
+            if not files:
+                raise InputError(f"{path}: no *.yaml, *.yml or *.json files in this directory")
+            found.extend(files)
+        elif fs_path.exists():
+            found.append(_display(path))
+        else:
+            raise InputError(f"{path}: no such file or directory")
+    seen: set[str] = set()
+    return [p for p in found if not (p in seen or seen.add(p))]  # type: ignore[func-returns-value]
+
+
+def _walk(root: str) -> Iterable[str]:
+    def fail(error: OSError) -> None:
+        raise InputError(f"{_display(error.filename or root)}: cannot read directory: {error.strerror or error}")
+
+    for directory, subdirs, files in os.walk(root, onerror=fail):
+        subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
+        for name in files:
+            if name.startswith(".") or not name.lower().endswith(MANIFEST_SUFFIXES):
+                continue
+            yield _display(os.path.join(directory, name))
+
+
+def _display(path: str) -> str:
+    """Paths in findings use forward slashes and no leading ``./``."""
+    path = path.replace(os.sep, "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
+def read(path: str, *, stdin_name: str = STDIN, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> SourceFile:
+    """Read one file (or stdin for ``-``) into text; unreadable files raise :class:`InputError`."""
+    if path == STDIN:
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise InputError("-: standard input is not available")
+        raw = stream.read(max_bytes + 1)
+        name = stdin_name
+    else:
+        name = path
+        try:
+            with open(path, "rb") as handle:
+                raw = handle.read(max_bytes + 1)
+        except OSError as error:
+            raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+    if len(raw) > max_bytes:
+        issue = DecodeIssue(
+            "too-large",
+            f"file is larger than {max_bytes} bytes; not checked",
+            1,
+            1,
+            hint="raise limits.maxFileBytes in the configuration to check it",
+        )
+        return SourceFile(name, "", (issue,))
+    text, issues = decode_bytes(raw)
+    return SourceFile(name, text, tuple(issues))
+
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_ENCODING_HINT = "Kubernetes manifests must be UTF-8; re-encode the file"
+
+
+def decode_bytes(raw: bytes) -> tuple[str, list[DecodeIssue]]:
+    """Text of ``raw``: BOM-aware, UTF-8 by default; undecodable bytes are replaced and reported.
+
+    kubectl (go-yaml) reads UTF-8 and, with a byte-order mark, UTF-16. UTF-32 is decoded so the
+    file can still be checked, but reported; NUL bytes without a byte-order mark (UTF-16 saved
+    without one, or a binary file) make the file unreadable.
+    """
+    encoding = "utf-8"
+    for bom, name in _BOMS:
+        if raw.startswith(bom):
+            raw = raw[len(bom) :]
+            encoding = name
+            break
+    issues: list[DecodeIssue] = []
+    if encoding.startswith("utf-32"):
+        issues.append(DecodeIssue("encoding", f"file is {encoding.upper()}; kubectl reads only UTF-8 and UTF-16", 1, 1,
+                                  hint=_ENCODING_HINT))  # fmt: skip
+    elif encoding == "utf-8" and b"\x00" in raw:
+        guess = " (UTF-16 without a byte-order mark?)" if _looks_like_utf16(raw) else ""
+        line = raw.count(b"\n", 0, raw.index(b"\x00")) + 1
+        issue = DecodeIssue("encoding", f"file contains NUL bytes{guess}", line, 1, hint=_ENCODING_HINT)
+        return "", [issue]
+    try:
+        return raw.decode(encoding), issues
+    except UnicodeDecodeError as error:
+        good = raw[: error.start].decode(encoding, errors="replace")
+        line = good.count("\n") + 1
+        column = len(good) - (good.rfind("\n") + 1) + 1
+        issues.append(DecodeIssue(
+            "encoding",
+            f"byte 0x{raw[error.start]:02x} is not valid {encoding.upper()}",
+            line,
+            column,
+            hint=_ENCODING_HINT,
+        ))  # fmt: skip
+        return raw.decode(encoding, errors="replace"), issues
+
+
+def _looks_like_utf16(raw: bytes) -> bool:
+    """Mostly-ASCII UTF-16 has a NUL in every other byte."""
+    sample = raw[:200]
+    return sample[1::2].count(0) > len(sample) // 4 or sample[0::2].count(0) > len(sample) // 4

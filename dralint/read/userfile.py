@@ -1,0 +1,58 @@
+"""Read one user-written YAML file (configuration, user rules) keeping positions for error messages.
+
+Unlike manifests, these files configure dralint itself: anything wrong with them is a
+:class:`~dralint.errors.ConfigError` (exit code 2) that names the file, line and column.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from dralint.apimachinery.fieldpath import Path
+from dralint.errors import ConfigError
+from dralint.read.yamldoc import Document, decode
+
+
+@dataclass(frozen=True, slots=True)
+class UserFile:
+    """A decoded YAML file and the way back from field paths to positions."""
+
+    name: str
+    data: Any
+    document: Document | None = None
+    base: Path = ()  # where ``data`` sits in the document (``("tool", "dralint")`` for pyproject.toml)
+    line: int = 1  # position of ``data`` when there is no document (TOML)
+
+    def position(self, path: Path) -> tuple[int, int]:
+        if self.document is None:
+            return (self.line, 1)
+        return self.document.position(self.base + path)
+
+    def where(self, path: Path = ()) -> str:
+        line, column = self.position(path)
+        return f"{self.name}:{line}:{column}"
+
+
+def parse(name: str, text: str) -> UserFile:
+    """Decode ``text``; syntax errors, duplicate keys and several documents are configuration errors."""
+    documents, issues = decode(name, text, templates=False)
+    if issues:
+        issue = issues[0]
+        raise ConfigError(f"{name}:{issue.line}:{issue.column}: {issue.message}")
+    if len(documents) > 1:
+        raise ConfigError(f"{name}:{documents[1].line}:1: expected one YAML document, found several")
+    if not documents:
+        return UserFile(name, None)
+    return UserFile(name, documents[0].data, documents[0])
+
+
+def read(path: str) -> UserFile:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
+    return parse(path, text)

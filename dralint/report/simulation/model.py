@@ -1,0 +1,160 @@
+"""The result of ``dralint simulate`` as plain values: placements, pool utilisation, unplaced pods and why.
+
+Built from an :class:`~dralint.dryrun.analysis.Analysis`; the renderers in
+``dralint/report/simulation/`` only format it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from dralint.cluster import compact_schema
+from dralint.diagnose import why
+from dralint.dryrun.analysis import Analysis
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceRow:
+    request: str
+    driver: str
+    pool: str
+    device: str
+    shared: bool = False  # one share of a device that allows multiple allocations
+    admin: bool = False
+
+    @property
+    def text(self) -> str:
+        suffix = " (shared)" if self.shared else " (admin)" if self.admin else ""
+        return f"{self.driver}/{self.pool}/{self.device}{suffix}"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimRow:
+    name: str  # the pod's name for the claim (spec.resourceClaims[].name)
+    claim: str  # namespace/name of the ResourceClaim
+    kind: str  # "template", "claim" or "extended"
+    devices: tuple[DeviceRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PodRow:
+    pod: str  # namespace/name
+    workload: str  # "Deployment ml/trainer"
+    outcome: str  # placement outcome
+    node: str | None
+    claims: tuple[ClaimRow, ...] = ()
+    reason: str = ""
+    details: tuple[str, ...] = ()  # per-request explanations for unsatisfiable pods
+
+
+@dataclass(frozen=True, slots=True)
+class CounterRow:
+    counter_set: str
+    counter: str
+    consumed: str
+    total: str
+
+
+@dataclass(frozen=True, slots=True)
+class PoolRow:
+    driver: str
+    pool: str
+    nodes: tuple[str, ...]
+    devices: int
+    allocated: int
+    utilisation: float
+    counters: tuple[CounterRow, ...] = ()
+    incomplete: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationReport:
+    target: dict[str, Any]
+    strategy: str
+    pods: tuple[PodRow, ...]
+    pools: tuple[PoolRow, ...]
+    nodes: int
+    inventory: bool  # whether there was any device to dry-run against
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def placed(self) -> int:
+        return sum(1 for p in self.pods if p.outcome == "placed")
+
+    @property
+    def unplaced(self) -> tuple[PodRow, ...]:
+        return tuple(p for p in self.pods if p.outcome != "placed")
+
+
+def build(analysis: Analysis) -> SimulationReport:
+    details: dict[int, tuple[str, ...]] = {}
+    for failure in analysis.failures:
+        lines = tuple(why.sentence(reason) for reason in analysis.reasons(failure))
+        prefix = (
+            () if not failure.fits_empty else ("fits on the cluster without the earlier pods: devices are exhausted",)
+        )
+        details[failure.first.pod.template_index] = (*prefix, *lines)
+    rows = []
+    for placement in analysis.simulation.placements:
+        pod = placement.pod
+        claims = tuple(
+            ClaimRow(
+                use.entry.name,
+                f"{use.key[0]}/{use.key[1]}",
+                use.kind,
+                tuple(
+                    DeviceRow(r.request, r.driver, r.pool, r.device, r.share_id is not None, r.admin_access is True)
+                    for r in allocation.results
+                ),
+            )
+            for use, allocation in placement.allocations
+        )
+        rows.append(
+            PodRow(
+                pod.display,
+                pod.workload,
+                placement.outcome,
+                placement.node,
+                claims,
+                placement.reason,
+                details.get(pod.template_index, ()) if placement.outcome == "unsatisfiable" else (),
+            )
+        )
+    pools = tuple(
+        PoolRow(
+            u.driver,
+            u.pool,
+            u.nodes,
+            u.devices,
+            u.allocated,
+            u.utilisation,
+            tuple(CounterRow(c.counter_set, c.counter, str(c.consumed), str(c.total)) for c in u.counters),
+            u.incomplete,
+        )
+        for u in analysis.utilisation
+    )
+    target = {
+        "kubernetesVersion": analysis.target.release,
+        "featureGates": dict(sorted(analysis.target.overrides.items())),
+    }
+    notes = [
+        f"Inventory {obj.name} ({obj.file}) is invalid and was not expanded; dralint check lists why"
+        for obj in analysis.inventory.documents
+        if compact_schema.validate(obj.raw)
+    ]
+    implicit = sum(1 for n in analysis.inventory.nodes if n.origin is None)
+    if implicit:
+        notes.append(
+            f"{implicit} node{'s' if implicit != 1 else ''} only named by ResourceSlices: their labels and taints "
+            "are unknown, so node selectors were assumed to match them"
+        )
+    return SimulationReport(
+        target,
+        analysis.strategy,
+        tuple(rows),
+        pools,
+        len(analysis.inventory.nodes),
+        analysis.active,
+        tuple(notes),
+    )
