@@ -29,10 +29,13 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         guess = hints.did_you_mean(error.expression, vocab) if missing_key else []
         if missing_key:
             guess.append(
-                'where it may be missing, guard it with has(...) or .?name.orValue(...), or test device.driver == "..." first'
+                "where it may be missing, guard it with has(...) or .?name.orValue(...), "
+                'or test device.driver == "..." first'
             )
         else:
-            guess.append("the scheduler stops trying to place any pod using it; make it valid on every device it runs on")
+            guess.append(
+                "the scheduler stops trying to place any pod using it; make it valid on every device it runs on"
+            )
         of = f" of {error.evaluated}" if error.evaluated != error.failing else ""
         yield Violation(
             "DRA420",
