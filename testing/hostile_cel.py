@@ -19,6 +19,7 @@ spec:
   selectors:
   - cel: {expression: 'device.driver == "gpu.example.com"'}
 """
+    attribute = 'device.attributes["gpu.example.com"]'
     claim_docs = [
         f"""apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
@@ -31,8 +32,9 @@ spec:
         deviceClassName: gpu.example.com
         selectors:
         - cel:
-            expression: 'device.attributes["gpu.example.com"].model == "a100" && device.attributes["gpu.example.com"].index >= {n % 8} && {n} >= 0'
+            expression: '{expression}'
 """
         for n in range(claims)
+        for expression in [f'{attribute}.model == "a100" && {attribute}.index >= {n % 8} && {n} >= 0']
     ]
     return "---\n".join([head, resource_slices(nodes), *claim_docs])
