@@ -17,7 +17,9 @@ from dralint.api import model
 from dralint.api.versions import Target
 from dralint.cluster import pods as pods_module
 from dralint.cluster.inventory import Inventory
+from dralint.cluster.namespaces import namespace_labels
 from dralint.diagnose import hints, why
+from dralint.dryrun.filters import PlacedPods
 from dralint.dryrun.placement import Limits, Placement, Simulation, Strategy, simulate
 from dralint.dryrun.state import Cluster, SearchBudget
 from dralint.dryrun.utilisation import PoolUtilisation, utilisation
@@ -144,6 +146,7 @@ def analyse(ctx: CheckContext, *, strategy: Strategy = "pack") -> Analysis:
     preallocated = {(c.namespace, c.name): c.allocation for c in existing if c.allocation is not None}
     consumers = {(c.namespace, c.name): c.reserved_for for c in existing}
     reserved = Limits(reserved_for=RESERVED_FOR_LIMIT.get(target.release, 256))
+    placed = PlacedPods(inventory.nodes, namespaces=namespace_labels(ctx), dra_backed=extended.keys())
     result = (
         simulate(
             pods,
@@ -154,6 +157,7 @@ def analyse(ctx: CheckContext, *, strategy: Strategy = "pack") -> Analysis:
             preconsumers=consumers,
             strategy=strategy,
             limits=reserved,
+            placed=placed,
         )
         if inventory.has_devices
         else Simulation()
