@@ -97,7 +97,10 @@ def exclusion(
 
 
 def summarise(exclusions: Iterable[tuple[str, Exclusion]]) -> str:
-    """``"0 of 4 nodes are eligible: 3 untolerated taint nvidia.com/gpu:NoSchedule, 1 nodeSelector …"``."""
+    """``"0 of 4 nodes are eligible: 3 untolerated taint nvidia.com/gpu:NoSchedule; 1 nodeSelector …"``.
+
+    Groups are separated by semicolons: a group's own text may hold commas ("requested 8, free 4").
+    """
     counts: dict[Exclusion, int] = {}
     total = 0
     for _, excluded in exclusions:
@@ -105,4 +108,4 @@ def summarise(exclusions: Iterable[tuple[str, Exclusion]]) -> str:
         counts[excluded] = counts.get(excluded, 0) + 1
     ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0].detail))
     parts = [excluded.counted(n) for excluded, n in ordered]
-    return f"0 of {total} nodes are eligible: {', '.join(parts)}" if total else "the inventory has no nodes"
+    return f"0 of {total} nodes are eligible: {'; '.join(parts)}" if total else "the inventory has no nodes"

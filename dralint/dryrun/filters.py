@@ -88,14 +88,14 @@ class PlacedPods:
 
     def prepare(self, pod: Pod) -> Check | None:
         """The filters for ``pod`` against the pods placed so far; ``None`` when none can exclude a node."""
-        checks: list[Check] = []
+        checks: list[Check] = []  # in kube-scheduler's order; the first that excludes a node names why
         if self.constrained:
             checks.append(self._fit(pod))
         scheduling = pod.template.spec.scheduling
-        if scheduling.affinity or scheduling.anti_affinity or self.repelling:
-            checks.append(self._affinity(pod))
         if scheduling.spread:
             checks.append(self._spread(pod))
+        if scheduling.affinity or scheduling.anti_affinity or self.repelling:
+            checks.append(self._affinity(pod))
         if not checks:
             return None
         if len(checks) == 1:
@@ -186,17 +186,19 @@ class PlacedPods:
         known = [e.origin is not None for e in self.nodes]
 
         def check(node: int) -> Exclusion | None:
+            # (kube-scheduler checks the placed pods' anti-affinity first; the pod's own terms come
+            # first here so that a workload repelling its own replicas is named "with" itself)
             on = node_labels[node]
-            for label in on.items() if repelled else ():
-                workload = repelled.get(label)
-                if workload is not None:
-                    text = f"excluded by the pod anti-affinity of {workload}"
-                    return Exclusion("pod anti-affinity", text, text)
             for i, term in enumerate(anti):
                 found = on.get(term.term.topology_key)
                 holder = avoided[i].get(found) if found is not None else None
                 if holder is not None:
                     text = f"excluded by pod anti-affinity with {holder}"
+                    return Exclusion("pod anti-affinity", text, text)
+            for label in on.items() if repelled else ():
+                workload = repelled.get(label)
+                if workload is not None:
+                    text = f"excluded by the pod anti-affinity of {workload}"
                     return Exclusion("pod anti-affinity", text, text)
             if not affinity:
                 return None

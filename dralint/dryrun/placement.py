@@ -53,6 +53,9 @@ class Placement:
     reason: str = ""  # for anything but "placed": one line for the user
     candidates: tuple[str, ...] = ()  # nodes the pod may run on (for "unsatisfiable" and "error")
     attempted: tuple[ClaimUse, ...] = ()  # the claims the allocator was asked to allocate
+    # the filters that excluded nodes: for "no-node" all of them ("taint", "resources", ...), for
+    # "unsatisfiable" those that depend on the pods placed before (candidates are what they left)
+    filters: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -97,6 +100,11 @@ def simulate(
     return run.result
 
 
+def _no_node(pod: Pod, excluded: list[tuple[str, eligibility.Exclusion]]) -> Placement:
+    filters = tuple(sorted({why.reason for _, why in excluded}))
+    return Placement(pod, "no-node", reason=eligibility.summarise(excluded), filters=filters)
+
+
 @dataclass(frozen=True, slots=True)
 class _Eligible:
     indexes: list[int]  # of the nodes the pod may run on, in node order
@@ -135,7 +143,7 @@ class _Run:
             return Placement(pod, "missing-claim", reason=f"{missing[0]} does not exist")
         eligible = self._eligible(pod)
         if not eligible.indexes:
-            return Placement(pod, "no-node", reason=eligibility.summarise(eligible.excluded))
+            return _no_node(pod, eligible.excluded)
         reused: list[tuple[ClaimUse, model.AllocationResult]] = []
         to_allocate: list[ClaimUse] = []
         for use in pod.claims:
@@ -193,16 +201,17 @@ class _Run:
             self.full.add(shape)
         passing = candidates if check is None else [i for i in candidates if check(i) is None]
         if not passing:  # (a node that passes and was not tried is one the claims did not fit on before)
-            excluded = [*eligible.excluded, *self._filtered(check, candidates)]
-            return Placement(pod, "no-node", reason=eligibility.summarise(excluded))
+            return _no_node(pod, [*eligible.excluded, *self._filtered(check, candidates)])
         count = len(passing)
         where = "the only node" if count == 1 else f"any of the {count} nodes"
+        narrowed = tuple(sorted({why.reason for _, why in self._filtered(check, candidates)}))
         return Placement(
             pod,
             "unsatisfiable",
             reason=f"the claims cannot be allocated on {where} the pod may run on",
             candidates=tuple(self.nodes[i].node.name for i in passing),
             attempted=tuple(to_allocate),
+            filters=narrowed,
         )
 
     def _filtered(self, check: Check | None, candidates: list[int]) -> list[tuple[str, eligibility.Exclusion]]:
