@@ -15,13 +15,14 @@ from dralint.api.requests import claim_specs, written_requests
 from dralint.api.versions import SERVED
 from dralint.apimachinery.fieldpath import render
 from dralint.checks.apiserver import validation_target
+from dralint.checks.rule_ids import RuleId
 from dralint.cluster.namespaces import namespace_labels
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 from dralint.validate.apiserver.behaviour import behaviour
 
-UNLABELLED = "DRA130"
-UNVERIFIED = "DRA131"
+UNLABELLED = RuleId.ADMIN_ACCESS_NAMESPACE_UNLABELLED
+UNVERIFIED = RuleId.ADMIN_ACCESS_NAMESPACE_UNVERIFIED
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:

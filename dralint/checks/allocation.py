@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 
@@ -77,7 +78,7 @@ def _unsatisfiable(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
                 f"the pod's other requests: {detail}"
             )
         hint = "; ".join(reason.hints) if reason.hints else _hint(reason)
-        yield Violation("DRA500", message, obj, path, hint, offset=offset)
+        yield Violation(RuleId.CLAIM_UNSATISFIABLE, message, obj, path, hint, offset=offset)
 
 
 def _offset(use: locate.ClaimUse, reason: why.RequestWhy, clause: str) -> int | None:
@@ -147,7 +148,7 @@ def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]
             passing = "only 1 node passes" if n == 1 else f"only {n} nodes pass"
             message += f"; {passing} its {' and '.join(failure.first.filters)} filters"
         yield Violation(
-            "DRA501",
+            RuleId.DEVICES_OVERSUBSCRIBED,
             message,
             obj,
             path,
@@ -177,7 +178,7 @@ def _error(placement: Placement) -> Violation:
             if found is not None:
                 obj, path = found, found_path
     return Violation(
-        "DRA505",
+        RuleId.ALLOCATION_ERROR,
         f"the scheduler's allocator fails for {pod.subject}: {placement.reason}",
         obj,
         path,
@@ -204,4 +205,4 @@ def _no_node(placement: Placement) -> Violation:
     else:
         message = f"no node of the inventory admits {pod.subject}: {placement.reason}"
         hint = "check nodeSelector, node affinity and tolerations against the nodes' labels and taints"
-    return Violation("DRA506", message, pod.template.owner, pod.template.path, hint)
+    return Violation(RuleId.POD_FITS_NO_NODE, message, pod.template.owner, pod.template.path, hint)

@@ -12,7 +12,7 @@ Row = tuple[str, str, str, str, str]
 
 def _rows(name: str, *, strategy: Strategy = "pack") -> tuple[list[Row], list[Row]]:
     """(pods that need devices, pods without claims): name, outcome, node, devices, reason."""
-    simulation = analysis.analyse(context(f"filters/{name}"), strategy=strategy).simulation
+    simulation = context(f"filters/{name}").dry_run(strategy).simulation
 
     def row(p: analysis.Placement) -> Row:
         devices = ",".join(r.device for _, a in p.allocations for r in a.results)
@@ -68,7 +68,7 @@ def test_required_pod_affinity_follows_the_selected_pods_and_lets_the_first_of_a
         ("group-2", "unsatisfiable", "-", "", "the claims cannot be allocated on the only node the pod may run on"),
     ]
     assert others == [("cache", "placed", "node-1", "", "")]
-    failure = analysis.analyse(context("filters/affinity.yaml")).failures[0]
+    failure = context("filters/affinity.yaml").analysis.failures[0]
     assert (failure.first.candidates, failure.first.filters) == (("node-0",), ("pod affinity",))
 
 
