@@ -91,15 +91,20 @@ def explain(
     out = []
     for claim_index, claim in enumerate(claims):
         for request in claim.spec.requests:
-            parts: list[tuple[model.ExactDeviceRequest | model.DeviceSubRequest, str, str | None]] = []
-            if request.first_available:
-                parts = [(entry, entry.name, request.name) for entry in request.first_available]
-            elif request.exactly is not None:
-                parts = [(request.exactly, request.name, None)]
-            for spec, name, parent in parts:
+            for part in request.alternatives():
                 out.append(
                     _request(
-                        claim_index, claim, spec, name, parent, classes, usable_pools, node, features, cache, registry
+                        claim_index,
+                        claim,
+                        part.spec,
+                        part.name,
+                        part.parent,
+                        classes,
+                        usable_pools,
+                        node,
+                        features,
+                        cache,
+                        registry,
                     )
                 )
     return Explanation(node.name, problems, tuple(out))

@@ -162,22 +162,16 @@ def validate_claims(
                             f"claim {ref}, subrequest {entry.name}: has capacity requests, "
                             "but the DRAConsumableCapacity feature is disabled"
                         )
-            if entries:
-                datas = [
-                    _validate_request(claim_index, claim, entry, entry.name, request.name, classes, pools, context)
-                    for entry in entries
-                ]
-                minimum += min(d_count(d) for d in datas)
-            else:
-                if request.exactly is None:
-                    raise AllocatorError(
-                        f"claim {ref}, request {request.name}: neither exactly nor firstAvailable is set "
-                        "(invalid request)"
-                    )
-                datas = [
-                    _validate_request(claim_index, claim, request.exactly, request.name, None, classes, pools, context)
-                ]
-                minimum += d_count(datas[0])
+            alternatives = request.alternatives()
+            if not alternatives:
+                raise AllocatorError(
+                    f"claim {ref}, request {request.name}: neither exactly nor firstAvailable is set (invalid request)"
+                )
+            datas = [
+                _validate_request(claim_index, claim, part.spec, part.name, part.parent, classes, pools, context)
+                for part in alternatives
+            ]
+            minimum += min(d_count(d) for d in datas)  # the smallest entry, or the one exactly block
             per_claim.append(datas)
         if minimum > ALLOCATION_RESULTS_MAX_SIZE:
             raise AllocatorError(

@@ -103,9 +103,7 @@ class Analysis:  # not slotted: it caches lazily computed properties
         names: set[str] = set()
         for claim in claims:
             for request in claim.spec.requests:
-                if request.exactly is not None:
-                    names.add(request.exactly.device_class_name)
-                names.update(entry.device_class_name for entry in request.first_available or ())
+                names.update(part.spec.device_class_name for part in request.parts())
         devices = {name: self.class_devices(name) for name in sorted(names) if name}
         classes = {name: entry.device_class for name, entry in self.inventory.classes.items()}
         every = [(e.slice.driver, d) for e in self.inventory.slices for d in e.slice.devices]
