@@ -18,7 +18,7 @@ from dralint.api.versions import Target
 from dralint.cluster import pods as pods_module
 from dralint.cluster.inventory import Inventory
 from dralint.diagnose import hints, why
-from dralint.dryrun.placement import Limits, Placement, Simulation, Strategy, simulate
+from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Strategy, simulate
 from dralint.dryrun.state import Cluster, SearchBudget
 from dralint.dryrun.utilisation import PoolUtilisation, utilisation
 
@@ -151,7 +151,6 @@ def analyse(
         claims_cluster.add(c.allocation for c in existing if c.allocation is not None)
     preallocated = {(c.namespace, c.name): c.allocation for c in existing if c.allocation is not None}
     consumers = {(c.namespace, c.name): c.reserved_for for c in existing}
-    reserved = Limits(reserved_for=RESERVED_FOR_LIMIT.get(target.release, 256))
     result = (
         simulate(
             pods,
@@ -161,7 +160,7 @@ def analyse(
             preallocated=preallocated,
             preconsumers=consumers,
             strategy=strategy,
-            limits=reserved,
+            reserved_for=RESERVED_FOR_LIMIT.get(target.release, RESERVED_FOR_MAX),
         )
         if inventory.has_devices
         else Simulation()
