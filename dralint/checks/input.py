@@ -18,6 +18,7 @@ RULE_OF_ISSUE = {
     "duplicate-key": "DRA004",
     "too-large": "DRA005",
     "too-deep": "DRA005",
+    "unreadable": "DRA005",
 }
 
 

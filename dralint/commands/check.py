@@ -168,7 +168,7 @@ def analyse(settings: CheckSettings) -> Outcome:
     context = _files(effective.inventory + effective.context, effective.exclude, effective.root)
     baseline = None
     if effective.baseline is not None and settings.write_baseline is None:
-        baseline = baselines.read(effective.baseline)
+        baseline = baselines.read(effective.baseline, max_bytes=max_file_bytes)
     with parallel.check(
         inputs(checked, context),
         jobs=settings.jobs if settings.jobs is not None else parallel.default_jobs(),

@@ -13,7 +13,7 @@ __all__ = ["DecodeIssue", "Limits"]
 class DecodeIssue:
     """A defect found while decoding: syntax errors, duplicate keys, alias bombs, templates, ..."""
 
-    kind: str  # "syntax", "encoding", "template", "duplicate-key", "too-large", "too-deep"
+    kind: str  # "syntax", "encoding", "template", "duplicate-key", "too-large", "too-deep", "unreadable"
     message: str
     line: int  # 1-based
     column: int  # 1-based

@@ -1,0 +1,189 @@
+"""Hostile files end in a finding with a position, or exit code 2 with one line: never a crash, a hang or a leak.
+
+Reproducers are the files of tests/fixtures/hostile/ (or generated here when they are huge or
+cannot be files in git: FIFOs). Each case names the defect it guards against.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from dralint.config import globs
+from dralint.errors import ConfigError
+from testing.run import ROOT, check, cli
+
+HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
+
+
+def _lines(*paths: Path, rules: tuple[str, ...] = ("DRA005", "DRA100", "DRA101", "DRA104"), **kw: object) -> list[str]:
+    outcome = check(list(paths), **kw)  # type: ignore[arg-type]
+    return [
+        f"{Path(f.location.file).name}:{f.location.line}:{f.location.column} {f.rule} {f.message}"
+        for f in outcome.report.findings
+        if f.rule in rules
+    ]
+
+
+def _one_line_error(result: object) -> str:
+    assert result.returncode == 2, result.stderr  # type: ignore[attr-defined]
+    lines = result.stderr.splitlines()  # type: ignore[attr-defined]
+    assert len(lines) == 1 and lines[0].startswith("dralint: error: "), result.stderr  # type: ignore[attr-defined]
+    return str(lines[0])
+
+
+# --- integers beyond Python's int/str conversion limit (4,300 digits) ---------------------------
+
+
+@pytest.mark.parametrize("name", ["long-int.yaml", "long-int.json"])
+def test_a_5000_digit_integer_is_a_number_out_of_range(name: str) -> None:
+    line = "12:9" if name.endswith(".yaml") else "2:77"
+    assert _lines(HOSTILE / name) == [
+        f"{name}:{line} DRA101 spec.devices.requests[0].exactly.count must be an integer, got number "
+        "9999999999999999999999999999999999999... that is out of range"
+    ]
+
+
+def test_a_16000_bit_hex_integer_is_shown_by_its_size() -> None:
+    assert _lines(HOSTILE / "long-hex.yaml") == [
+        "long-hex.yaml:12:9 DRA104 spec.devices.requests[0].exactly.count is out of range for int64: "
+        "integer <integer of 16000 bits>"
+    ]
+
+
+def test_a_float_overflow_in_json_is_not_called_a_quoted_string() -> None:
+    outcome = check([HOSTILE / "float-overflow.json"])
+    (finding,) = [f for f in outcome.report.findings if f.rule == "DRA101"]
+    assert (
+        finding.message
+        == "spec.devices.requests[0].exactly.count must be an integer, got number 1e999999 that is out of range"
+    )
+    assert finding.hint is None  # not "write the value without quotes"
+
+
+def test_a_5000_digit_limit_in_the_configuration_is_exit_2() -> None:
+    result = cli(
+        "check", "--config", str(HOSTILE / "long-int-limit.dralint.yaml"), str(HOSTILE / "float-overflow.json")
+    )
+    assert _one_line_error(result).endswith(
+        "long-int-limit.dralint.yaml:2:3: limits.maxDepth: expected an integer, got a string"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("long-int-version.baseline.json", 'not a dralint baseline (expected {"version": 1, "findings": [...]})'),
+        ("nested.baseline.json", "1:1: not a dralint baseline: JSON document nests too deeply"),
+    ],
+)
+def test_a_hostile_baseline_is_exit_2(name: str, reason: str) -> None:
+    result = cli("check", "--no-config", "--baseline", str(HOSTILE / name), str(HOSTILE / "float-overflow.json"))
+    assert _one_line_error(result) == f"dralint: error: {HOSTILE / name}{':' if reason[0].isdigit() else ': '}{reason}"
+
+
+# --- files that must not be read: /dev/zero, FIFOs, huge configuration -------------------------
+
+
+@pytest.mark.parametrize("option", ["--baseline", "--config"])
+def test_dev_zero_as_a_configuration_file_is_refused_at_once(option: str) -> None:
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    started = time.monotonic()
+    result = cli(
+        "check",
+        *(["--no-config"] if option == "--baseline" else []),
+        option,
+        "/dev/zero",
+        str(HOSTILE / "float-overflow.json"),
+    )
+    assert _one_line_error(result) == "dralint: error: /dev/zero: a character device, not a regular file; not read"
+    assert time.monotonic() - started < 10
+
+
+def test_a_configuration_file_over_the_size_limit_is_refused(tmp_path: Path) -> None:
+    config = tmp_path / ".dralint.yaml"
+    config.write_text("# " + "x" * (16 * 1024 * 1024) + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"\.dralint\.yaml: file is larger than 16777216 bytes"):
+        check([HOSTILE / "float-overflow.json"], config=config)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_fifo_in_a_directory_is_skipped_and_a_named_one_reported(tmp_path: Path) -> None:
+    shutil.copy(HOSTILE / "float-overflow.json", tmp_path / "claim.json")
+    os.mkfifo(tmp_path / "pipe.yaml")  # no writer: opening it blocking would wait forever
+    started = time.monotonic()
+    assert _lines(tmp_path, rules=("DRA005",)) == []
+    assert _lines(tmp_path / "pipe.yaml") == ["pipe.yaml:1:1 DRA005 a FIFO, not a regular file; not read"]
+    assert time.monotonic() - started < 20
+
+
+def test_a_dangling_symlink_is_a_finding_and_the_rest_is_checked(tmp_path: Path) -> None:
+    shutil.copy(HOSTILE / "float-overflow.json", tmp_path / "claim.json")
+    (tmp_path / "gone.yaml").symlink_to(tmp_path / "missing.yaml")
+    assert _lines(tmp_path, rules=("DRA005", "DRA101"))[0] == (
+        "claim.json:2:77 DRA101 spec.devices.requests[0].exactly.count must be an integer, got number 1e999999 "
+        "that is out of range"
+    )
+    assert _lines(tmp_path, rules=("DRA005",)) == [
+        f"gone.yaml:1:1 DRA005 symbolic link to {tmp_path / 'missing.yaml'}, which does not exist"
+    ]
+
+
+# --- kind: List items count against maxDocumentsPerFile -----------------------------------------
+
+
+def _config_map_list(items: int) -> str:
+    body = "".join(f"- {{apiVersion: v1, kind: ConfigMap, metadata: {{name: c{n}}}}}\n" for n in range(items))
+    return f"apiVersion: v1\nkind: List\nitems:\n{body}"
+
+
+def test_list_items_count_as_documents(tmp_path: Path) -> None:
+    config = tmp_path / ".dralint.yaml"
+    config.write_text("limits:\n  maxDocumentsPerFile: 50\n", encoding="utf-8")
+    manifest = tmp_path / "list.yaml"
+    manifest.write_text(_config_map_list(51), encoding="utf-8")
+    assert _lines(manifest, config=config) == [
+        "list.yaml:1:1 DRA005 file holds more than 50 documents (List items count); not checked"
+    ]
+    manifest.write_text(_config_map_list(50), encoding="utf-8")
+    assert _lines(manifest, config=config) == []
+
+
+def test_80000_list_items_are_refused_quickly(tmp_path: Path) -> None:
+    manifest = tmp_path / "list.yaml"
+    manifest.write_text(_config_map_list(80_000), encoding="utf-8")
+    started = time.process_time()
+    assert _lines(manifest) == [
+        "list.yaml:1:1 DRA005 file holds more than 10000 documents (List items count); not checked"
+    ]
+    assert time.process_time() - started < 20  # was 49.5 s and 1.1 GB
+
+
+# --- configuration globs: no backtracking, bad patterns are configuration errors -----------------
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path"),
+    [("*a" * 20 + "*b", "a" * 40), ("**/" * 40 + "x", "/".join("d" * 40) + "/y")],
+)
+def test_globs_match_in_linear_time(pattern: str, path: str) -> None:
+    started = time.process_time()
+    assert not globs.matches(pattern, path)
+    assert time.process_time() - started < 1
+
+
+def test_a_bad_glob_in_the_configuration_is_exit_2_with_its_position(tmp_path: Path) -> None:
+    config = tmp_path / ".dralint.yaml"
+    config.write_text('exclude:\n- "vendor/**"\n- "[z-a]"\n', encoding="utf-8")
+    result = cli("check", "--config", str(config), str(HOSTILE / "float-overflow.json"))
+    assert _one_line_error(result) == f"dralint: error: {config}:3:3: invalid glob '[z-a]': bad character range z-a"
+
+
+def test_a_bad_glob_from_the_environment_is_exit_2() -> None:
+    result = cli("check", "--no-config", str(HOSTILE / "float-overflow.json"), env={"DRALINT_EXCLUDE": "[z-a]"})
+    assert _one_line_error(result) == "dralint: error: invalid glob '[z-a]': bad character range z-a"
