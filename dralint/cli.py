@@ -23,7 +23,9 @@ def _run(function: Callable[[], int]) -> None:
     try:
         code = function()
     except DralintError as error:
-        click.echo(f"dralint: error: {error}", err=True)
+        from dralint.report.escape import for_terminal  # only on this path: keeps start-up lazy
+
+        click.echo(f"dralint: error: {for_terminal(str(error))}", err=True)
         sys.exit(error.exit_code)
     except KeyboardInterrupt:
         sys.exit(130)

@@ -187,3 +187,67 @@ def test_a_bad_glob_in_the_configuration_is_exit_2_with_its_position(tmp_path: P
 def test_a_bad_glob_from_the_environment_is_exit_2() -> None:
     result = cli("check", "--no-config", str(HOSTILE / "float-overflow.json"), env={"DRALINT_EXCLUDE": "[z-a]"})
     assert _one_line_error(result) == "dralint: error: invalid glob '[z-a]': bad character range z-a"
+
+
+# --- control characters and lone surrogates from the input, in every output ----------------------
+
+
+def _walk_with_evil_name(tmp_path: Path) -> Path:
+    folder = tmp_path / "walk"
+    folder.mkdir()
+    (folder / "evil\x1b[2J\nrepo.yaml:1:1: error DRA999 x.yaml").write_text("kind: [\n", encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("fmt", ["text", "github"])
+def test_text_outputs_escape_control_characters_from_the_input(fmt: str, tmp_path: Path) -> None:
+    result = cli(
+        "check", "--no-config", "-f", fmt, str(HOSTILE / "injection.json"), str(_walk_with_evil_name(tmp_path))
+    )
+    assert result.returncode == 1, result.stderr
+    out = result.stdout
+    assert not [c for c in out if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F or 0xD800 <= ord(c) <= 0xDFFF]
+    lines = out.splitlines()
+    assert all(line.startswith((str(HOSTILE), str(tmp_path), "::", "2 files")) for line in lines), out
+    assert "ResourceClaim/default/a\\nrepo.yaml:1:1: error DRA999 forged\\x1b]0;pwned\\x07\\x1b[2J" in out
+    assert "evil\\x1b[2J\\nrepo.yaml:1:1: error DRA999 x.yaml" in out
+    assert '"\\udcff"' in out
+    out.encode("utf-8")  # strict: no lone surrogate reached the output
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_json_outputs_survive_a_lone_surrogate(fmt: str) -> None:
+    import json
+
+    result = cli("check", "--no-config", "-f", fmt, str(HOSTILE / "injection.json"))
+    assert result.returncode == 1, result.stderr
+    assert "\\\\udcff" in result.stdout  # the surrogate, written out
+    assert json.loads(result.stdout)
+
+
+def test_junit_is_well_formed_xml_with_esc_nul_and_bel_in_values() -> None:
+    import xml.etree.ElementTree as ET
+
+    result = cli("check", "--no-config", "-f", "junit", str(HOSTILE / "injection.json"))
+    assert result.returncode == 1, result.stderr
+    root = ET.fromstring(result.stdout.encode("utf-8"))
+    texts = [root.itertext(), *(e.attrib.values() for e in root.iter())]
+    joined = "".join("".join(t) for t in texts)
+    assert "\\x1b]0;pwned\\x07" in joined and "r\\x00\\x1b" in joined
+
+
+def test_simulate_text_escapes_control_characters() -> None:
+    result = cli(
+        "simulate", "--no-config", "-i", str(ROOT / "examples" / "cluster"), str(HOSTILE / "simulate-injection.json")
+    )
+    assert result.returncode == 1, result.stderr  # the pod is not placed
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+    assert (
+        "default/p\\x1b]0;pwned\\x07\\nforged: line (Pod default/p\\x1b]0;pwned\\x07\\nforged: line): error:"
+        in result.stdout
+    )
+
+
+def test_an_error_line_escapes_a_file_name() -> None:
+    result = cli("check", "--no-config", "no\x1b[2Jsuch\nfile.yaml")
+    assert _one_line_error(result) == "dralint: error: no\\x1b[2Jsuch\\nfile.yaml: no such file or directory"
