@@ -251,3 +251,17 @@ def test_simulate_text_escapes_control_characters() -> None:
 def test_an_error_line_escapes_a_file_name() -> None:
     result = cli("check", "--no-config", "no\x1b[2Jsuch\nfile.yaml")
     assert _one_line_error(result) == "dralint: error: no\\x1b[2Jsuch\\nfile.yaml: no such file or directory"
+
+
+# --- NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR: line numbers as editors count them -----------------
+
+
+@pytest.mark.parametrize("name", ["nel", "ls", "ps"])
+def test_yaml_1_1_line_breaks_in_a_scalar_keep_later_positions_right(name: str) -> None:
+    outcome = check([HOSTILE / f"line-separator-{name}.yaml"])
+    found = [(f.location.line, f.location.column, f.rule) for f in outcome.report.findings]
+    # Lines count "\n" only: the CEL error after the annotation sits at the end of line 11, the
+    # second expression (whose value YAML 1.1 folds) at its start, the unknown field on line 14.
+    assert found[0] == (11, 35, "DRA400")
+    assert (13, 19, "DRA400") in found
+    assert found[-1] == (14, 3, "DRA100")
