@@ -265,3 +265,39 @@ def test_yaml_1_1_line_breaks_in_a_scalar_keep_later_positions_right(name: str) 
     assert found[0] == (11, 35, "DRA400")
     assert (13, 19, "DRA400") in found
     assert found[-1] == (14, 3, "DRA100")
+
+
+# --- the Inventory expansion limit applies to all documents together ----------------------------
+
+
+def test_the_expansion_budget_counts_all_inventory_documents() -> None:
+    from dralint.cluster import compact_schema
+    from dralint.read.load import load
+
+    documents = [obj.raw for obj in load([str(HOSTILE / "inventory-split.yaml")]).objects]
+    assert len(documents) == 8 and all(not compact_schema.validate(d) for d in documents)  # each alone is fine
+    budget = compact_schema.ExpansionBudget()
+    refused = [budget.take(d) for d in documents]
+    assert refused[0] is None
+    assert [e.message for e in refused[1:] if e is not None] == [
+        "the Inventory makes 480000 devices with the Inventory documents before it; dralint expands at most 250000"
+    ] * 7
+    assert budget.devices == 240_000
+
+
+def test_inventory_documents_over_the_total_are_a_finding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dralint.cluster import compact_schema
+
+    monkeypatch.setattr(compact_schema, "MAX_DEVICES", 300)  # the same rule at a size a test can expand
+    text = (HOSTILE / "inventory-split.yaml").read_text(encoding="utf-8").replace("count: 2000", "count: 2")
+    (tmp_path / "inventory.yaml").write_text(text, encoding="utf-8")
+    outcome = check([tmp_path / "inventory.yaml"])
+    found = [(f.location.line, f.rule, f.message) for f in outcome.report.findings if f.rule == "DRA700"]
+    assert found == [
+        (
+            line,
+            "DRA700",
+            "the Inventory makes 480 devices with the Inventory documents before it; dralint expands at most 300",
+        )
+        for line in (12, 19, 26, 33, 40, 47, 54)
+    ]

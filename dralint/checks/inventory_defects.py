@@ -18,5 +18,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     for obj in inventory.documents:
         for error in compact_schema.validate(obj.raw):
             yield Violation("DRA700", error.message, obj, error.path, error.hint)
+    for obj, error in inventory.refused:
+        yield Violation("DRA700", error.message, obj, error.path, error.hint)
     for defect in defects.find(inventory.slices, inventory.allocated):
         yield Violation(defect.rule, defect.message, defect.origin.obj, defect.origin.path, defect.hint)
