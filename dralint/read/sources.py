@@ -106,13 +106,11 @@ def read(path: str, *, stdin_name: str = STDIN, max_bytes: int = DEFAULT_MAX_FIL
             raw = read_bytes(path, max_bytes)
         except NotARegularFile as error:
             return SourceFile(name, "", (DecodeIssue("unreadable", str(error), 1, 1),))
-        except FileNotFoundError:
-            if os.path.islink(path):
+        except OSError as error:
+            if isinstance(error, FileNotFoundError) and os.path.islink(path):
                 issue = DecodeIssue("unreadable", f"symbolic link to {os.readlink(path)}, which does not exist", 1, 1,
                                     hint="fix or remove the link")  # fmt: skip
                 return SourceFile(name, "", (issue,))
-            raise InputError(f"{path}: cannot read: no such file or directory") from None
-        except OSError as error:
             raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
     if len(raw) > max_bytes:
         issue = DecodeIssue(
