@@ -55,11 +55,13 @@ def main(debug: bool) -> None:
     """Lint Kubernetes Dynamic Resource Allocation manifests and dry-run their claims."""
 
 
-def _outputs(formats: tuple[str, ...], outputs: tuple[str, ...]) -> tuple[tuple[str, str | None], ...]:
+def _outputs(
+    formats: tuple[str, ...], outputs: tuple[str, ...], default: str = "auto"
+) -> tuple[tuple[str, str | None], ...]:
     """Pair ``--format`` and ``--output`` by position; formats without an output go to stdout."""
     if len(outputs) > max(len(formats), 1):
         raise UsageError("more --output than --format options")
-    formats = formats or ("auto",)
+    formats = formats or (default,)
     pairs: list[tuple[str, str | None]] = [
         (fmt, outputs[i] if i < len(outputs) else None) for i, fmt in enumerate(formats)
     ]
@@ -339,13 +341,20 @@ def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None) -> None:
 @click.option(
     "--format",
     "-f",
-    "fmt",
+    "formats",
     type=click.Choice(["text", "json", "html"]),
-    default="text",
-    show_default=True,
-    help="Output format (html: one self-contained page with charts).",
+    multiple=True,
+    help="Output format (html: one self-contained page with charts) [default: text]. "
+    "Repeatable; pair each with an --output.",
 )
-@click.option("--output", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")
+@click.option(
+    "--output",
+    "-o",
+    "outputs",
+    multiple=True,
+    metavar="FILE",
+    help="Write the --format at the same position to FILE instead of standard output.",
+)
 @_release_option
 @click.option("--feature-gates", default=None, metavar="GATES", help="Feature gates: Name=true,Other=false.")
 @click.option(
@@ -361,8 +370,8 @@ def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None) -> None:
 def simulate(
     paths: tuple[str, ...],
     inventory: tuple[str, ...],
-    fmt: str,
-    output: str | None,
+    formats: tuple[str, ...],
+    outputs: tuple[str, ...],
     release: str | None,
     feature_gates: str | None,
     strategy: Any,
@@ -378,8 +387,7 @@ def simulate(
         settings = command.SimulateSettings(
             paths=paths,
             inventory=inventory,
-            format=fmt,
-            output=output,
+            outputs=_outputs(formats, outputs, default="text"),
             release=normalise_release(release) if release is not None else None,
             feature_gates=parse_feature_gates(feature_gates) if feature_gates is not None else None,
             strategy=strategy,

@@ -333,3 +333,33 @@ def test_10000_requests_of_a_v1beta1_claim_are_checked_in_linear_time(tmp_path: 
         # every request's own finding points at its own line (the path map is still right)
         assert [f.location.line for f in outcome.report.findings if f.rule == "DRA306"][-1] == 8 + 2 * 9_999 + 1
     assert time.process_time() - started < 20  # was 84 s: PathMap.to_source scanned every rule per finding
+
+
+# --- simulate writes every --format/--output pair ------------------------------------------------
+
+
+def test_simulate_writes_several_outputs_like_check(tmp_path: Path) -> None:
+    import json
+
+    common = ["simulate", "--no-config", "-i", str(ROOT / "examples" / "cluster"), str(ROOT / "examples" / "apps")]
+    result = cli(
+        *common,
+        "-f",
+        "json",
+        "-o",
+        str(tmp_path / "a.json"),
+        "-f",
+        "html",
+        "-o",
+        str(tmp_path / "b.html"),
+        "-f",
+        "text",
+    )
+    assert result.returncode in (0, 1), result.stderr
+    assert result.stdout.startswith("Placements (")
+    assert json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))["placements"]
+    assert (tmp_path / "b.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    refused = cli(*common, "-f", "json", "-f", "text")
+    assert _one_line_error(refused) == (
+        "dralint: error: only one --format can go to standard output; give the others an --output"
+    )

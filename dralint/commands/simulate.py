@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Literal, TextIO
 
@@ -27,8 +28,7 @@ Strategy = Literal["pack", "spread"]
 class SimulateSettings:
     paths: tuple[str, ...]
     inventory: tuple[str, ...] = ()
-    format: str = "text"
-    output: str | None = None
+    outputs: tuple[tuple[str, str | None], ...] = (("text", None),)  # (format, file or None for stdout)
     release: str | None = None  # None: from the configuration, else the newest release
     feature_gates: Mapping[str, bool] | None = None
     strategy: Strategy = "pack"
@@ -39,8 +39,9 @@ class SimulateSettings:
 
 def run(settings: SimulateSettings) -> int:
     """0 when every pod was placed, 1 when some were not."""
-    if settings.format not in simulation.FORMATS:
-        raise UsageError(f"unknown format {settings.format!r}; known: {', '.join(sorted(simulation.FORMATS))}")
+    for name, _ in settings.outputs:
+        if name not in simulation.FORMATS:
+            raise UsageError(f"unknown format {name!r}; known: {', '.join(sorted(simulation.FORMATS))}")
     effective, _ = check.configuration(
         check.CheckSettings(
             paths=settings.paths,
@@ -56,14 +57,13 @@ def run(settings: SimulateSettings) -> int:
     workspace = load(settings.paths + effective.inventory, stdin_name=settings.stdin_name)
     ctx = CheckContext(workspace, target)
     result = report.build(analysis.analyse(ctx, strategy=settings.strategy))
-    render = simulation.renderer(settings.format)
-    if settings.output is None:
-        render(result, sys.stdout)
-    else:
-        try:
-            stream: TextIO
-            with open(settings.output, "w", encoding="utf-8", newline="\n") as stream:
-                render(result, stream)
-        except OSError as error:
-            raise UsageError(f"cannot write {settings.output}: {error.strerror or error}") from None
+    with ExitStack() as stack:
+        for name, path in settings.outputs:
+            stream: TextIO = sys.stdout
+            if path is not None:
+                try:
+                    stream = stack.enter_context(open(path, "w", encoding="utf-8", newline="\n"))
+                except OSError as error:
+                    raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+            simulation.renderer(name)(result, stream)
     return 1 if result.unplaced else 0
