@@ -363,3 +363,18 @@ def test_simulate_writes_several_outputs_like_check(tmp_path: Path) -> None:
     assert _one_line_error(refused) == (
         "dralint: error: only one --format can go to standard output; give the others an --output"
     )
+
+
+# --- quantities with exponents as apimachinery reads them ---------------------------------------
+
+
+def test_quantity_exponents_follow_apimachinery() -> None:
+    from dralint.apimachinery.quantity import parse_quantity
+
+    assert parse_quantity("1e1001").value == 10**1001
+    assert parse_quantity("1E4294967297").value == 10  # int32(4294967297) == 1
+    found = _lines(HOSTILE / "quantity-exponents.yaml", rules=("DRA101", "DRA103"))
+    assert found == [
+        "quantity-exponents.yaml:15:14 DRA103 spec.devices[0].capacity[huge].value is not a valid quantity: "
+        'string "1e9223372036854775808"'
+    ]
