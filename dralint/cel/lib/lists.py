@@ -76,10 +76,17 @@ def install_k8s_lists(env: Environment, *, version: int = 1) -> None:
 
 
 def _is_sorted(items: list[Any]) -> bool:
+    """Kubernetes' ``isSorted``: every element must be comparable, but a pair of different types
+    (a list of ``dyn``) compares to an error value, which is not "greater", so it is skipped."""
     previous: Any = _START
     for item in items:
-        if previous is not _START and runtime.compare(previous, item) == 1:
-            return False
+        runtime.compare(item, item)  # "no such overload" for an element that cannot be compared
+        if previous is not _START:
+            try:
+                if runtime.compare(previous, item) == 1:
+                    return False
+            except CelRuntimeError:
+                pass
         previous = item
     return True
 
