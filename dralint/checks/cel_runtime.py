@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 
@@ -38,7 +39,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             )
         of = f" of {error.evaluated}" if error.evaluated != error.failing else ""
         yield Violation(
-            "DRA420",
+            RuleId.SELECTOR_RUNTIME_ERROR,
             f"selector #{error.index} of {error.owner} raises a CEL runtime error on {error.failing}{of} inventory "
             f"device{'s' if error.evaluated != 1 else ''}, first {error.device}: {cause}",
             error.obj,
