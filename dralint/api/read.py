@@ -105,3 +105,11 @@ def request_parts(request: Any) -> Iterator[tuple[tuple[str | int, ...], dict[st
     for index, entry in enumerate(items(request, "firstAvailable")):
         if isinstance(entry, dict):
             yield ("firstAvailable", index), entry
+
+
+def scalars(data: Any, key: str) -> dict[str, str]:
+    """A map of scalars as strings (labels, nodeSelector, resource quantities); other values are left out."""
+    value = _get(data, key)
+    if not isinstance(value, Mapping):
+        return {}
+    return {str(k): str(v) for k, v in value.items() if isinstance(v, (str, int, float)) and not isinstance(v, bool)}

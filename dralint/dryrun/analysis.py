@@ -18,6 +18,7 @@ from dralint.api.versions import Target
 from dralint.cluster import pods as pods_module
 from dralint.cluster.inventory import Inventory
 from dralint.diagnose import hints, why
+from dralint.dryrun.filters import PlacedPods
 from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Strategy, simulate
 from dralint.dryrun.state import Cluster, SearchBudget
 from dralint.dryrun.utilisation import PoolUtilisation, utilisation
@@ -132,8 +133,12 @@ def analyse(
     *,
     limits: InputLimits,
     strategy: Strategy = "pack",
+    namespaces: Mapping[str, Mapping[str, str]] | None = None,
 ) -> Analysis:
-    """The dry-run of every pod of ``pod_templates`` (claims from ``normalised``) against ``inventory``."""
+    """The dry-run of every pod of ``pod_templates`` (claims from ``normalised``) against ``inventory``.
+
+    ``namespaces`` gives the labels of namespaces, for the namespaceSelector of pod affinity terms.
+    """
     features = features_for(target)
     slices = [entry.slice for entry in inventory.slices]
     if taint_rules_apply(target):
@@ -151,6 +156,7 @@ def analyse(
         claims_cluster.add(c.allocation for c in existing if c.allocation is not None)
     preallocated = {(c.namespace, c.name): c.allocation for c in existing if c.allocation is not None}
     consumers = {(c.namespace, c.name): c.reserved_for for c in existing}
+    placed = PlacedPods(inventory.nodes, namespaces=namespaces, dra_backed=extended.keys())
     result = (
         simulate(
             pods,
@@ -161,6 +167,7 @@ def analyse(
             preconsumers=consumers,
             strategy=strategy,
             reserved_for=RESERVED_FOR_LIMIT.get(target.release, RESERVED_FOR_MAX),
+            placed=placed,
         )
         if inventory.has_devices
         else Simulation()

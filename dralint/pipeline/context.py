@@ -117,6 +117,7 @@ class CheckContext:
 
     def dry_run(self, strategy: Strategy = "pack") -> Analysis:
         """The dry-run of every pod of the admitted objects against the inventory, placing pods by ``strategy``."""
+        from dralint.cluster.namespaces import namespace_labels
         from dralint.dryrun import analysis
 
         normalised = self.normalised
@@ -126,7 +127,13 @@ class CheckContext:
             normalised = {o: n for o, n in normalised.items() if o in admitted}
             templates = [t for t in templates if t.owner in admitted]
         return analysis.analyse(
-            self.target, self.inventory, normalised, templates, limits=self.options.limits, strategy=strategy
+            self.target,
+            self.inventory,
+            normalised,
+            templates,
+            limits=self.options.limits,
+            strategy=strategy,
+            namespaces=namespace_labels(self.admitted, self.options.namespaces),
         )
 
     @cached_property
