@@ -77,7 +77,13 @@ def _unsatisfiable(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
                 f"the pod's other requests: {detail}"
             )
         hint = "; ".join(reason.hints) if reason.hints else _hint(reason)
-        yield Violation("DRA500", message, obj, path, hint, offset=offset)
+        yield Violation("DRA500", message + _skipped(analysis, failure), obj, path, hint, offset=offset)
+
+
+def _skipped(analysis: Analysis, failure: Failure) -> str:
+    """``; pool x is skipped: ...`` for the pools the API server's rejection of a slice keeps off the nodes."""
+    notes = analysis.skipped(failure.first.candidates)
+    return "".join(f"; {note}" for note in notes)
 
 
 def _offset(use: locate.ClaimUse, reason: why.RequestWhy, clause: str) -> int | None:
@@ -141,7 +147,7 @@ def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]
         who = f"the pod of {pod.workload} gets" if total == 1 else f"{unplaced} of {total} pods of {pod.workload} get"
         if pod.template.owner.kind == "Pod":
             who = f"pod {pod.display} gets"
-        message = f"{who} no devices: earlier pods hold them ({arithmetic})"
+        message = f"{who} no devices: earlier pods hold them ({arithmetic})" + _skipped(analysis, failure)
         yield Violation(
             "DRA501",
             message,

@@ -39,7 +39,7 @@ class ClaimUse:
     kind: ClaimKind
     claim: model.ResourceClaim | None  # None when the named object does not exist
     source: KubeObject | None  # the ResourceClaim / ResourceClaimTemplate written by the user
-    missing: str | None = None  # "ResourceClaimTemplate ml/gpu-template" when absent
+    missing: str | None = None  # "ResourceClaimTemplate ml/gpu-template does not exist" when absent
     # for the extended-resource claim: request name -> (container path in the pod spec, resource name)
     extended: tuple[tuple[str, Path, str], ...] = ()
 
@@ -86,13 +86,24 @@ class Pod:
 
 @dataclass(frozen=True, slots=True)
 class ClaimIndex:
-    """ResourceClaims and ResourceClaimTemplates by (namespace, name); the first definition wins."""
+    """ResourceClaims and ResourceClaimTemplates by (namespace, name); the first definition wins.
+
+    ``rejected`` says, by (kind, namespace, name), why an object the inputs define is not in the
+    cluster (the API server rejects it), so a pod naming it is explained by reference.
+    """
 
     claims: Mapping[tuple[str, str], tuple[model.ResourceClaim, KubeObject]]
     templates: Mapping[tuple[str, str], tuple[model.ResourceClaimTemplate, KubeObject]]
+    rejected: Mapping[tuple[str, str, str], str] = dataclasses.field(default_factory=dict)
+
+    def absent(self, kind: str, namespace: str, name: str) -> str:
+        """Why the pod cannot have the claim or template: it is not defined, or it is rejected."""
+        return self.rejected.get((kind, namespace, name)) or f"{kind} {namespace}/{name} does not exist"
 
 
-def claim_index(normalised: Iterable[Normalised]) -> ClaimIndex:
+def claim_index(
+    normalised: Iterable[Normalised], rejected: Mapping[tuple[str, str, str], str] | None = None
+) -> ClaimIndex:
     claims: dict[tuple[str, str], tuple[model.ResourceClaim, KubeObject]] = {}
     templates: dict[tuple[str, str], tuple[model.ResourceClaimTemplate, KubeObject]] = {}
     for item in normalised:
@@ -102,7 +113,7 @@ def claim_index(normalised: Iterable[Normalised]) -> ClaimIndex:
             claims.setdefault((namespace, typed.name), (with_namespace(typed, namespace), item.obj))
         elif isinstance(typed, model.ResourceClaimTemplate):
             templates.setdefault((namespace, typed.name), (typed, item.obj))
-    return ClaimIndex(claims, templates)
+    return ClaimIndex(claims, templates, rejected or {})
 
 
 def with_namespace(claim: model.ResourceClaim, namespace: str) -> model.ResourceClaim:
@@ -194,14 +205,14 @@ def _claims(
         if entry.resource_claim_name is not None:
             found = index.claims.get((namespace, entry.resource_claim_name))
             if found is None:
-                missing = f"ResourceClaim {namespace}/{entry.resource_claim_name}"
+                missing = index.absent("ResourceClaim", namespace, entry.resource_claim_name)
                 uses.append(ClaimUse(entry, i, "claim", None, None, missing))
             else:
                 uses.append(ClaimUse(entry, i, "claim", found[0], found[1]))
         elif entry.resource_claim_template_name is not None:
             found_template = index.templates.get((namespace, entry.resource_claim_template_name))
             if found_template is None:
-                missing = f"ResourceClaimTemplate {namespace}/{entry.resource_claim_template_name}"
+                missing = index.absent("ResourceClaimTemplate", namespace, entry.resource_claim_template_name)
                 uses.append(ClaimUse(entry, i, "template", None, None, missing))
                 continue
             source, obj = found_template

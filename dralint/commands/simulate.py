@@ -53,7 +53,8 @@ def run(settings: SimulateSettings) -> int:
         os.environ,
     )
     target = check.target(effective)
-    workspace = load(settings.paths + effective.inventory, stdin_name=settings.stdin_name)
+    # The inventory is context, as for check: where the paths redefine one of its objects, theirs is applied.
+    workspace = load(settings.paths, effective.inventory, stdin_name=settings.stdin_name)
     ctx = CheckContext(workspace, target)
     result = report.build(analysis.analyse(ctx, strategy=settings.strategy))
     render = simulation.renderer(settings.format)

@@ -7,6 +7,7 @@ only for the pods that did not fit, and once per pod template.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -77,6 +78,11 @@ class Analysis:  # not slotted: it caches lazily computed properties
     def vocabulary(self) -> hints.Vocabulary:
         return hints.vocabulary(entry.slice for entry in self.inventory.slices)
 
+    def skipped(self, nodes: Iterable[str]) -> list[str]:
+        """Why pools that would serve these nodes are not in the cluster model (a slice of theirs is rejected)."""
+        names = set(nodes)
+        return [p.reason for p in self.inventory.skipped_pools.values() if p.node is None or p.node in names]
+
     def class_devices(self, name: str) -> list[tuple[str, model.Device]]:
         """Inventory devices the selectors of DeviceClass ``name`` accept."""
         cached = self._class_devices.get(name)
@@ -121,6 +127,17 @@ class Analysis:  # not slotted: it caches lazily computed properties
         return Failure(first, tuple(group), fits_empty, explanations)
 
 
+def claim_index(ctx: CheckContext) -> pods_module.ClaimIndex:
+    """The claims and templates the cluster would store, and why those it would not store are absent."""
+    admission = ctx.admission
+    rejected = {
+        (kind, namespace, name): rejection.sentence()
+        for (group, kind, namespace, name), rejection in admission.rejected_names.items()
+        if kind in ("ResourceClaim", "ResourceClaimTemplate")
+    }
+    return pods_module.claim_index(admission.stored.values(), rejected)
+
+
 def analyse(ctx: CheckContext, *, strategy: Strategy = "pack") -> Analysis:
     """Run the dry-run for everything loaded in ``ctx``."""
     target = ctx.target
@@ -130,9 +147,9 @@ def analyse(ctx: CheckContext, *, strategy: Strategy = "pack") -> Analysis:
     if taint_rules_apply(target):
         slices = apply_taint_rules(slices, [entry.rule for entry in inventory.taint_rules])
     classes = {name: entry.device_class for name, entry in inventory.classes.items()}
-    index = pods_module.claim_index(ctx.normalised.values())
+    index = claim_index(ctx)
     extended = pods_module.extended_resource_classes(inventory.classes) if target.enabled("DRAExtendedResource") else {}
-    pods = pods_module.expand(ctx.pod_templates, index, inventory.nodes, extended)
+    pods = pods_module.expand(ctx.admitted_templates, index, inventory.nodes, extended)
     # The scheduler evaluates selectors in the StoredExpressions environment (everything enabled).
     limits = ctx.options.limits
     budget = SearchBudget(limits.max_search_steps, limits.max_dry_run_steps)

@@ -113,7 +113,7 @@ class _Run:
     def place(self, pod: Pod) -> Placement:
         missing = [use.missing for use in pod.claims if use.missing]
         if missing:
-            return Placement(pod, "missing-claim", reason=f"{missing[0]} does not exist")
+            return Placement(pod, "missing-claim", reason=missing[0])
         eligible = self._eligible(pod)
         if isinstance(eligible, str):
             return Placement(pod, "no-node", reason=eligible)
