@@ -246,6 +246,8 @@ def test_debug_shows_the_traceback_of_an_internal_error(tmp_path: Path, jobs: st
     result = _with_failing_check("--debug", "check", "a", "b", "--jobs", jobs, tmp_path=tmp_path)
     assert result.returncode == 3
     # With --jobs 2 the worker's traceback comes first, as the cause of the one in the parent.
-    assert result.stderr.startswith(("Traceback (most recent call last):\n", "dralint.pipeline.parallel._RemoteTraceback:"))
+    assert result.stderr.startswith(
+        ("Traceback (most recent call last):\n", "dralint.pipeline.parallel._RemoteTraceback:")
+    )
     assert 'tests/failing_check.py", line 13, in check' in result.stderr
     assert result.stderr.endswith("ZeroDivisionError: a check divided by zero\non two lines\n")

@@ -15,7 +15,7 @@ rule. The cluster model reads :attr:`Admission.objects` and :attr:`Admission.sto
   ``kubectl apply -f`` leaves it, the last definition in input order, except that a definition
   in the checked paths is applied over the inventory's (the cluster's state); a rejected later
   definition leaves the earlier one in place;
-- a ResourceClaim's status that a status update would reject (DRA132) is not stored, so its
+- a ResourceClaim's status that a status update would reject (invalid-status) is not stored, so its
   allocation does not count.
 """
 
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
 # group, kind, namespace ("" for cluster-scoped kinds), name
 Identity = tuple[str, str, str, str]
-STATUS_RULE = "DRA132"
 
 
 @dataclass(frozen=True, slots=True)

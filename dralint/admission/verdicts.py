@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dralint.admission import STATUS_RULE, Rejection, source_line
+from dralint.admission import Rejection, source_line
 from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
 from dralint.apimachinery.fieldpath import Path
+from dralint.checks.apiserver import RULE_OF_KIND
 from dralint.checks.gated_fields import RULE_OF_OUTCOME
+from dralint.checks.rule_ids import RuleId
 from dralint.checks.schema import RULE_OF_PROBLEM, reported
+from dralint.validate.apiserver.errors import Kind
 
 if TYPE_CHECKING:
     from dralint.pipeline.context import CheckContext
@@ -31,7 +34,7 @@ class Judge:
         """Why the API server rejects ``obj`` on create, or ``None`` when it stores it."""
         ctx = self.ctx
         if obj.is_dra and obj in ctx.normalised and obj not in ctx.validated:
-            return _rejection(obj, [("DRA200", ("apiVersion",))])  # the release does not serve it
+            return _rejection(obj, [(RuleId.API_VERSION_NOT_SERVED, ("apiVersion",))])  # the release does not serve it
         if not obj.is_dra and obj not in self.workloads:
             return None
         found: list[tuple[str, Path]] = [
@@ -40,10 +43,12 @@ class Judge:
         validated = ctx.validated.get(obj)
         if validated is not None:
             paths = ctx.normalised[obj].paths
-            found += [(e.rule, paths.to_source(e.location)) for e in validated.errors if e.rule != STATUS_RULE]
-            if any(e.rule != STATUS_RULE for e in validated.caused_by_drop):
+            found += [
+                (RULE_OF_KIND[e.kind], paths.to_source(e.location)) for e in validated.errors if e.kind != Kind.STATUS
+            ]
+            if any(e.kind != Kind.STATUS for e in validated.caused_by_drop):
                 found += self._rejecting_drops(obj)
-        found += [(e.rule, e.location) for e in ctx.pod_spec_errors.get(obj, ())]
+        found += [(RULE_OF_KIND[e.kind], e.location) for e in ctx.pod_spec_errors.get(obj, ())]
         return _rejection(obj, found) if found else None
 
     def stored(self, obj: KubeObject) -> Normalised | None:
@@ -53,7 +58,7 @@ class Judge:
         if normalised is None or validated is None:
             return normalised
         data = validated.stored
-        if "status" in data and any(e.rule == STATUS_RULE for e in validated.errors):
+        if "status" in data and any(e.kind == Kind.STATUS for e in validated.errors):
             data = {key: value for key, value in data.items() if key != "status"}
         return normalised if data is normalised.data else Normalised(obj, data, normalised.paths)
 
@@ -62,7 +67,7 @@ class Judge:
 
         normalised = self.ctx.normalised[obj]
         drops = dra_object_drops(self.ctx.validator.target, obj.kind, normalised.data)
-        rule = RULE_OF_OUTCOME["rejected"]
+        rule: str = RULE_OF_OUTCOME["rejected"]
         found = [(rule, normalised.paths.to_source(d.path)) for d in drops if d.outcome == "rejected"]
         return found or [(rule, ())]
 

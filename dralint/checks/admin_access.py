@@ -15,12 +15,13 @@ from dralint.api import model
 from dralint.api.requests import claim_specs, written_requests
 from dralint.api.versions import SERVED
 from dralint.apimachinery.fieldpath import render
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 from dralint.validate.apiserver.behaviour import behaviour
 
-UNLABELLED = "DRA130"
-UNVERIFIED = "DRA131"
+UNLABELLED = RuleId.ADMIN_ACCESS_NAMESPACE_UNLABELLED
+UNVERIFIED = RuleId.ADMIN_ACCESS_NAMESPACE_UNVERIFIED
 
 
 def namespace_labels(ctx: CheckContext) -> dict[str, Mapping[str, str]]:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 
@@ -77,7 +78,8 @@ def _unsatisfiable(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
                 f"the pod's other requests: {detail}"
             )
         hint = "; ".join(reason.hints) if reason.hints else _hint(reason)
-        yield Violation("DRA500", message + _skipped(analysis, failure), obj, path, hint, offset=offset)
+        message += _skipped(analysis, failure)
+        yield Violation(RuleId.CLAIM_UNSATISFIABLE, message, obj, path, hint, offset=offset)
 
 
 def _skipped(analysis: Analysis, failure: Failure) -> str:
@@ -149,7 +151,7 @@ def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]
             who = f"pod {pod.display} gets"
         message = f"{who} no devices: earlier pods hold them ({arithmetic})" + _skipped(analysis, failure)
         yield Violation(
-            "DRA501",
+            RuleId.DEVICES_OVERSUBSCRIBED,
             message,
             obj,
             path,
@@ -179,7 +181,7 @@ def _error(placement: Placement) -> Violation:
             if found is not None:
                 obj, path = found, found_path
     return Violation(
-        "DRA505",
+        RuleId.ALLOCATION_ERROR,
         f"the scheduler's allocator fails for {pod.subject}: {placement.reason}",
         obj,
         path,
@@ -190,7 +192,7 @@ def _error(placement: Placement) -> Violation:
 def _no_node(placement: Placement) -> Violation:
     pod = placement.pod
     return Violation(
-        "DRA506",
+        RuleId.POD_FITS_NO_NODE,
         f"no node of the inventory admits {pod.subject}: {placement.reason}",
         pod.template.owner,
         pod.template.path,

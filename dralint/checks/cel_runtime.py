@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 
@@ -24,7 +25,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         guess = hints.did_you_mean(error.expression, vocab) if "no such key" in error.message else []
         of = f" of {error.evaluated}" if error.evaluated != error.failing else ""
         yield Violation(
-            "DRA420",
+            RuleId.SELECTOR_RUNTIME_ERROR,
             f"selector #{error.index} of {error.owner} raises a CEL runtime error on {error.failing}{of} inventory "
             f"device{'s' if error.evaluated != 1 else ''}, first {error.device}: {error.message}",
             error.obj,

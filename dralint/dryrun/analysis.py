@@ -1,6 +1,6 @@
 """The whole dry-run for one check run: inventory → pods → placement → utilisation → failures.
 
-Built once per :class:`~dralint.pipeline.context.CheckContext` (its ``analysis`` property) and read by
+Built once per run (the ``analysis`` property of :class:`~dralint.pipeline.context.CheckContext`) and read by
 every simulation check and by ``dralint simulate``. Failure explanations are computed lazily,
 only for the pods that did not fit, and once per pod template.
 """
@@ -24,7 +24,12 @@ from dralint.dryrun.state import Cluster, SearchBudget
 from dralint.dryrun.utilisation import PoolUtilisation, utilisation
 
 if TYPE_CHECKING:
-    from dralint.pipeline.context import CheckContext
+    from collections.abc import Mapping, Sequence
+
+    from dralint.api.normalise import Normalised
+    from dralint.api.objects import KubeObject
+    from dralint.api.workloads import PodTemplate
+    from dralint.limits import Limits as InputLimits
 
 RESERVED_FOR_LIMIT = {"1.31": 32}  # consumers of a claim; 256 from 1.32
 MAX_EXPLAINED_NODES = 64  # explanations are summed over at most this many candidate nodes
@@ -127,31 +132,30 @@ class Analysis:  # not slotted: it caches lazily computed properties
         return Failure(first, tuple(group), fits_empty, explanations)
 
 
-def claim_index(ctx: CheckContext) -> pods_module.ClaimIndex:
-    """The claims and templates the cluster would store, and why those it would not store are absent."""
-    admission = ctx.admission
-    rejected = {
-        (kind, namespace, name): rejection.sentence()
-        for (group, kind, namespace, name), rejection in admission.rejected_names.items()
-        if kind in ("ResourceClaim", "ResourceClaimTemplate")
-    }
-    return pods_module.claim_index(admission.stored.values(), rejected)
+def analyse(
+    target: Target,
+    inventory: Inventory,
+    normalised: Mapping[KubeObject, Normalised],
+    pod_templates: Sequence[PodTemplate],
+    *,
+    limits: InputLimits,
+    strategy: Strategy = "pack",
+    rejected: Mapping[tuple[str, str, str], str] | None = None,
+) -> Analysis:
+    """The dry-run of every pod of ``pod_templates`` (claims from ``normalised``) against ``inventory``.
 
-
-def analyse(ctx: CheckContext, *, strategy: Strategy = "pack") -> Analysis:
-    """Run the dry-run for everything loaded in ``ctx``."""
-    target = ctx.target
-    inventory = ctx.inventory
+    ``rejected`` says why claims and templates the inputs define are not in the cluster, by
+    (kind, namespace, name), for the pods that name them.
+    """
     features = features_for(target)
     slices = [entry.slice for entry in inventory.slices]
     if taint_rules_apply(target):
         slices = apply_taint_rules(slices, [entry.rule for entry in inventory.taint_rules])
     classes = {name: entry.device_class for name, entry in inventory.classes.items()}
-    index = claim_index(ctx)
+    index = pods_module.claim_index(normalised.values(), rejected)
     extended = pods_module.extended_resource_classes(inventory.classes) if target.enabled("DRAExtendedResource") else {}
-    pods = pods_module.expand(ctx.admitted_templates, index, inventory.nodes, extended)
+    pods = pods_module.expand(pod_templates, index, inventory.nodes, extended)
     # The scheduler evaluates selectors in the StoredExpressions environment (everything enabled).
-    limits = ctx.options.limits
     budget = SearchBudget(limits.max_search_steps, limits.max_dry_run_steps)
     cluster = Cluster(slices, classes, features, budget=budget)
     base = Cluster(slices, classes, features, budget=budget)

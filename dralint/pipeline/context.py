@@ -1,6 +1,6 @@
 """What every check reads: the loaded input, the target cluster, and indexes built once on demand.
 
-Built by the ``check`` command after loading; checks receive it and never mutate it. Costly
+Built by the pipeline (:mod:`dralint.pipeline.run`) after loading; checks receive it and never mutate it. Costly
 shared analyses (normalisation, the cluster model, the dry-run) are cached properties so that
 several checks can use them while they are computed at most once. Their modules are imported in
 the properties: the stages below import this module, and a run that needs no dry-run never
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from dralint.api.workloads import PodTemplate
     from dralint.cluster.inventory import Inventory, SkippedPool
     from dralint.dryrun.analysis import Analysis
+    from dralint.dryrun.placement import Strategy
     from dralint.read.sources import SourceFile
     from dralint.read.yamldoc import DecodeIssue, Document
     from dralint.validate.apiserver.errors import FieldError
@@ -53,23 +54,24 @@ class Options:
 
     simulate: bool = True
     namespaces: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # extra namespace labels
-    extra: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # rule id -> option -> value
+    # rule id -> option -> value, defaults filled in (``config.select.rule_options``)
+    extra: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     limits: Limits = field(default_factory=Limits)  # the dry-run reads its search budgets here
 
     def option(self, rule: str, name: str) -> Any:
-        """The value of a rule's option: as configured, else the default declared in the catalogue."""
-        configured = self.extra.get(rule, {})
-        if name in configured:
-            return configured[name]
-        from dralint.rules import builtin_rules
-
-        return builtin_rules()[rule].options[name].default
+        """The value of a rule's option (as configured, else its default from the catalogue)."""
+        return self.extra[rule][name]
 
 
 class CheckContext:
     """Read-only view of the input for checks, with lazily built indexes."""
 
-    def __init__(self, workspace: Workspace, target: Target, options: Options | None = None) -> None:
+    def __init__(
+        self,
+        workspace: Workspace,
+        target: Target,
+        options: Options | None = None,
+    ) -> None:
         self.workspace = workspace
         self.target = target
         self.options = options or Options()
@@ -126,18 +128,33 @@ class CheckContext:
                 out.setdefault((driver, pool), SkippedPool(reason, read.text(spec, "nodeName") or None))
         return out
 
-    @cached_property
-    def admitted_templates(self) -> list[PodTemplate]:
-        """The pod templates of the workloads the API server would store (what the dry-run places)."""
-        admitted = set(self.admission.objects)
-        return [template for template in self.pod_templates if template.owner in admitted]
 
     @cached_property
     def analysis(self) -> Analysis:
         """The cluster dry-run every simulation check reads (run at most once)."""
+        return self.dry_run()
+
+    def dry_run(self, strategy: Strategy = "pack") -> Analysis:
+        """The dry-run of every pod of the admitted objects against the inventory, placing pods by ``strategy``."""
         from dralint.dryrun import analysis
 
-        return analysis.analyse(self)
+        admission = self.admission
+        admitted = set(admission.objects)
+        templates = [t for t in self.pod_templates if t.owner in admitted]
+        rejected = {
+            (kind, namespace, name): rejection.sentence()
+            for (_, kind, namespace, name), rejection in admission.rejected_names.items()
+            if kind in ("ResourceClaim", "ResourceClaimTemplate")
+        }
+        return analysis.analyse(
+            self.target,
+            self.inventory,
+            admission.stored,
+            templates,
+            limits=self.options.limits,
+            strategy=strategy,
+            rejected=rejected,
+        )
 
     @cached_property
     def validator(self) -> Validator:

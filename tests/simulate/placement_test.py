@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dralint.dryrun import analysis
 from dralint.dryrun.placement import Strategy
 from dralint.dryrun.utilisation import utilisation
 from testing.simulate import context
@@ -11,7 +10,7 @@ from testing.simulate import context
 def _placements(
     name: str, *, strategy: Strategy = "pack", release: str = "1.37", gates: dict[str, bool] | None = None
 ) -> list[tuple[str, str, str, str]]:
-    result = analysis.analyse(context(name, release=release, gates=gates), strategy=strategy)
+    result = context(name, release=release, gates=gates).dry_run(strategy)
     return [
         (
             p.pod.name,
@@ -61,7 +60,7 @@ def test_simulate_stops_at_the_claim_consumer_limit_of_the_release() -> None:
 def test_simulate_keeps_existing_allocations_and_reuses_allocated_claims() -> None:
     # (mixed.yaml redefines the inventory's DeviceClass with an extended resource name: as with kubectl apply -f,
     # the definition read last is the one the cluster keeps)
-    result = analysis.analyse(context("inventory/kubectl-list.yaml", "workloads/mixed.yaml"))
+    result = context("inventory/kubectl-list.yaml", "workloads/mixed.yaml").dry_run()
     rows = [(p.pod.name, p.outcome, p.node) for p in result.simulation.placements]
     assert rows == [
         ("trainer-0", "placed", "worker-2"),  # tolerates worker-2's taint; worker-1's gpu-1 is taken
@@ -84,7 +83,7 @@ def test_simulate_partitions_share_counters_with_the_whole_device() -> None:
 
 
 def test_utilisation_weights_atomic_devices_and_counter_sets() -> None:
-    result = analysis.analyse(context("placement/partitions.yaml"))
+    result = context("placement/partitions.yaml").dry_run()
     (pool,) = result.utilisation
     assert (pool.driver, pool.pool, pool.devices, pool.allocated) == ("gpu.example.com", "node-0", 10, 4)
     # atomic: 1 of 2 = 0.5; partitionable: one counter set at max(3/7 slices, 15Gi/40Gi) = 3/7;
@@ -97,7 +96,7 @@ def test_utilisation_weights_atomic_devices_and_counter_sets() -> None:
 
 
 def test_utilisation_of_the_packed_pools() -> None:
-    result = analysis.analyse(context("placement/three-nodes.yaml"))
+    result = context("placement/three-nodes.yaml").dry_run()
     assert [(u.pool, u.allocated, u.devices, u.utilisation) for u in result.utilisation] == [
         ("node-0", 2, 2, 1.0),
         ("node-1", 2, 2, 1.0),
@@ -106,7 +105,7 @@ def test_utilisation_of_the_packed_pools() -> None:
 
 
 def test_admin_access_allocations_neither_block_devices_nor_count_as_utilised() -> None:
-    result = analysis.analyse(context("placement/admin.yaml"))
+    result = context("placement/admin.yaml").dry_run()
     assert _placements("placement/admin.yaml") == [("new", "placed", "node-a", "gpu-0")]
     (pool,) = result.utilisation
     # gpu-1 (training) and gpu-0 (the new pod) are allocated; the admin allocation of gpu-0 is not counted
