@@ -45,9 +45,10 @@ class Rejection:
     line: int
     what: str  # "ResourceSlice node-a-gpu"
 
-    def reference(self) -> str:
-        """``see DRA125 at slices.yaml:15``: where the user reads why."""
-        return f"see {self.rule} at {self.file}:{self.line}"
+    def reference(self, here: str | None = None) -> str:
+        """``see DRA125 at slices.yaml:15`` (``at line 15`` when read in file ``here``): where the user reads why."""
+        where = f"line {self.line}" if self.file == here else f"{self.file}:{self.line}"
+        return f"see {self.rule} at {where}"
 
     def sentence(self) -> str:
         """``ResourceSlice node-a-gpu is rejected by the API server (see DRA125 at slices.yaml:15)``."""

@@ -21,6 +21,7 @@ from dralint.api.workloads import PodTemplate
 from dralint.apimachinery.fieldpath import Path, value_at
 from dralint.validate import apiserver, skew
 from dralint.validate.apiserver.errors import FieldError
+from dralint.validate.apiserver.metadata import owner_references
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,14 +58,20 @@ class Validator:
         return Validated(kept, tuple(dropped), common, caused)
 
     def pod_errors(self, templates: Iterable[PodTemplate]) -> dict[KubeObject, list[FieldError]]:
-        """The validation errors of the claims of each workload's pod specs (only workloads with errors)."""
+        """Per workload (only those with errors): the errors of its pod specs' claims and of its owner references."""
         out: dict[KubeObject, list[FieldError]] = {}
+        owners: set[KubeObject] = set()
         for template in templates:
+            errors = []
+            if template.owner not in owners:  # the workload's own metadata, once
+                owners.add(template.owner)
+                meta = template.owner.metadata
+                errors += owner_references(meta.get("ownerReferences"), ("metadata", "ownerReferences"))
             spec = value_at(template.owner.raw, template.path)
             if isinstance(spec, Mapping):
-                errors = apiserver.pod_spec(spec, template.path, self.behaviour)
-                if errors:
-                    out.setdefault(template.owner, []).extend(errors)
+                errors += apiserver.pod_spec(spec, template.path, self.behaviour)
+            if errors:
+                out.setdefault(template.owner, []).extend(errors)
         return out
 
 

@@ -25,6 +25,7 @@ CHECKS: dict[str, str] = {
     "capacity": "dralint.checks.capacity:check",
     "cel-runtime": "dralint.checks.cel_runtime:check",
     "cel-selectors": "dralint.checks.cel_selectors:check",
+    "duplicates": "dralint.checks.duplicates:check",
     "gated-fields": "dralint.checks.gated_fields:check",
     "input": "dralint.checks.input:check",
     "inventory-defects": "dralint.checks.inventory_defects:check",
@@ -33,6 +34,7 @@ CHECKS: dict[str, str] = {
     "schema": "dralint.checks.schema:check",
     "served-versions": "dralint.checks.served_versions:check",
     "sharing": "dralint.checks.sharing:check",
+    "taint-rules": "dralint.checks.taint_rules:check",
 }
 
 # Checks that look at one object (or one file) at a time, never at others: ``--jobs`` runs them
