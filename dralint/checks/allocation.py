@@ -17,6 +17,9 @@ if TYPE_CHECKING:  # the dry-run's modules are imported only when there is an in
     from dralint.dryrun.placement import Placement
 
 
+MAX_SKIPPED_NOTES = 2  # skipped pools named in one finding; the rejected slices have findings of their own
+
+
 def check(ctx: CheckContext) -> Iterator[Violation]:
     if not ctx.options.simulate or not ctx.inventory.has_devices:
         return  # (the same as analysis.active, without running the pods through an empty cluster)
@@ -82,10 +85,13 @@ def _never_allocatable(ctx: CheckContext, analysis: Analysis) -> Iterator[Violat
             yield Violation(RuleId.UNUSED_CLAIM_NEVER_ALLOCATABLE, f"{what}: {text}", found or obj, path, hint)
             continue
         for reason in why.blocking(verdict) or verdict[:1]:
+            sentence = why.sentence(reason)
+            if "CEL runtime error" in sentence:
+                continue  # DRA420 reports the selector where it is written
             found, path = locate.request(use, reason.request)
             yield Violation(
                 RuleId.UNUSED_CLAIM_NEVER_ALLOCATABLE,
-                f"{what}: {why.sentence(reason)}",
+                f"{what}: {sentence}",
                 found or obj,
                 path,
                 "; ".join(reason.hints) if reason.hints else hint,
@@ -138,7 +144,10 @@ def _unsatisfiable(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
 def _skipped(analysis: Analysis, failure: Failure) -> str:
     """``; pool x is skipped: ...`` for the pools the API server's rejection of a slice keeps off the nodes."""
     notes = analysis.skipped(failure.first.candidates)
-    return "".join(f"; {note}" for note in notes)
+    text = "".join(f"; {note}" for note in notes[:MAX_SKIPPED_NOTES])
+    if len(notes) > MAX_SKIPPED_NOTES:
+        text += f" (and {len(notes) - MAX_SKIPPED_NOTES} more pools with rejected slices)"
+    return text
 
 
 def _offset(use: locate.ClaimUse, reason: why.RequestWhy, clause: str) -> int | None:
