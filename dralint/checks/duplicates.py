@@ -2,7 +2,9 @@
 
 ``kubectl apply -f dir/`` applies the definitions in turn, so the cluster keeps the last one it
 accepts; admission (:mod:`dralint.admission`) stores that one for the dry-run. Each later
-definition gets a finding naming the earlier one and the definition the dry-run uses.
+definition gets a finding naming the earlier one and the definition the dry-run uses. Identical
+copies are reported for ``resource.k8s.io`` objects only (two copies of a slice are not twice
+the devices); an identical Namespace or Pod applied twice changes nothing.
 """
 
 from __future__ import annotations
@@ -32,8 +34,11 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         return
     admission = ctx.admission
     for obj, first in later:
+        identical = _content(obj) == _content(first)
+        if identical and not obj.is_dra:
+            continue  # applying the same Namespace or Pod twice changes nothing
         what = f"{obj.kind} {obj.namespace}/{obj.name}" if obj.namespaced else f"{obj.kind} {obj.name}"
-        same = "identical" if _content(obj) == _content(first) else "they differ"
+        same = "identical" if identical else "they differ"
         message = f"{what} is defined more than once ({same}): first at {_at(first, obj)}"
         rejection = admission.rejected.get(obj)
         used = admission.replaced.get(obj, obj)
