@@ -211,7 +211,12 @@ def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]
         who = f"the pod of {pod.workload} gets" if total == 1 else f"{unplaced} of {total} pods of {pod.workload} get"
         if pod.template.owner.kind == "Pod":
             who = f"pod {pod.display} gets"
-        message = f"{who} no devices: earlier pods hold them ({arithmetic})" + _skipped(analysis, failure)
+        message = f"{who} no devices: earlier pods hold them ({arithmetic})"
+        if failure.first.filters:
+            n = len(failure.first.candidates)
+            passing = "only 1 node passes" if n == 1 else f"only {n} nodes pass"
+            message += f"; {passing} its {' and '.join(failure.first.filters)} filters"
+        message += _skipped(analysis, failure)
         yield Violation(
             RuleId.DEVICES_OVERSUBSCRIBED,
             message,
@@ -251,12 +256,23 @@ def _error(placement: Placement) -> Violation:
     )
 
 
+# The filters that depend on the pods placed before (dryrun/filters.py), with the remedy for each.
+_LATER_FILTERS = {
+    "resources": "lower the pod's requests, or add nodes or allocatable resources to the inventory",
+    "pod anti-affinity": "relax the required pod anti-affinity, or add nodes in other topology domains",
+    "pod affinity": "check the required pod affinity: the pods it must run with, their namespaces and nodes",
+    "topology spread": "raise maxSkew, lower minDomains, or add nodes in other topology domains",
+}
+
+
 def _no_node(placement: Placement) -> Violation:
     pod = placement.pod
-    return Violation(
-        RuleId.POD_FITS_NO_NODE,
-        f"no node of the inventory admits {pod.subject}: {placement.reason}",
-        pod.template.owner,
-        pod.template.path,
-        "check nodeSelector, node affinity and tolerations against the nodes' labels and taints",
-    )
+    later = [f for f in placement.filters if f in _LATER_FILTERS]
+    if later:
+        subject = f"pod {pod.display}" if pod.template.owner.kind == "Pod" else f"pod {pod.display} of {pod.workload}"
+        message = f"no node of the inventory admits {subject} next to the pods placed before it: {placement.reason}"
+        hint = "; ".join(_LATER_FILTERS[f] for f in later)
+    else:
+        message = f"no node of the inventory admits {pod.subject}: {placement.reason}"
+        hint = "check nodeSelector, node affinity and tolerations against the nodes' labels and taints"
+    return Violation(RuleId.POD_FITS_NO_NODE, message, pod.template.owner, pod.template.path, hint)

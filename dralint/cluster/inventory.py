@@ -103,6 +103,8 @@ class Inventory:
     documents: list[KubeObject] = field(default_factory=list)  # compact Inventory documents
     # (driver, pool) -> why the pool is not in the cluster model: one of its slices is rejected
     skipped_pools: dict[tuple[str, str], SkippedPool] = field(default_factory=dict)
+    # Valid Inventory documents not expanded because, with those before them, they exceed the limits.
+    refused: list[tuple[KubeObject, compact_schema.SchemaError]] = field(default_factory=list)
 
     @property
     def has_devices(self) -> bool:
@@ -138,11 +140,16 @@ def build(
     keeps the dry-run from reporting that as a defect of its own.
     """
     inventory = Inventory(skipped_pools=dict(skipped_pools or {}))
+    budget = compact_schema.ExpansionBudget()
     for obj in objects:
         if is_inventory_document(obj):
             inventory.documents.append(obj)
             if not compact_schema.validate(obj.raw):
-                _add_expansion(inventory, obj, compact.expand(obj.raw))
+                refused = budget.take(obj.raw)
+                if refused is None:
+                    _add_expansion(inventory, obj, compact.expand(obj.raw))
+                else:
+                    inventory.refused.append((obj, refused))
             continue
         if obj.kind == "Node" and obj.group == "":
             from dralint.api import model

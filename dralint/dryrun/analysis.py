@@ -19,6 +19,7 @@ from dralint.api.versions import Target
 from dralint.cluster import pods as pods_module
 from dralint.cluster.inventory import Inventory
 from dralint.diagnose import hints, why
+from dralint.dryrun.filters import PlacedPods
 from dralint.dryrun.placement import Limits, Placement, Simulation, Strategy, simulate
 from dralint.dryrun.state import Cluster, SearchBudget
 from dralint.dryrun.utilisation import PoolUtilisation, utilisation
@@ -168,11 +169,13 @@ def analyse(
     limits: InputLimits,
     strategy: Strategy = "pack",
     rejected: Mapping[tuple[str, str, str], str] | None = None,
+    namespaces: Mapping[str, Mapping[str, str]] | None = None,
 ) -> Analysis:
     """The dry-run of every pod of ``pod_templates`` (claims from ``normalised``) against ``inventory``.
 
     ``rejected`` says why claims and templates the inputs define are not in the cluster, by
-    (kind, namespace, name), for the pods that name them.
+    (kind, namespace, name), for the pods that name them. ``namespaces`` gives the labels of
+    namespaces, for the namespaceSelector of pod affinity terms.
     """
     features = features_for(target)
     slices = [entry.slice for entry in inventory.slices]
@@ -192,6 +195,7 @@ def analyse(
     preallocated = {(c.namespace, c.name): c.allocation for c in existing if c.allocation is not None}
     consumers = {(c.namespace, c.name): c.reserved_for for c in existing}
     reserved = Limits(reserved_for=RESERVED_FOR_LIMIT.get(target.release, 256))
+    placed = PlacedPods(inventory.nodes, namespaces=namespaces, dra_backed=extended.keys())
     result = (
         simulate(
             pods,
@@ -202,6 +206,7 @@ def analyse(
             preconsumers=consumers,
             strategy=strategy,
             limits=reserved,
+            placed=placed,
         )
         if inventory.has_devices
         else Simulation()

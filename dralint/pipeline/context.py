@@ -136,6 +136,7 @@ class CheckContext:
 
     def dry_run(self, strategy: Strategy = "pack") -> Analysis:
         """The dry-run of every pod of the admitted objects against the inventory, placing pods by ``strategy``."""
+        from dralint.cluster.namespaces import namespace_labels
         from dralint.dryrun import analysis
 
         admission = self.admission
@@ -153,6 +154,7 @@ class CheckContext:
             templates,
             limits=self.options.limits,
             strategy=strategy,
+            namespaces=namespace_labels(admission.objects, self.options.namespaces),
             rejected=rejected,
         )
 
