@@ -80,6 +80,11 @@ class CheckContext:
     def objects(self) -> list[KubeObject]:
         return self.workspace.objects
 
+    @property
+    def checked_files(self) -> frozenset[str]:
+        """The files findings are reported for (the others are context)."""
+        return self.workspace.checked_files
+
     @cached_property
     def normalised(self) -> dict[KubeObject, Normalised]:
         """Every current DRA object, defaulted and converted to v1, in input order."""
