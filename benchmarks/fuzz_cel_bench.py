@@ -42,7 +42,7 @@ def main() -> int:
         print(f"worst allocation {memory.allocated / 2**20:.1f} MiB ({memory.outcome}): {memory.expression[:160]}")
     if summary.failure:
         print(f"first crash: {summary.failure[:400]}")
-    worst = f"worst {cpu.cpu_seconds:.2f} s CPU, {memory.allocated / 2**20:.0f} MiB allocated" if cpu and memory else ""
+    worst = f"worst {cpu.cpu_seconds:.2f} s CPU, {memory.allocated / 2**20:.1f} MiB allocated" if cpu and memory else ""
     record(
         Figure(
             "CEL fuzzing (grammar selectors on 16 devices, errors in 5 YAML scalar styles)",
