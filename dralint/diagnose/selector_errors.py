@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from dralint.api import model
 from dralint.api.objects import KubeObject
+from dralint.api.requests import written_requests
 from dralint.apimachinery.fieldpath import Path
 from dralint.cel import CelError, CelRuntimeError, DeviceValue, Selector, compile_selector, device_value
 from dralint.cel.dra import COST_LIMIT
@@ -178,17 +179,9 @@ def find(
     work: list[tuple[Sequence[model.DeviceSelector], str, KubeObject, Path, str | None, str]] = [
         (c.selectors, "", obj, ("spec",), c.name, f"DeviceClass {c.name}") for c, obj in classes
     ]
-    for spec, obj, base in claims:
-        claim = f"{obj.kind} {obj.namespace}/{obj.name} request"
-        for r, request in enumerate(spec.requests):
-            if request.exactly is not None:
-                exactly = request.exactly
-                path: Path = (*base, r, "exactly")
-                work.append((exactly.selectors, exactly.device_class_name, obj, path, None, f"{claim} {request.name}"))
-            for e, entry in enumerate(request.first_available or ()):
-                path = (*base, r, "firstAvailable", e)
-                label = f"{claim} {request.name}/{entry.name}"
-                work.append((entry.selectors, entry.device_class_name, obj, path, None, label))
+    for request in written_requests(claims):
+        part = request.spec
+        work.append((part.selectors, part.device_class_name, request.obj, request.path, None, request.owner))
     errors: list[SelectorError] = []
     for position, (selectors, class_name, obj, path, defines, owner) in enumerate(work):
         pool = devices if defines is not None else accepted.get(class_name)
