@@ -10,7 +10,6 @@ model ``AllocationResult`` values, unsatisfiable is ``None`` and invalid input r
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -106,15 +105,11 @@ class Allocator:
             budget=self.budget,
             context=context,
         )
-        depth = sum(ALLOCATION_RESULTS_MAX_SIZE + 2 * len(c.spec.requests) + 2 for c in claims) + 100
-        limit = sys.getrecursionlimit()
-        if depth > limit - 200:
-            sys.setrecursionlimit(depth + 400)
+        # The search recurses once per allocated device (see dralint.process.RECURSION_LIMIT).
         try:
             done = search.run()
         finally:
             self.last_steps = search.steps
-            sys.setrecursionlimit(limit)
         if not done:
             if any(pool.invalid for pool in scope.pools):
                 raise AllocatorError("invalid resource pools were encountered", failed_on_node=True)

@@ -19,7 +19,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
 
     inventory = ctx.inventory
     classes = [(entry.device_class, entry.origin.obj) for entry in inventory.classes.values()]
-    claims = claim_specs(ctx.normalised.values())
+    claims = claim_specs(ctx.admission.stored.values())
     slices = [entry.slice for entry in inventory.slices]
     vocab = hints.vocabulary(slices)
     for error in selector_errors.find(classes, claims, slices):

@@ -138,7 +138,7 @@ class _Run:
     def place(self, pod: Pod) -> Placement:
         missing = [use.missing for use in pod.claims if use.missing]
         if missing:
-            return Placement(pod, "missing-claim", reason=f"{missing[0]} does not exist")
+            return Placement(pod, "missing-claim", reason=missing[0])
         eligible = self._eligible(pod)
         if not eligible.indexes:
             return _no_node(pod, eligible.excluded)

@@ -7,8 +7,10 @@ from dralint.dryrun.utilisation import utilisation
 from testing.simulate import context
 
 
-def _placements(name: str, *, strategy: Strategy = "pack", release: str = "1.37") -> list[tuple[str, str, str, str]]:
-    result = context(name, release=release).dry_run(strategy)
+def _placements(
+    name: str, *, strategy: Strategy = "pack", release: str = "1.37", gates: dict[str, bool] | None = None
+) -> list[tuple[str, str, str, str]]:
+    result = context(name, release=release, gates=gates).dry_run(strategy)
     return [
         (
             p.pod.name,
@@ -47,13 +49,18 @@ def test_simulate_allocates_a_named_claim_once_and_counts_its_consumers() -> Non
 
 
 def test_simulate_stops_at_the_claim_consumer_limit_of_the_release() -> None:
-    placements = _placements("placement/shared-claim.yaml", release="1.31")
+    # (1.31 serves no resource.k8s.io/v1: the API server would reject the v1 objects of shared-claim.yaml)
+    placements = _placements(
+        "placement/shared-claim-1.31.yaml", release="1.31", gates={"DynamicResourceAllocation": True}
+    )
     outcomes = [p[1] for p in placements[:40]]
     assert outcomes == ["placed"] * 32 + ["claim-consumers"] * 8
 
 
 def test_simulate_keeps_existing_allocations_and_reuses_allocated_claims() -> None:
-    result = context("workloads/mixed.yaml", "inventory/kubectl-list.yaml").dry_run()
+    # (mixed.yaml redefines the inventory's DeviceClass with an extended resource name: as with kubectl apply -f,
+    # the definition read last is the one the cluster keeps)
+    result = context("inventory/kubectl-list.yaml", "workloads/mixed.yaml").dry_run()
     rows = [(p.pod.name, p.outcome, p.node) for p in result.simulation.placements]
     assert rows == [
         ("trainer-0", "placed", "worker-2"),  # tolerates worker-2's taint; worker-1's gpu-1 is taken

@@ -33,7 +33,7 @@ def test_expand_instantiates_templates_and_shares_named_claims() -> None:
     first, second = by_name["inference-0"].claims[0], by_name["inference-1"].claims[0]
     assert first.kind == "claim" and first.key == second.key == ("ml", "shared-gpu")
     missing = by_name["inference-0"].claims[1]
-    assert (missing.claim, missing.missing) == (None, "ResourceClaimTemplate ml/no-such-template")
+    assert (missing.claim, missing.missing) == (None, "ResourceClaimTemplate ml/no-such-template does not exist")
 
 
 def test_expand_builds_the_extended_resource_claim() -> None:
