@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from dralint.api import read
 from dralint.api.normalise import Normalised
 from dralint.api.requests import claim_specs, written_requests
 from dralint.api.workloads import PodTemplate
@@ -180,15 +179,10 @@ def _template_named_as_claim(template: PodTemplate, name: str, path: Path) -> Vi
 
 def _container_requests(template: PodTemplate, claim_name: str, target: Normalised) -> Iterator[Violation]:
     """A container's ``claims[].request`` must name a request of the claim (not a sub-request)."""
-    spec = read.mapping(target.data, "spec")
-    if target.obj.kind == "ResourceClaimTemplate":
-        spec = read.mapping(spec, "spec")
-    requests = [read.text(r, "name") for r in read.items(read.mapping(spec, "devices"), "requests")]
-    subrequests = {
-        read.text(s, "name"): read.text(r, "name")
-        for r in read.items(read.mapping(spec, "devices"), "requests")
-        for s in read.items(r, "firstAvailable")
-    }
+    specs = claim_specs([target])
+    written = specs[0][0].requests if specs else ()
+    requests = [r.name for r in written]
+    subrequests = {part.name: part.request.name for r in written for part in r.parts() if part.parent is not None}
     for container in template.spec.containers:
         for k, claim in enumerate(container.claims):
             if claim.name != claim_name or not claim.request or claim.request in requests:

@@ -19,6 +19,7 @@ from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
 from dralint.apimachinery.fieldpath import Path
 from dralint.cluster import compact, compact_schema
+from dralint.validate.jsontypes import SchemaError
 
 if TYPE_CHECKING:  # imported where an inventory object is met: most one-file runs have none
     from dralint.api import model
@@ -104,7 +105,7 @@ class Inventory:
     # (driver, pool) -> why the pool is not in the cluster model: one of its slices is rejected
     skipped_pools: dict[tuple[str, str], SkippedPool] = field(default_factory=dict)
     # Valid Inventory documents not expanded because, with those before them, they exceed the limits.
-    refused: list[tuple[KubeObject, compact_schema.SchemaError]] = field(default_factory=list)
+    refused: list[tuple[KubeObject, SchemaError]] = field(default_factory=list)
 
     @property
     def has_devices(self) -> bool:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from dralint.api import model
 from dralint.api.objects import KubeObject
+from dralint.api.requests import written_requests
 from dralint.apimachinery.fieldpath import Path
 from dralint.cel import CelError, CelRuntimeError, DeviceValue, Selector, compile_selector, device_value
 from dralint.cel.dra import COST_LIMIT
@@ -162,31 +163,24 @@ def find(
                 failing,
                 evaluated,
             )
-    for spec, obj, base in claims:
-        for r, request in enumerate(spec.requests):
-            parts: list[tuple[model.ExactDeviceRequest | model.DeviceSubRequest, Path, str]] = []
-            if request.exactly is not None:
-                parts.append((request.exactly, (*base, r, "exactly"), request.name))
-            for e, entry in enumerate(request.first_available or ()):
-                parts.append((entry, (*base, r, "firstAvailable", e), f"{request.name}/{entry.name}"))
-            for part, path, label in parts:
-                pool = accepted.get(part.device_class_name)
-                if pool is None or not part.selectors:
-                    continue
-                _, errors = evaluator.evaluate(part.selectors, pool)
-                for index, (message, first, failing, evaluated) in sorted(errors.items()):
-                    owner = f"{obj.kind} {obj.namespace}/{obj.name} request {label}"
-                    yield SelectorError(
-                        obj,
-                        (*path, "selectors", index, "cel", "expression"),
-                        index,
-                        _expression(part.selectors[index]),
-                        owner,
-                        message,
-                        first.name,
-                        failing,
-                        evaluated,
-                    )
+    for request in written_requests(claims):
+        part = request.spec
+        pool = accepted.get(part.device_class_name)
+        if pool is None or not part.selectors:
+            continue
+        _, errors = evaluator.evaluate(part.selectors, pool)
+        for index, (message, first, failing, evaluated) in sorted(errors.items()):
+            yield SelectorError(
+                request.obj,
+                (*request.path, "selectors", index, "cel", "expression"),
+                index,
+                _expression(part.selectors[index]),
+                request.owner,
+                message,
+                first.name,
+                failing,
+                evaluated,
+            )
 
 
 def _expression(selector: model.DeviceSelector) -> str:

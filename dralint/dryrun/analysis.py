@@ -20,7 +20,7 @@ from dralint.cluster import pods as pods_module
 from dralint.cluster.inventory import Inventory
 from dralint.diagnose import hints, why
 from dralint.dryrun.filters import PlacedPods
-from dralint.dryrun.placement import Limits, Placement, Simulation, Strategy, simulate
+from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Strategy, simulate
 from dralint.dryrun.state import Cluster, SearchBudget
 from dralint.dryrun.utilisation import PoolUtilisation, utilisation
 
@@ -157,9 +157,7 @@ class Analysis:  # not slotted: it caches lazily computed properties
         names: set[str] = set()
         for claim in claims:
             for request in claim.spec.requests:
-                if request.exactly is not None:
-                    names.add(request.exactly.device_class_name)
-                names.update(entry.device_class_name for entry in request.first_available or ())
+                names.update(part.spec.device_class_name for part in request.parts())
         devices = {name: self.class_devices(name) for name in sorted(names) if name}
         classes = {name: entry.device_class for name, entry in self.inventory.classes.items()}
         every = [(e.slice.driver, d) for e in self.inventory.slices for d in e.slice.devices]
@@ -209,7 +207,6 @@ def analyse(
         claims_cluster.add(c.allocation for c in existing if c.allocation is not None)
     preallocated = {(c.namespace, c.name): c.allocation for c in existing if c.allocation is not None}
     consumers = {(c.namespace, c.name): c.reserved_for for c in existing}
-    reserved = Limits(reserved_for=RESERVED_FOR_LIMIT.get(target.release, 256))
     placed = PlacedPods(inventory.nodes, namespaces=namespaces, dra_backed=extended.keys())
     result = (
         simulate(
@@ -220,7 +217,7 @@ def analyse(
             preallocated=preallocated,
             preconsumers=consumers,
             strategy=strategy,
-            limits=reserved,
+            reserved_for=RESERVED_FOR_LIMIT.get(target.release, RESERVED_FOR_MAX),
             placed=placed,
         )
         if inventory.has_devices

@@ -180,11 +180,13 @@ def read_and_check(
     selection: engine.Selection,
     jobs: int,
     stdin_name: str = sources.STDIN,
+    freeze: bool = False,
 ) -> Iterator[tuple[CheckContext, engine.Found]]:
     """Read ``files`` and run the checks that look at one object at a time (in ``jobs`` processes when that pays).
 
     Yields the context (admitted: ready for the checks that read the cluster model) and those
     findings; positions are looked up in the worker processes while the ``with`` block lasts.
+    ``freeze`` (only entry points ask for it): see :func:`dralint.process.freeze_loaded`.
     """
     from dralint.pipeline import parallel
 
@@ -197,15 +199,20 @@ def read_and_check(
         selection=selection,
         limits=plan.limits,
         stdin_name=stdin_name,
+        freeze=freeze,
     ) as (ctx, found):
         yield admitted(ctx), found
 
 
-def read(plan: Plan, files: Sequence[Input], *, options: Options, stdin_name: str = sources.STDIN) -> CheckContext:
+def read(
+    plan: Plan, files: Sequence[Input], *, options: Options, stdin_name: str = sources.STDIN, freeze: bool = False
+) -> CheckContext:
     """Read ``files`` in this process, without running any check (``simulate``, ``inventory expand``)."""
     from dralint.read.load import load_files
 
-    workspace = load_files(files, stdin_name=stdin_name, limits=plan.limits, max_file_bytes=plan.limits.max_file_bytes)
+    workspace = load_files(
+        files, stdin_name=stdin_name, limits=plan.limits, max_file_bytes=plan.limits.max_file_bytes, freeze=freeze
+    )
     return admitted(CheckContext(workspace, plan.target, options))
 
 

@@ -228,7 +228,7 @@ def _compile_policy(rule: Rule, data: Mapping[str, Any], file: userfile.UserFile
     for path, text, result in expressions:
         try:
             cel.compile_expression(text, result)
-        except cel.CelError as error:
+        except cel.CelCompileError as error:
             full = (index, "policy", *path)
             if error.offset is not None and file.document is not None:
                 line, column = file.document.scalar_position(file.base + full, error.offset)

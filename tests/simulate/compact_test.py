@@ -77,3 +77,13 @@ def test_expand_splits_slices_at_the_api_limits() -> None:
         "operator": "In",
         "values": ["bigbox"],
     }
+
+
+def test_validate_names_each_missing_required_field() -> None:
+    errors = compact_schema.validate(_document("inventory/compact-missing.yaml"))
+    assert [(e.problem, render(e.path), e.message) for e in errors] == [
+        ("missing-field", "spec.networkPools[0]", "missing required field 'driver'"),
+        ("missing-field", "spec.networkPools[0]", "missing required field 'devices'"),
+        ("missing-field", "spec.nodePools[0]", "missing required field 'name'"),
+        ("missing-field", "spec.nodePools[0]", "missing required field 'count'"),
+    ]
