@@ -33,7 +33,7 @@ def _lines(tmp_path: Path, text: str, config: str | None = None, name: str = "ho
 
 
 def test_limit_names_are_the_configuration_keys() -> None:
-    schema = schemacheck.schema("dralint.config", "schema.json")
+    schema = schemacheck.schema("config.schema.json")
     assert list(schema["properties"]["limits"]["properties"]) == list(limits.CONFIG_KEYS)
     assert limits.from_config({"maxDepth": 8, "maxSearchSteps": 9}) == limits.Limits(max_depth=8, max_search_steps=9)
 
