@@ -137,13 +137,13 @@ def _unsatisfiable(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
                 f"the pod's other requests: {detail}"
             )
         hint = "; ".join(reason.hints) if reason.hints else _hint(reason)
-        message += _skipped(analysis, failure)
+        message += _skipped(analysis, failure, reason.device_class)
         yield Violation(RuleId.CLAIM_UNSATISFIABLE, message, obj, path, hint, offset=offset)
 
 
-def _skipped(analysis: Analysis, failure: Failure) -> str:
+def _skipped(analysis: Analysis, failure: Failure, device_class: str) -> str:
     """``; pool x is skipped: ...`` for the pools the API server's rejection of a slice keeps off the nodes."""
-    notes = analysis.skipped(failure.first.candidates)
+    notes = analysis.skipped(failure.first.candidates, device_class)
     text = "".join(f"; {note}" for note in notes[:MAX_SKIPPED_NOTES])
     if len(notes) > MAX_SKIPPED_NOTES:
         text += f" (and {len(notes) - MAX_SKIPPED_NOTES} more pools with rejected slices)"
@@ -216,7 +216,7 @@ def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]
             n = len(failure.first.candidates)
             passing = "only 1 node passes" if n == 1 else f"only {n} nodes pass"
             message += f"; {passing} its {' and '.join(failure.first.filters)} filters"
-        message += _skipped(analysis, failure)
+        message += _skipped(analysis, failure, reason.device_class)
         yield Violation(
             RuleId.DEVICES_OVERSUBSCRIBED,
             message,

@@ -82,10 +82,25 @@ class Analysis:  # not slotted: it caches lazily computed properties
     def vocabulary(self) -> hints.Vocabulary:
         return hints.vocabulary(entry.slice for entry in self.inventory.slices)
 
-    def skipped(self, nodes: Iterable[str]) -> list[str]:
-        """Why pools that would serve these nodes are not in the cluster model (a slice of theirs is rejected)."""
+    def skipped(self, nodes: Iterable[str], device_class: str) -> list[str]:
+        """Why pools that could serve a request of ``device_class`` on these nodes are not in the cluster model.
+
+        A pool is skipped when the API server rejects one of its slices. It counts when it is on one
+        of the nodes (or on none) and its driver is one whose devices the class accepts, or, when the
+        class accepts no stored device at all, one its selectors name (or the class has none).
+        """
         names = set(nodes)
-        return [p.reason for p in self.inventory.skipped_pools.values() if p.node is None or p.node in names]
+        accepted = {driver for driver, _ in self.class_devices(device_class)}
+        entry = self.inventory.classes.get(device_class)
+        selectors = entry.device_class.selectors if entry is not None else ()
+        text = " ".join(s.cel.expression for s in selectors if s.cel is not None)
+        out = []
+        for (driver, _), pool in self.inventory.skipped_pools.items():
+            if pool.node is not None and pool.node not in names:
+                continue
+            if driver in accepted or (not accepted and (not selectors or driver in text)):
+                out.append(pool.reason)
+        return out
 
     def class_devices(self, name: str) -> list[tuple[str, model.Device]]:
         """Inventory devices the selectors of DeviceClass ``name`` accept."""

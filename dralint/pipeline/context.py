@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from dralint.api.versions import Target
     from dralint.api.workloads import PodTemplate
     from dralint.cluster.inventory import Inventory, SkippedPool
+    from dralint.diagnose.selector_errors import SelectorErrors
     from dralint.dryrun.analysis import Analysis
     from dralint.dryrun.placement import Strategy
     from dralint.read.sources import SourceFile
@@ -133,6 +134,18 @@ class CheckContext:
                 out.setdefault((driver, pool), SkippedPool(reason, read.text(spec, "nodeName") or None))
         return out
 
+    @cached_property
+    def selector_errors(self) -> SelectorErrors:
+        """CEL runtime errors of the selectors on the inventory's devices (DRA420), and where the
+        evaluation stopped at ``limits.maxSelectorEvaluations`` (DRA008)."""
+        from dralint.api.requests import claim_specs
+        from dralint.diagnose import selector_errors
+
+        inventory = self.inventory
+        classes = [(entry.device_class, entry.origin.obj) for entry in inventory.classes.values()]
+        claims = claim_specs(self.admission.stored.values())
+        slices = [entry.slice for entry in inventory.slices]
+        return selector_errors.find(classes, claims, slices, budget=self.options.limits.max_selector_evaluations)
 
     @cached_property
     def analysis(self) -> Analysis:
