@@ -18,13 +18,14 @@ from typing import Literal
 from dralint.api import model
 from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
+from dralint.api.producers import Created
 from dralint.api.workloads import PodClaim, PodTemplate, Toleration
 from dralint.apimachinery.fieldpath import Path
 from dralint.apimachinery.quantity import QuantityError, parse_quantity
 from dralint.cluster.inventory import ClassEntry, NodeEntry
 from dralint.dryrun import eligibility
 
-ClaimKind = Literal["template", "claim", "extended"]
+ClaimKind = Literal["template", "claim", "extended", "produced"]
 IMPLICIT_EXTENDED_PREFIX = "deviceclass.resource.kubernetes.io/"
 EXTENDED_CLAIM_ANNOTATION = "resource.kubernetes.io/extended-resource-claim"
 MAX_PODS = 100_000  # replicas beyond this are not simulated (the pods list would be the problem)
@@ -37,8 +38,10 @@ class ClaimUse:
     entry: PodClaim
     entry_index: int  # in spec.resourceClaims; -1 for the extended-resource claim
     kind: ClaimKind
-    claim: model.ResourceClaim | None  # None when the named object does not exist
-    source: KubeObject | None  # the ResourceClaim / ResourceClaimTemplate written by the user
+    claim: model.ResourceClaim | None  # None when the named object does not exist, or is "produced"
+    # the ResourceClaim / ResourceClaimTemplate written by the user; for "produced", the object whose
+    # controller creates it (its content is unknown, so the dry-run does not allocate it)
+    source: KubeObject | None
     missing: str | None = None  # "ResourceClaimTemplate ml/gpu-template" when absent
     # for the extended-resource claim: request name -> (container path in the pod spec, resource name)
     extended: tuple[tuple[str, Path, str], ...] = ()
@@ -52,6 +55,11 @@ class ClaimUse:
     @property
     def shared(self) -> bool:
         return self.kind == "claim"
+
+    @property
+    def allocatable(self) -> bool:
+        """Whether the dry-run allocates the claim (not when a controller creates it from unknown content)."""
+        return self.kind != "produced"
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,9 +98,10 @@ class ClaimIndex:
 
     claims: Mapping[tuple[str, str], tuple[model.ResourceClaim, KubeObject]]
     templates: Mapping[tuple[str, str], tuple[model.ResourceClaimTemplate, KubeObject]]
+    produced: Created = dataclasses.field(default_factory=dict)  # created by other objects' controllers
 
 
-def claim_index(normalised: Iterable[Normalised]) -> ClaimIndex:
+def claim_index(normalised: Iterable[Normalised], produced: Created | None = None) -> ClaimIndex:
     claims: dict[tuple[str, str], tuple[model.ResourceClaim, KubeObject]] = {}
     templates: dict[tuple[str, str], tuple[model.ResourceClaimTemplate, KubeObject]] = {}
     for item in normalised:
@@ -102,7 +111,7 @@ def claim_index(normalised: Iterable[Normalised]) -> ClaimIndex:
             claims.setdefault((namespace, typed.name), (with_namespace(typed, namespace), item.obj))
         elif isinstance(typed, model.ResourceClaimTemplate):
             templates.setdefault((namespace, typed.name), (typed, item.obj))
-    return ClaimIndex(claims, templates)
+    return ClaimIndex(claims, templates, produced or {})
 
 
 def with_namespace(claim: model.ResourceClaim, namespace: str) -> model.ResourceClaim:
@@ -186,13 +195,20 @@ def _claims(
     for i, entry in enumerate(template.spec.resource_claims):
         if entry.resource_claim_name is not None:
             found = index.claims.get((namespace, entry.resource_claim_name))
-            if found is None:
+            creator = index.produced.get(("ResourceClaim", namespace, entry.resource_claim_name))
+            if found is None and creator is not None:
+                uses.append(ClaimUse(entry, i, "produced", None, creator[0]))
+            elif found is None:
                 missing = f"ResourceClaim {namespace}/{entry.resource_claim_name}"
                 uses.append(ClaimUse(entry, i, "claim", None, None, missing))
             else:
                 uses.append(ClaimUse(entry, i, "claim", found[0], found[1]))
         elif entry.resource_claim_template_name is not None:
             found_template = index.templates.get((namespace, entry.resource_claim_template_name))
+            creator = index.produced.get(("ResourceClaimTemplate", namespace, entry.resource_claim_template_name))
+            if found_template is None and creator is not None:
+                uses.append(ClaimUse(entry, i, "produced", None, creator[0]))
+                continue
             if found_template is None:
                 missing = f"ResourceClaimTemplate {namespace}/{entry.resource_claim_template_name}"
                 uses.append(ClaimUse(entry, i, "template", None, None, missing))

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from dralint.api.normalise import Normalised
     from dralint.api.objects import KubeObject
+    from dralint.api.producers import Created
     from dralint.api.workloads import PodTemplate
     from dralint.limits import Limits as InputLimits
 
@@ -136,17 +137,19 @@ def analyse(
     limits: InputLimits,
     strategy: Strategy = "pack",
     namespaces: Mapping[str, Mapping[str, str]] | None = None,
+    produced: Created | None = None,
 ) -> Analysis:
     """The dry-run of every pod of ``pod_templates`` (claims from ``normalised``) against ``inventory``.
 
-    ``namespaces`` gives the labels of namespaces, for the namespaceSelector of pod affinity terms.
+    ``namespaces`` gives the labels of namespaces, for the namespaceSelector of pod affinity terms;
+    ``produced`` the claims and templates other objects create (not dry-run: their content is unknown).
     """
     features = features_for(target)
     slices = [entry.slice for entry in inventory.slices]
     if taint_rules_apply(target):
         slices = apply_taint_rules(slices, [entry.rule for entry in inventory.taint_rules])
     classes = {name: entry.device_class for name, entry in inventory.classes.items()}
-    index = pods_module.claim_index(normalised.values())
+    index = pods_module.claim_index(normalised.values(), produced)
     extended = pods_module.extended_resource_classes(inventory.classes) if target.enabled("DRAExtendedResource") else {}
     pods = pods_module.expand(pod_templates, index, inventory.nodes, extended)
     # The scheduler evaluates selectors in the StoredExpressions environment (everything enabled).

@@ -147,6 +147,8 @@ class _Run:
         reused: list[tuple[ClaimUse, model.AllocationResult]] = []
         to_allocate: list[ClaimUse] = []
         for use in pod.claims:
+            if not use.allocatable:
+                continue
             existing = self._existing(use)
             if existing is None:
                 to_allocate.append(use)
@@ -239,7 +241,8 @@ class _Run:
             self.result.allocated[use.key] = result
             pairs.append((use, result))
         for use in pod.claims:
-            self.result.consumers[use.key] = self.result.consumers.get(use.key, 0) + 1
+            if use.allocatable:
+                self.result.consumers[use.key] = self.result.consumers.get(use.key, 0) + 1
         order = {id(use): n for n, use in enumerate(pod.claims)}
         pairs.sort(key=lambda pair: order[id(pair[0])])
         return Placement(pod, "placed", self.nodes[index].node.name, tuple(pairs))
