@@ -162,7 +162,8 @@ def analyse(
     preallocated = {(c.namespace, c.name): c.allocation for c in existing if c.allocation is not None}
     consumers = {(c.namespace, c.name): c.reserved_for for c in existing}
     reserved = Limits(reserved_for=RESERVED_FOR_LIMIT.get(target.release, 256))
-    placed = PlacedPods(inventory.nodes, namespaces=namespaces, dra_backed=extended.keys())
+    inter_pod = any(t.spec.scheduling.inter_pod for t in pod_templates)
+    placed = PlacedPods(inventory.nodes, namespaces=namespaces, dra_backed=extended.keys(), inter_pod=inter_pod)
     result = (
         simulate(
             pods,

@@ -218,9 +218,11 @@ class _Run:
 
     def _filtered(self, check: Check | None, candidates: list[int]) -> list[tuple[str, eligibility.Exclusion]]:
         """The candidates the filters that depend on earlier pods exclude, with why."""
-        out = []
+        out: list[tuple[str, eligibility.Exclusion]] = []
+        if check is None:
+            return out
         for index in candidates:
-            why = check(index) if check is not None else None
+            why = check(index)
             if why is not None:
                 out.append((self.nodes[index].node.name, why))
         return out
