@@ -79,7 +79,7 @@ def test_a_large_file_is_not_read(tmp_path: Path) -> None:
 def test_a_file_of_many_documents_is_not_checked(tmp_path: Path) -> None:
     config = "limits:\n  maxDocumentsPerFile: 100\n"
     assert _lines(tmp_path, hostile.many_documents(101), config) == [
-        "1:1 DRA005 file holds more than 100 documents; not checked"
+        "1:1 DRA005 file holds more than 100 documents (List items count); not checked"
     ]
     assert _lines(tmp_path, hostile.many_documents(100), config) == []
 
@@ -89,7 +89,7 @@ def test_a_stream_of_many_json_documents_is_not_checked(tmp_path: Path) -> None:
         json.dumps({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": f"c{n}"}}) for n in range(11)
     )
     assert _lines(tmp_path, stream, "limits:\n  maxDocumentsPerFile: 10\n", name="stream.json") == [
-        "1:1 DRA005 file holds more than 10 documents; not checked"
+        "1:1 DRA005 file holds more than 10 documents (List items count); not checked"
     ]
 
 

@@ -30,7 +30,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     label = behaviour(target).admin_label
     if label is None or not target.enabled("DRAAdminAccess"):
         return  # no namespace check before 1.33; with the gate off the field is dropped (a skew finding)
-    namespaces = namespace_labels(ctx)
+    namespaces = namespace_labels(ctx.objects, ctx.options.namespaces)
     for normalised in ctx.normalised.values():
         obj = normalised.obj
         if obj.kind not in ("ResourceClaim", "ResourceClaimTemplate"):

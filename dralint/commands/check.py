@@ -97,7 +97,7 @@ def analyse(settings: CheckSettings) -> Outcome:
     files = plan.inputs(settings.paths or (".",))
     baseline = None
     if effective.baseline is not None and settings.write_baseline is None:
-        baseline = baselines.read(effective.baseline)
+        baseline = baselines.read(effective.baseline, max_bytes=plan.limits.max_file_bytes)
     with pipeline.read_and_check(
         plan,
         files,

@@ -145,7 +145,7 @@ class CheckContext:
             templates,
             limits=self.options.limits,
             strategy=strategy,
-            namespaces=namespace_labels(self),
+            namespaces=namespace_labels(self.admitted, self.options.namespaces),
             produced=self.produced,
         )
 

@@ -1,7 +1,7 @@
 """The per-file half of a check, run in worker processes (``--jobs``), and the merge of its parts.
 
 The inputs are cut into consecutive slices. For each slice a worker reads and decodes the
-files and runs the local checks (:data:`dralint.checks.LOCAL_CHECKS` and CEL policies: they
+files and runs the local checks (:data:`dralint.checks.registry.LOCAL_CHECKS` and CEL policies: they
 look at one object or one file at a time) on its objects; it sends back the workspace (the
 documents without their node trees) and the findings. The parent concatenates the parts in
 input order, so the merged workspace is exactly what one process would have loaded, and runs

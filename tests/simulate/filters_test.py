@@ -54,7 +54,13 @@ def test_zone_anti_affinity_spreads_replicas_over_zones_and_ignores_unselected_p
 def test_placed_pods_anti_affinity_repels_later_pods() -> None:
     placed, others = _rows("anti-affinity-existing.yaml")
     assert placed == [
-        ("noisy", "no-node", "-", "", "0 of 1 nodes are eligible: 1 node excluded by the pod anti-affinity of Pod ml/loner")
+        (
+            "noisy",
+            "no-node",
+            "-",
+            "",
+            "0 of 1 nodes are eligible: 1 node excluded by the pod anti-affinity of Pod ml/loner",
+        )
     ]
     assert others == [("loner", "placed", "gpu-0", "", "")]
 
