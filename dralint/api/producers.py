@@ -2,7 +2,7 @@
 makes, and which kinds create ResourceClaimTemplates or ResourceClaims (an operator's custom resource).
 
 The built-in entries below have the shape users write under ``producers:`` in ``.dralint.yaml``
-(see the README and the ``producers`` definitions of ``dralint/config/schema.json``); both are
+(see the README and the ``producers`` definitions of ``schemas/config.schema.json``); both are
 read by :func:`table`, and user entries come first so that they can replace a built-in one.
 """
 

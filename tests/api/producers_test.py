@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-from importlib import resources
 
 import jsonschema
 
@@ -13,6 +12,7 @@ from dralint.api.workloads import pod_templates
 from dralint.apimachinery.fieldpath import render
 from dralint.config import load as load_config
 from dralint.config.resolve import Layer, Ref
+from dralint.data import folder
 from dralint.read.load import load
 from testing.run import check
 from tests.conftest import FIXTURES
@@ -22,7 +22,7 @@ CUSTOM = PRODUCERS / "custom"
 
 
 def test_builtin_table_has_the_shape_users_write_in_the_configuration() -> None:
-    schema = json.loads(resources.files("dralint.config").joinpath("schema.json").read_text(encoding="utf-8"))
+    schema = json.loads((folder("schemas") / "config.schema.json").read_text(encoding="utf-8"))
     producers = {**schema, "properties": {"producers": schema["properties"]["producers"]}}
     jsonschema.validate({"producers": BUILTIN}, producers)
 
