@@ -212,18 +212,18 @@ def test_text_outputs_escape_control_characters_from_the_input(fmt: str, tmp_pat
     assert all(line.startswith((str(HOSTILE), str(tmp_path), "::", "2 files")) for line in lines), out
     assert "ResourceClaim/default/a\\nrepo.yaml:1:1: error DRA999 forged\\x1b]0;pwned\\x07\\x1b[2J" in out
     assert "evil\\x1b[2J\\nrepo.yaml:1:1: error DRA999 x.yaml" in out
-    assert '"\\udcff"' in out
+    assert 'got string "\ufffd"' in out  # an escaped lone surrogate decodes to U+FFFD, as in Go
     out.encode("utf-8")  # strict: no lone surrogate reached the output
 
 
 @pytest.mark.parametrize("fmt", ["json", "sarif"])
-def test_json_outputs_survive_a_lone_surrogate(fmt: str) -> None:
+def test_json_outputs_survive_an_escaped_lone_surrogate(fmt: str) -> None:
     import json
 
     result = cli("check", "--no-config", "-f", fmt, str(HOSTILE / "injection.json"))
     assert result.returncode == 1, result.stderr
-    assert "\\\\udcff" in result.stdout  # the surrogate, written out
     assert json.loads(result.stdout)
+    assert "\ufffd" in result.stdout  # an escaped lone surrogate decodes to U+FFFD, as in Go
 
 
 def test_junit_is_well_formed_xml_with_esc_nul_and_bel_in_values() -> None:
@@ -252,6 +252,18 @@ def test_simulate_text_escapes_control_characters() -> None:
 def test_an_error_line_escapes_a_file_name() -> None:
     result = cli("check", "--no-config", "no\x1b[2Jsuch\nfile.yaml")
     assert _one_line_error(result) == "dralint: error: no\\x1b[2Jsuch\\nfile.yaml: no such file or directory"
+
+
+def test_a_lone_surrogate_in_a_file_name_is_escaped_in_every_format(tmp_path: Path) -> None:
+    # A file name that is not UTF-8 reaches Python as lone surrogates (surrogateescape).
+    folder = tmp_path / "walk"
+    folder.mkdir()
+    (folder / os.fsdecode(b"bad\xff.yaml")).write_text("kind: [\n", encoding="utf-8")
+    for fmt in ("text", "github", "json", "sarif", "junit"):
+        result = cli("check", "--no-config", "-f", fmt, str(folder))
+        assert result.returncode == 1, result.stderr
+        shown = result.stdout.replace("\\\\", "\\").replace("%5C", "\\")  # JSON escapes it; SARIF URIs quote it
+        assert "bad\\udcff.yaml" in shown, (fmt, result.stdout)
 
 
 # --- NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR: line numbers as editors count them -----------------
