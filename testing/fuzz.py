@@ -119,11 +119,11 @@ MUTATIONS = st.builds(
 )
 
 
-def documents(family: Family = "manifests") -> list[dict[str, Any]]:
+def documents(family: Family = "manifests", corpus: Path | None = None) -> list[dict[str, Any]]:
     """The documents cases start from: every object of the corpus (when present) and the examples,
     or for inventories those of the inventory kinds among them and the Inventory fixtures."""
     paths = [str(ROOT / "examples")]
-    corpus = ROOT.parent / "shared" / "corpus"
+    corpus = corpus or ROOT.parent / "shared" / "corpus"
     if corpus.is_dir():
         paths.append(str(corpus))
     if family == "manifests":
