@@ -10,8 +10,13 @@ and peak memory. Hypothesis shrinks a failing case and prints it; the case file 
 ``--keep``. ``--report FILE`` writes the counts and the worst case as JSON (benchmarks/fuzz_bench.py
 reads it). Usage::
 
-    python scripts/fuzz.py [--family manifests|inventories] [--examples 2000] [--seed N]
+    python scripts/fuzz.py [--family manifests|inventories|cel] [--examples 2000] [--seed N]
                            [--keep fuzz-cases/] [--cli-every 100] [--corpus DIR] [--report out.json]
+
+``--family cel`` runs the CEL families of testing/fuzz_cel.py instead (grammar-generated
+selectors on the examples' inventory, and CEL errors in every YAML scalar style): ``--examples``
+selectors and a tenth as many styled manifests, from ``--seed`` (0 when not given); it prints the
+inputs run, the crashes (with the first one) and the worst CPU time and allocation.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ from testing.fuzz import APPS, FAMILIES, INVENTORY, MUTATIONS, Family, Mutation,
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--family", choices=FAMILIES, default="manifests")
+    parser.add_argument("--family", choices=(*FAMILIES, "cel"), default="manifests")
     parser.add_argument("--examples", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=None, help="random when not given")
     parser.add_argument("--keep", type=Path, default=ROOT / "fuzz-cases", help="where a failing case is written")
@@ -50,6 +55,8 @@ def main() -> int:
     parser.add_argument("--report", type=Path, default=None, help="write counts and worst case as JSON here")
     parser.add_argument("--shrink", action="store_true", help="shrink a failing case (slow) before reporting it")
     args = parser.parse_args()
+    if args.family == "cel":
+        return _cel(args.examples, args.seed or 0)
     family: Family = args.family
     pool = documents(family, corpus=args.corpus)
     stats: dict[str, Any] = {
@@ -121,12 +128,28 @@ def main() -> int:
     return 0
 
 
+def _cel(examples: int, seed_value: int) -> int:
+    from testing.fuzz_cel import run_family
+
+    with tempfile.TemporaryDirectory() as directory:
+        summary = run_family(examples, max(examples // 10, 1), seed_value, Path(directory))
+    print(f"{summary.inputs} inputs, {summary.crashes} crashes; styles {summary.styles}")
+    cpu, memory = summary.worst_cpu, summary.worst_memory
+    if cpu is not None and memory is not None:
+        print(f"worst CPU {cpu.cpu_seconds:.3f} s: {cpu.expression[:200]}")
+        print(f"worst allocation {memory.allocated / 2**20:.1f} MiB: {memory.expression[:200]}")
+    if summary.failure:
+        print(f"first crash: {summary.failure}")
+    return 1 if summary.crashes else 0
+
+
 def _cli(directory: Path, family: Family, stats: dict[str, Any]) -> None:
     case = next(directory.glob("case.*"), None)
     if case is None:
         return
     paths, inventory = ([str(case)], str(INVENTORY)) if family == "manifests" else ([str(APPS)], str(case))
-    for command in (["check", *paths, "-i", inventory, "--no-config", "-f", "json"],
+    for command in (["check", *paths, "-i", inventory, "--no-config", "-f", "json", "-j", "1"],
+                    ["check", *paths, "-i", inventory, "--no-config", "-f", "json", "-j", "2"],
                     ["simulate", *paths, "-i", inventory, "--no-config", "-f", "json"]):  # fmt: skip
         returncode, stderr, cpu, rss = _measured([sys.executable, "-c", PEAK_COMMAND, *command])
         stats["cli_runs"] += 1

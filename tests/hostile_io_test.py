@@ -238,15 +238,16 @@ def test_junit_is_well_formed_xml_with_esc_nul_and_bel_in_values() -> None:
 
 
 def test_simulate_text_escapes_control_characters() -> None:
+    # The selector's text reaches the reason of the unplaced pod (an admitted object: the API
+    # server stores a selector that does not compile).
     result = cli(
         "simulate", "--no-config", "-i", str(ROOT / "examples" / "cluster"), str(HOSTILE / "simulate-injection.json")
     )
     assert result.returncode == 1, result.stderr  # the pod is not placed
     assert "\x1b" not in result.stdout and "\x07" not in result.stdout
-    assert (
-        "default/p\\x1b]0;pwned\\x07\\nforged: line (Pod default/p\\x1b]0;pwned\\x07\\nforged: line): error:"
-        in result.stdout
-    )
+    unplaced = result.stdout.split("Unplaced pods (1)\n", 1)[1].splitlines()
+    assert len(unplaced) == 1 and unplaced[0].startswith("default/p (Pod default/p): error: claim default/p-g:")
+    assert '== "\\x1b]0;pwned\\x07\\x1b[2J\\n' in unplaced[0]
 
 
 def test_an_error_line_escapes_a_file_name() -> None:
