@@ -90,14 +90,14 @@ def test_a_hostile_baseline_is_exit_2(name: str, reason: str) -> None:
 # --- files that must not be read: /dev/zero, FIFOs, huge configuration -------------------------
 
 
-@pytest.mark.parametrize("option", ["--baseline", "--config"])
+@pytest.mark.parametrize("option", ["--baseline", "--config", "--rules"])
 def test_dev_zero_as_a_configuration_file_is_refused_at_once(option: str) -> None:
     if not os.path.exists("/dev/zero"):
         pytest.skip("no /dev/zero")
     started = time.monotonic()
     result = cli(
         "check",
-        *(["--no-config"] if option == "--baseline" else []),
+        *(["--no-config"] if option != "--config" else []),
         option,
         "/dev/zero",
         str(HOSTILE / "float-overflow.json"),
