@@ -199,9 +199,7 @@ def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]
             )
             arithmetic = "; ".join(analysis.capacity_demand(reason.device_class, name).text() for name in names)
         else:
-            class_demand = analysis.class_demand(reason.device_class)
-            arithmetic = class_demand.text()
-            details = class_demand.details()
+            arithmetic, details = analysis.class_demand(reason.device_class)
         obj, path = locate.claim_entry(pod, use)
         unplaced = len(failure.placements)
         who = f"the pod of {pod.workload} gets" if total == 1 else f"{unplaced} of {total} pods of {pod.workload} get"

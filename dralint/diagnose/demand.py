@@ -7,13 +7,16 @@ request's own selectors) accept, or the summed capacity of shareable devices for
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import heapq
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from dralint.api import model
 from dralint.apimachinery.quantity import Quantity
 from dralint.cluster.pods import Pod
 from dralint.dryrun.placement import Placement
+from dralint.findings import Details
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,35 +50,61 @@ class ClassDemand:
         Names the largest :data:`MAX_NAMED` workloads (by devices, then document order) and counts
         the rest, so the message stays short however many workloads compete.
         """
-        largest = sorted(self.workloads, key=lambda w: -w.total)[:MAX_NAMED]
-        named = [w for w in self.workloads if w in largest]  # document order
+        named = _largest(self.workloads, lambda w: w.total)
         parts = [f"{w.workload} {w.pods} pod{'s' if w.pods != 1 else ''} × {w.per_pod} = {w.total}" for w in named]
         rest = len(self.workloads) - len(named)
         if rest:
-            pods = sum(w.pods for w in self.workloads) - sum(w.pods for w in named)
-            parts.append(_more(rest, pods))
+            parts.append(_more(rest, sum(w.pods for w in self.workloads) - sum(w.pods for w in named)))
         total = f" (total {self.total})" if len(self.workloads) > 1 else ""
         text = f"demand for class {self.device_class}: {', '.join(parts)}{total}; matching devices = {self.supply}"
         if self.held_by_others:
             held = sum(n for _, _, n in self.held_by_others)
-            largest_held = sorted(self.held_by_others, key=lambda h: -h[2])[:MAX_NAMED]
-            who = [f"{workload} {n}" for workload, _, n in self.held_by_others if (workload, _, n) in largest_held]
-            rest = len(self.held_by_others) - len(who)
+            largest = _largest(self.held_by_others, lambda h: h[2])
+            who = [f"{workload} {n}" for workload, _, n in largest]
+            rest = len(self.held_by_others) - len(largest)
             if rest:
-                pods = sum(p for _, p, _ in self.held_by_others) - sum(p for _, p, _ in largest_held)
-                who.append(_more(rest, pods))
+                who.append(_more(rest, sum(p for _, p, _ in self.held_by_others) - sum(p for _, p, _ in largest)))
             text += f", of which {held} are held by pods of other workloads ({', '.join(who)})"
         return text
 
-    def details(self) -> tuple[tuple[str, object], ...]:
-        """The full numbers, for machine-readable output (the text names only the largest)."""
+    def details(self) -> Details:
+        """The numbers behind the text, for machine-readable output: totals, and the workloads it names.
+
+        Bounded like the text: every failing workload of a class gets these, so listing every
+        workload here would make the report grow with the square of the workloads.
+        """
         return (
             ("deviceClass", self.device_class),
             ("supply", self.supply),
             ("demand", self.total),
-            ("workloads", [{"workload": w.workload, "pods": w.pods, "perPod": w.per_pod} for w in self.workloads]),
-            ("heldByOthers", [{"workload": w, "pods": p, "devices": n} for w, p, n in self.held_by_others]),
+            ("demandingWorkloads", len(self.workloads)),
+            ("demandingPods", sum(w.pods for w in self.workloads)),
+            (
+                "largestDemands",
+                [
+                    {"workload": w.workload, "pods": w.pods, "perPod": w.per_pod}
+                    for w in _largest(self.workloads, lambda w: w.total)
+                ],
+            ),
+            ("heldByOthers", sum(n for _, _, n in self.held_by_others)),
+            ("holdingWorkloads", len(self.held_by_others)),
+            ("holdingPods", sum(p for _, p, _ in self.held_by_others)),
+            (
+                "largestHolders",
+                [{"workload": w, "pods": p, "devices": n} for w, p, n in _largest(self.held_by_others, lambda h: h[2])],
+            ),
         )
+
+
+_T = TypeVar("_T")
+
+
+def _largest(items: Sequence[_T], size: Callable[[_T], int]) -> list[_T]:
+    """The :data:`MAX_NAMED` largest of ``items`` by ``size`` (ties: the earlier), in their own order."""
+    if len(items) <= MAX_NAMED:
+        return list(items)
+    picked = set(heapq.nsmallest(MAX_NAMED, range(len(items)), key=lambda i: (-size(items[i]), i)))
+    return [item for i, item in enumerate(items) if i in picked]
 
 
 def _more(workloads: int, pods: int) -> str:

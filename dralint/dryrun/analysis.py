@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from dralint.api.objects import KubeObject
     from dralint.api.producers import Created
     from dralint.api.workloads import PodTemplate
+    from dralint.findings import Details
     from dralint.limits import Limits as InputLimits
 
 RESERVED_FOR_LIMIT = {"1.31": 32}  # consumers of a claim; 256 from 1.32
@@ -57,7 +58,7 @@ class Analysis:  # not slotted: it caches lazily computed properties
     strategy: Strategy = "pack"
     nodes_by_name: dict[str, model.Node] = field(default_factory=dict)
     _class_devices: dict[str, list[tuple[str, model.Device]]] = field(default_factory=dict)
-    _class_demands: dict[str, demand.ClassDemand] = field(default_factory=dict)
+    _class_demands: dict[str, tuple[str, Details]] = field(default_factory=dict)
     _capacity_demands: dict[tuple[str, str], demand.CapacityDemand] = field(default_factory=dict)
 
     @property
@@ -124,8 +125,9 @@ class Analysis:  # not slotted: it caches lazily computed properties
             counts[index] = counts.get(index, 0) + 1
         return counts
 
-    def class_demand(self, name: str) -> demand.ClassDemand:
-        """Demand for DeviceClass ``name`` over every simulated pod against its matching devices.
+    def class_demand(self, name: str) -> tuple[str, Details]:
+        """Demand for DeviceClass ``name`` over every simulated pod against its matching devices: the
+        text and the details of :class:`~dralint.diagnose.demand.ClassDemand`.
 
         The same for every failing workload of the class, so computed once per class: per
         workload it would make the dry-run's cost grow with the square of the workloads.
@@ -133,8 +135,8 @@ class Analysis:  # not slotted: it caches lazily computed properties
         cached = self._class_demands.get(name)
         if cached is None:
             ids = [(driver, pool, device.name) for driver, pool, device in self.class_device_ids(name)]
-            cached = demand.class_demand(self.pods, name, ids, self.simulation.placements)
-            self._class_demands[name] = cached
+            found = demand.class_demand(self.pods, name, ids, self.simulation.placements)
+            cached = self._class_demands[name] = (found.text(), found.details())
         return cached
 
     def capacity_demand(self, name: str, capacity: str) -> demand.CapacityDemand:
