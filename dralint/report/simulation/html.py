@@ -107,10 +107,15 @@ def render(report: SimulationReport, stream: TextIO) -> None:
     unplaced = report.unplaced
     if unplaced:
         out.append(f'<h2>Unplaced pods ({len(unplaced)})</h2><ul id="unplaced">')
-        for pod in unplaced:
+        for pod, count in report.unplaced_groups():
             details = "".join(f"<li>{escape(line)}</li>" for line in pod.details)
+            subject = (
+                f"<strong>{escape(pod.pod)}</strong> ({escape(pod.workload)})"
+                if count == 1
+                else f"<strong>{count} pods</strong> of {escape(pod.workload)}"
+            )
             out.append(
-                f"<li><strong>{escape(pod.pod)}</strong> ({escape(pod.workload)}): {escape(pod.reason)}"
+                f"<li>{subject}: {escape(pod.reason)}"
                 + (f'<ul class="details">{details}</ul>' if details else "")
                 + "</li>"
             )

@@ -86,6 +86,22 @@ class SimulationReport:
     def unplaced(self) -> tuple[PodRow, ...]:
         return tuple(p for p in self.pods if p.outcome != "placed")
 
+    def unplaced_groups(self) -> list[tuple[PodRow, int]]:
+        """Unplaced pods with the same workload, outcome and reasons as one entry (its first pod and
+        the count), in the order of the first: 64 replicas that fail alike are told once."""
+        first: dict[tuple[str, str, str, tuple[str, ...]], PodRow] = {}
+        counts: dict[tuple[str, str, str, tuple[str, ...]], int] = {}
+        for pod in self.unplaced:
+            key = (pod.workload, pod.outcome, pod.reason, pod.details)
+            first.setdefault(key, pod)
+            counts[key] = counts.get(key, 0) + 1
+        return [(pod, counts[key]) for key, pod in first.items()]
+
+
+def unplaced_subject(pod: PodRow, count: int) -> str:
+    """``ml/batch-0 (Job ml/batch)`` for one pod, ``64 pods of Job ml/train`` for a group."""
+    return f"{pod.pod} ({pod.workload})" if count == 1 else f"{count} pods of {pod.workload}"
+
 
 def build(analysis: Analysis) -> SimulationReport:
     details: dict[int, tuple[str, ...]] = {}

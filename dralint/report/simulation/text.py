@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from dralint.report.simulation import percent
-from dralint.report.simulation.model import SimulationReport
+from dralint.report.simulation.model import SimulationReport, unplaced_subject
 
 
 def _table(rows: Sequence[tuple[str, ...]], stream: TextIO) -> None:
@@ -47,8 +47,8 @@ def render(report: SimulationReport, stream: TextIO) -> None:
     unplaced = report.unplaced
     if unplaced:
         stream.write(f"\nUnplaced pods ({len(unplaced)})\n")
-        for pod in unplaced:
-            stream.write(f"{pod.pod} ({pod.workload}): {pod.outcome}: {pod.reason}\n")
+        for pod, count in report.unplaced_groups():
+            stream.write(f"{unplaced_subject(pod, count)}: {pod.outcome}: {pod.reason}\n")
             for line in pod.details:
                 stream.write(f"  {line}\n")
     for note in report.notes:
