@@ -7,6 +7,7 @@ only for the pods that did not fit, and once per pod template.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -132,19 +133,46 @@ class Analysis:  # not slotted: it caches lazily computed properties
         """The inventory's devices with nothing allocated, not even what the inventory says is in use."""
         return Cluster(self.cluster.slices, self.cluster.classes, self.features, budget=self.cluster.budget)
 
+    @cached_property
+    def node_shapes(self) -> list[model.Node]:
+        """One node of each shape: nodes that see the same devices (names aside) are the same to a claim alone.
+
+        A claim that no pod uses has no node constraints, so on the empty cluster only the devices a
+        node sees matter; a thousand nodes of one pool are tried once, not a thousand times. Nodes
+        that also see slices without a node name (whose per-device node selection may depend on
+        the node) are each their own shape.
+        """
+        local: dict[str, list[model.ResourceSlice]] = {}
+        shared = False
+        for entry in self.inventory.slices:
+            if entry.slice.node_name:
+                local.setdefault(entry.slice.node_name, []).append(entry.slice)
+            else:
+                shared = True
+        shapes: dict[object, model.Node] = {}
+        for name, node in self.nodes_by_name.items():
+            shape: object = name
+            if not shared:
+                shape = tuple(
+                    (s.driver, tuple(repr(dataclasses.replace(d, name="")) for d in s.devices), repr(s.shared_counters))
+                    for s in local.get(name, ())
+                )
+            shapes.setdefault(shape, node)
+        return list(shapes.values())
+
     def never_allocatable(self, claim: model.ResourceClaim) -> list[why.RequestWhy] | str | None:
         """Why a claim no pod uses could not be allocated on any node of the empty cluster.
 
         ``None`` when it can be (or when the dry-run cannot tell: its search budget ran out); the
         allocator's error text when the allocator fails on it; else the reasons per request.
         """
-        nodes = list(self.nodes_by_name.values())
-        for node in nodes:
+        for node in self.node_shapes:
             attempt = self.empty.attempt(node, [claim])
             if attempt.results is not None:
                 return None
             if attempt.error is not None and not attempt.failed_on_node:
                 return attempt.error
+        nodes = list(self.nodes_by_name.values())
         if not nodes:
             return None
         explanations = [self.empty.explain(node, [claim]) for node in nodes[:MAX_EXPLAINED_NODES]]
