@@ -241,10 +241,10 @@ def test_simulate_text_escapes_control_characters() -> None:
     result = cli(
         "simulate", "--no-config", "-i", str(ROOT / "examples" / "cluster"), str(HOSTILE / "simulate-injection.json")
     )
-    assert result.returncode == 1, result.stderr  # the pod is not placed
+    assert result.returncode == 1, result.stderr  # the pod is not placed (the API server rejects it)
     assert "\x1b" not in result.stdout and "\x07" not in result.stdout
     assert (
-        "default/p\\x1b]0;pwned\\x07\\nforged: line (Pod default/p\\x1b]0;pwned\\x07\\nforged: line): error:"
+        "default/p\\x1b]0;pwned\\x07\\nforged: line (Pod default/p\\x1b]0;pwned\\x07\\nforged: line): rejected:"
         in result.stdout
     )
 

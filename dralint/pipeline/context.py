@@ -80,6 +80,11 @@ class CheckContext:
     def objects(self) -> list[KubeObject]:
         return self.workspace.objects
 
+    @property
+    def checked_files(self) -> frozenset[str]:
+        """The files findings are reported for (the others are context); empty: all of them."""
+        return self.workspace.checked_files
+
     @cached_property
     def normalised(self) -> dict[KubeObject, Normalised]:
         """Every current DRA object, defaulted and converted to v1, in input order."""
@@ -109,6 +114,18 @@ class CheckContext:
             return inventory.build(self.workspace.objects, self.normalised)
         admission = self.admission
         return inventory.build(admission.objects, admission.stored, self.rejected_pools)
+
+    @cached_property
+    def written_inventory(self) -> Inventory:
+        """The inventory as written (one definition per object), rejected slices included: the inventory
+        defects (DRA70x) are the slices' own findings, reported whether or not the API server stores them."""
+        from dralint.cluster import inventory
+
+        objects = self.workspace.objects
+        if any(inventory.has_device_source(obj) for obj in objects):
+            replaced = self.admission.replaced  # a definition applied again later is one object, not two
+            objects = [obj for obj in objects if obj not in replaced]
+        return inventory.build(objects, self.normalised)
 
     @cached_property
     def rejected_pools(self) -> dict[tuple[str, str], SkippedPool]:
@@ -141,7 +158,9 @@ class CheckContext:
 
         admission = self.admission
         admitted = set(admission.objects)
-        templates = [t for t in self.pod_templates if t.owner in admitted]
+        # The pods of rejected workloads stay in the list, unplaced with the reason (simulate shows them).
+        refused = {obj: rejection.sentence() for obj, rejection in admission.rejected.items()}
+        templates = [t for t in self.pod_templates if t.owner in admitted or t.owner in refused]
         rejected = {
             (kind, namespace, name): rejection.sentence()
             for (_, kind, namespace, name), rejection in admission.rejected_names.items()
@@ -156,6 +175,7 @@ class CheckContext:
             strategy=strategy,
             namespaces=namespace_labels(admission.objects, self.options.namespaces),
             rejected=rejected,
+            rejected_workloads=refused,
         )
 
     @cached_property
