@@ -24,10 +24,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from dralint.admission.inputs import Inputs
-from dralint.admission.rejection import Rejection
+from dralint.admission.types import Inputs, Rejection, source_line
 from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
+
+__all__ = ["Admission", "Identity", "Inputs", "Rejection", "admit", "identity", "source_line"]
 
 # group, kind, namespace ("" for cluster-scoped kinds), name
 Identity = tuple[str, str, str, str]

@@ -8,18 +8,13 @@ first for the object (the lowest line), so a reference leads straight to it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from dralint.admission.rejection import Rejection, source_line
+from dralint.admission.types import Inputs, Rejection, source_line
 from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
 from dralint.apimachinery.fieldpath import Path
+from dralint.checks.api_problems import RULE_OF_KIND, RULE_OF_OUTCOME, RULE_OF_PROBLEM, reported
 from dralint.checks.rule_ids import RuleId
-from dralint.checks.validation_rules import RULE_OF_KIND, RULE_OF_OUTCOME, RULE_OF_PROBLEM, reported
 from dralint.validate.apiserver.errors import Kind
-
-if TYPE_CHECKING:
-    from dralint.admission.inputs import Inputs
 
 
 class Judge:

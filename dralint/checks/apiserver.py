@@ -16,7 +16,7 @@ from dralint.admission.validation import validation_target
 from dralint.api.convert import PathMap
 from dralint.api.objects import KubeObject
 from dralint.apimachinery.fieldpath import render
-from dralint.checks.validation_rules import RULE_OF_KIND
+from dralint.checks.api_problems import RULE_OF_KIND
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 from dralint.validate import apiserver

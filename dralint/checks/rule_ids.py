@@ -2,7 +2,7 @@
 
 Analysis code (``validate/``, ``diagnose/``, ``dryrun/``, ``cluster/``) returns typed problem kinds
 and never names a rule; each check in this package maps its kinds to members of :class:`RuleId`.
-A test keeps this enum equal to the catalogue (``dralint/rules/*.yaml``: ids and names) and
+A test keeps this enum equal to the catalogue (``rules/*.yaml``: ids and names) and
 fails when a rule id is written as a string anywhere else in the package.
 """
 

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from dralint.checks.validation_rules import RULE_OF_PROBLEM, reported
+from dralint.checks.api_problems import RULE_OF_PROBLEM, reported
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
-
-__all__ = ["RULE_OF_PROBLEM", "check", "reported"]
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:

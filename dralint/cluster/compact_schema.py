@@ -1,6 +1,6 @@
 """Validation of the compact ``Inventory`` document against its shipped JSON schema.
 
-The schema (``inventory.schema.json``, package data) is the single definition of the format;
+The schema (``schemas/inventory.schema.json``) is the single definition of the format;
 this module only runs it and turns its errors into (path, message) pairs a check can report
 at the right line. Placeholders in strings are checked here too, since a schema cannot say
 which names between braces exist.
@@ -13,9 +13,9 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from dralint import data
 from dralint.apimachinery.fieldpath import Key, Path
 from dralint.suggest import closest
 from dralint.validate.jsontypes import TYPE_PHRASES, SchemaError, problem_of, type_phrase
@@ -43,7 +43,7 @@ def _pattern_names() -> dict[str, str]:
 @cache
 def schema() -> dict[str, Any]:
     """The JSON schema of the Inventory document, as shipped with dralint."""
-    text = resources.files("dralint.cluster").joinpath("inventory.schema.json").read_text(encoding="utf-8")
+    text = (data.folder("schemas") / "inventory.schema.json").read_text(encoding="utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
 

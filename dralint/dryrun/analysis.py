@@ -7,7 +7,6 @@ only for the pods that did not fit, and once per pod template.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -28,6 +27,7 @@ from dralint.dryrun.utilisation import PoolUtilisation, utilisation
 if TYPE_CHECKING:
     from dralint.api.normalise import Normalised
     from dralint.api.objects import KubeObject
+    from dralint.api.producers import Created
     from dralint.api.workloads import PodTemplate
     from dralint.limits import Limits as InputLimits
 
@@ -133,46 +133,19 @@ class Analysis:  # not slotted: it caches lazily computed properties
         """The inventory's devices with nothing allocated, not even what the inventory says is in use."""
         return Cluster(self.cluster.slices, self.cluster.classes, self.features, budget=self.cluster.budget)
 
-    @cached_property
-    def node_shapes(self) -> list[model.Node]:
-        """One node of each shape: nodes that see the same devices (names aside) are the same to a claim alone.
-
-        A claim that no pod uses has no node constraints, so on the empty cluster only the devices a
-        node sees matter; a thousand nodes of one pool are tried once, not a thousand times. Nodes
-        that also see slices without a node name (whose per-device node selection may depend on
-        the node) are each their own shape.
-        """
-        local: dict[str, list[model.ResourceSlice]] = {}
-        shared = False
-        for entry in self.inventory.slices:
-            if entry.slice.node_name:
-                local.setdefault(entry.slice.node_name, []).append(entry.slice)
-            else:
-                shared = True
-        shapes: dict[object, model.Node] = {}
-        for name, node in self.nodes_by_name.items():
-            shape: object = name
-            if not shared:
-                shape = tuple(
-                    (s.driver, tuple(repr(dataclasses.replace(d, name="")) for d in s.devices), repr(s.shared_counters))
-                    for s in local.get(name, ())
-                )
-            shapes.setdefault(shape, node)
-        return list(shapes.values())
-
     def never_allocatable(self, claim: model.ResourceClaim) -> list[why.RequestWhy] | str | None:
         """Why a claim no pod uses could not be allocated on any node of the empty cluster.
 
         ``None`` when it can be (or when the dry-run cannot tell: its search budget ran out); the
         allocator's error text when the allocator fails on it; else the reasons per request.
         """
-        for node in self.node_shapes:
+        nodes = list(self.nodes_by_name.values())
+        for node in nodes:
             attempt = self.empty.attempt(node, [claim])
             if attempt.results is not None:
                 return None
             if attempt.error is not None and not attempt.failed_on_node:
                 return attempt.error
-        nodes = list(self.nodes_by_name.values())
         if not nodes:
             return None
         explanations = [self.empty.explain(node, [claim]) for node in nodes[:MAX_EXPLAINED_NODES]]
@@ -212,20 +185,23 @@ def analyse(
     rejected: Mapping[tuple[str, str, str], str] | None = None,
     namespaces: Mapping[str, Mapping[str, str]] | None = None,
     rejected_workloads: Mapping[KubeObject, str] | None = None,
+    produced: Created | None = None,
 ) -> Analysis:
     """The dry-run of every pod of ``pod_templates`` (claims from ``normalised``) against ``inventory``.
 
     ``rejected`` says why claims and templates the inputs define are not in the cluster, by
     (kind, namespace, name), for the pods that name them; the pods of ``rejected_workloads`` (among
     ``pod_templates``) are never created and say why. ``namespaces`` gives the labels of
-    namespaces, for the namespaceSelector of pod affinity terms.
+    namespaces, for the namespaceSelector of pod affinity terms; ``produced`` the claims and
+    templates other objects create (not dry-run: their content is unknown). The pods of
+    ``rejected_workloads`` (among ``pod_templates``) are never created: they stay unplaced, saying why.
     """
     features = features_for(target)
     slices = [entry.slice for entry in inventory.slices]
     if taint_rules_apply(target):
         slices = apply_taint_rules(slices, [entry.rule for entry in inventory.taint_rules])
     classes = {name: entry.device_class for name, entry in inventory.classes.items()}
-    index = pods_module.claim_index(normalised.values(), rejected)
+    index = pods_module.claim_index(normalised.values(), rejected, produced)
     extended = pods_module.extended_resource_classes(inventory.classes) if target.enabled("DRAExtendedResource") else {}
     pods = pods_module.expand(pod_templates, index, inventory.nodes, extended, rejected=rejected_workloads)
     # The scheduler evaluates selectors in the StoredExpressions environment (everything enabled).
@@ -237,7 +213,8 @@ def analyse(
         claims_cluster.add(c.allocation for c in existing if c.allocation is not None)
     preallocated = {(c.namespace, c.name): c.allocation for c in existing if c.allocation is not None}
     consumers = {(c.namespace, c.name): c.reserved_for for c in existing}
-    placed = PlacedPods(inventory.nodes, namespaces=namespaces, dra_backed=extended.keys())
+    inter_pod = any(t.spec.scheduling.inter_pod for t in pod_templates)
+    placed = PlacedPods(inventory.nodes, namespaces=namespaces, dra_backed=extended.keys(), inter_pod=inter_pod)
     result = (
         simulate(
             pods,

@@ -12,9 +12,9 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from dralint import data
 from dralint.apimachinery.fieldpath import Path, render
 from dralint.errors import ConfigError
 from dralint.validate.jsontypes import TYPE_PHRASES, SchemaError, problem_of, type_phrase
@@ -26,12 +26,12 @@ Where = Callable[[Path], str]  # field path -> "file:line:col"
 
 
 @cache
-def schema(package: str, name: str) -> Mapping[str, Any]:
-    """A JSON schema shipped as package data (``schema("dralint.config", "schema.json")``).
+def schema(name: str) -> Mapping[str, Any]:
+    """One of the JSON schemas of dralint's own files in ``schemas/`` (``schema("config.schema.json")``).
 
     Not checked against the meta-schema here (that costs more than validating): a test does it.
     """
-    text = (resources.files(package) / name).read_text(encoding="utf-8")
+    text = (data.folder("schemas") / name).read_text(encoding="utf-8")
     loaded: Mapping[str, Any] = json.loads(text)
     return loaded
 

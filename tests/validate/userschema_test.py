@@ -10,9 +10,9 @@ from dralint.read import userfile
 from dralint.validate import userschema as schemacheck
 
 
-@pytest.mark.parametrize(("package", "name"), [("dralint.config", "schema.json"), ("dralint.rules", "schema.json")])
-def test_shipped_schemas_are_valid_json_schemas(package: str, name: str) -> None:
-    Draft202012Validator.check_schema(schemacheck.schema(package, name))
+@pytest.mark.parametrize("name", ["config.schema.json", "inventory.schema.json", "rules.schema.json"])
+def test_shipped_schemas_are_valid_json_schemas(name: str) -> None:
+    Draft202012Validator.check_schema(schemacheck.schema(name))
 
 
 SCHEMA = {

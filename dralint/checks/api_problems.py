@@ -1,21 +1,28 @@
-"""The rules of validation problems: apiserver field-error kinds, schema problems, gated-field outcomes.
+"""Rule ids of the problems that make the API server reject an object: schema errors, field errors, gated drops.
 
-Kept apart from the checks that report them so that admission (:mod:`dralint.admission`), which
-names the finding that rejects an object, can read them without importing the checks.
+Their checks (``schema``, ``apiserver``, ``gated-fields``) report them, and admission names the
+finding a rejected object refers to, so both read these tables. The module imports no check
+and no context, so that admission can import it.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from dralint.api.objects import KubeObject
 from dralint.apimachinery.fieldpath import Path
 from dralint.checks.rule_ids import RuleId
 from dralint.validate.apiserver.errors import Kind
+from dralint.validate.schema import Problem, SchemaError
+from dralint.validate.skew import Outcome
 
-if TYPE_CHECKING:
-    from dralint.validate.schema import Problem, SchemaError
-    from dralint.validate.skew import Outcome
+__all__ = ["RULE_OF_KIND", "RULE_OF_OUTCOME", "RULE_OF_PROBLEM", "reported"]
+
+RULE_OF_PROBLEM: dict[Problem, RuleId] = {
+    "unknown-field": RuleId.UNKNOWN_FIELD,
+    "wrong-type": RuleId.WRONG_FIELD_TYPE,
+    "missing-field": RuleId.MISSING_WORKLOAD_FIELD,
+    "invalid-quantity": RuleId.INVALID_QUANTITY,
+    "invalid-format": RuleId.INVALID_VALUE_FORMAT,
+}
 
 RULE_OF_KIND: dict[Kind, RuleId] = {
     Kind.METADATA: RuleId.INVALID_METADATA,
@@ -32,14 +39,6 @@ RULE_OF_KIND: dict[Kind, RuleId] = {
     Kind.REQUEST_REFERENCE: RuleId.UNKNOWN_REQUEST_REFERENCE,
     Kind.POD_CLAIM_REFERENCE: RuleId.UNKNOWN_POD_CLAIM,
     Kind.OWNER_REFERENCE: RuleId.INVALID_OWNER_REFERENCE,
-}
-
-RULE_OF_PROBLEM: dict[Problem, RuleId] = {
-    "unknown-field": RuleId.UNKNOWN_FIELD,
-    "wrong-type": RuleId.WRONG_FIELD_TYPE,
-    "missing-field": RuleId.MISSING_WORKLOAD_FIELD,
-    "invalid-quantity": RuleId.INVALID_QUANTITY,
-    "invalid-format": RuleId.INVALID_VALUE_FORMAT,
 }
 
 RULE_OF_OUTCOME: dict[Outcome, RuleId] = {
