@@ -1,14 +1,12 @@
 """The pre-commit hooks, for real: ``pre-commit try-repo`` against this checkout, offline.
 
 pre-commit creates the hook's virtual environment with virtualenv and installs this checkout
-with pip. Offline, that works when the environment sees the already installed dependencies
-(``VIRTUALENV_SYSTEM_SITE_PACKAGES``), pip looks at no index (``PIP_NO_INDEX``) and builds
-without an isolated build environment (``PIP_NO_BUILD_ISOLATION=0`` turns isolation off).
+with pip; :mod:`testing.precommit` gives pip the installed dependencies as a wheelhouse, so this
+runs wherever ``pip install -e '.[dev]'`` was run (a virtualenv, a user install, root).
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -17,6 +15,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
+from testing import precommit
 from testing.run import ROOT
 from tests.conftest import FIXTURES
 
@@ -65,8 +64,8 @@ def _git(repo: Path, *args: str) -> None:
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A manifests repository: an inventory, a committed manifest, and a staged new one."""
-    if shutil.which("pre-commit") is None or shutil.which("git") is None:
-        pytest.skip("pre-commit and git are needed")
+    if shutil.which("git") is None:
+        pytest.skip("git is needed")
     repo = tmp_path_factory.mktemp("hooks") / "repo"
     (repo / "apps").mkdir(parents=True)
     (repo / "cluster").mkdir()
@@ -85,24 +84,9 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def try_repo(repo: Path) -> dict[str, str]:
     """``pre-commit try-repo`` with every hook of this checkout (one environment): output per hook id."""
-    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DRALINT_", "PIP_", "VIRTUALENV_"))}
-    environment.update(
-        PRE_COMMIT_HOME=str(repo.parent / "pre-commit-home"),
-        VIRTUALENV_SYSTEM_SITE_PACKAGES="1",
-        PIP_NO_INDEX="1",
-        PIP_NO_BUILD_ISOLATION="0",
-        PIP_DISABLE_PIP_VERSION_CHECK="1",
-        NO_COLOR="1",
-    )
-    result = subprocess.run(
-        ["pre-commit", "try-repo", str(ROOT), "--color", "never"],
-        cwd=repo,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    wheels = precommit.wheelhouse(repo.parent / "wheels")
+    environment = precommit.environment(repo.parent / "pre-commit-home", wheels)
+    result = precommit.run(["try-repo", str(ROOT), "--color", "never"], repo, environment)
     assert result.returncode == 1, result.stdout + result.stderr
     sections = result.stdout.split("- hook id: ")[1:]
     return {section.split("\n", 1)[0]: section for section in sections}
