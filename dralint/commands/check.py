@@ -23,6 +23,8 @@ from dralint.limits import Limits, from_config
 from dralint.pipeline import engine, parallel
 from dralint.pipeline.context import CheckContext, Options
 from dralint.read import sources
+from dralint.read.changed import Changed, changed
+from dralint.read.ignorefiles import repository_root
 from dralint.read.load import inputs
 from dralint.rules import Rule, catalogue
 from dralint.suppress import Suppressor
@@ -32,6 +34,7 @@ from dralint.suppress.exceptions import build as build_exceptions
 FailOn = Literal["error", "warning", "info", "never"]
 FAIL_ON: tuple[FailOn, ...] = ("error", "warning", "info", "never")
 GITHUB_ACTIONS = "GITHUB_ACTIONS"
+PRE_COMMIT = "PRE_COMMIT"  # pre-commit sets it to 1 for its hooks
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +50,8 @@ class CheckSettings:
     show_suppressed: bool = False
     write_baseline: str | None = None
     jobs: int | None = None  # worker processes for many files; None: one per core
+    ignore_files: bool = True  # directory walks skip what .gitignore and .git/info/exclude ignore
+    changed: str | None = None  # --changed [REF]: check the files changed since REF ("" = the default base)
     environment: Mapping[str, str] | None = None  # None: os.environ
     today: datetime.date | None = None  # for expiry dates; None: today
     # Shortcuts for programmatic callers (tests, benchmarks): the same as the flags.
@@ -141,12 +146,55 @@ def fail_on(effective: Effective) -> FailOn:
     raise ConfigError(f"{effective.fail_on.origin}: fail-on must be one of {', '.join(FAIL_ON)}")
 
 
-def _files(paths: tuple[str, ...], exclude: tuple[str, ...], root: str) -> list[str]:
+def _files(paths: tuple[str, ...], exclude: tuple[str, ...], root: str, *, ignore_files: bool) -> list[str]:
     """The files to read, minus the excluded ones (explicitly named files too, so hooks honour ``exclude``)."""
-    found = sources.discover(paths)
+    found = sources.discover(paths, ignore_files=ignore_files)
     if not exclude:
         return found
     return [f for f in found if f == sources.STDIN or not globs.matches_any(exclude, globs.relative_to(f, root))]
+
+
+def _inputs(
+    settings: CheckSettings, effective: Effective, environment: Mapping[str, str]
+) -> tuple[list[str], list[str]]:
+    """The files to check and the files read as context only.
+
+    With ``--changed`` or under pre-commit (which passes only the files of the commit), the
+    repository's other manifests are context unless ``context`` is configured: a Deployment
+    whose template, classes or neighbours live in other files is checked against them.
+    """
+    repository: str | None = None
+    if settings.changed is not None:
+        found = changed(settings.changed or None)
+        repository = found.root
+        paths: tuple[str, ...] = tuple(_within(found, settings.paths or (found.root,)))
+    else:
+        paths = settings.paths or (".",)
+        if environment.get(PRE_COMMIT) == "1":
+            repository = repository_root(os.getcwd())
+    checked = _files(paths, effective.exclude, effective.root, ignore_files=settings.ignore_files) if paths else []
+    if not checked:  # nothing to report on: the inventory is not checked instead (and not read)
+        return [], []
+    context = effective.context
+    if context is None:
+        context = (os.path.relpath(repository),) if repository is not None else ()
+    inventory = effective.inventory + context
+    return checked, _files(inventory, effective.exclude, effective.root, ignore_files=settings.ignore_files)
+
+
+def _within(found: Changed, paths: tuple[str, ...]) -> list[str]:
+    """The changed manifests that are one of ``paths`` or below one, relative to here.
+
+    As in a directory walk, files in hidden folders (``.github/``) and hidden files are not manifests.
+    """
+    roots = [os.path.abspath(path).rstrip(os.sep) for path in paths]
+    return [
+        os.path.relpath(file)
+        for file in found.files
+        if file.lower().endswith(sources.MANIFEST_SUFFIXES)
+        and not any(part.startswith(".") for part in os.path.relpath(file, found.root).split(os.sep))
+        and any(file == root or file.startswith(root + os.sep) for root in roots)
+    ]
 
 
 def _limits(effective: Effective) -> tuple[Limits, int]:
@@ -164,8 +212,7 @@ def analyse(settings: CheckSettings) -> Outcome:
     cluster = target(effective)
     threshold = fail_on(effective)
     limits, max_file_bytes = _limits(effective)
-    checked = _files(settings.paths or (".",), effective.exclude, effective.root)
-    context = _files(effective.inventory + effective.context, effective.exclude, effective.root)
+    checked, context = _inputs(settings, effective, environment)
     baseline = None
     if effective.baseline is not None and settings.write_baseline is None:
         baseline = baselines.read(effective.baseline)
