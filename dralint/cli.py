@@ -23,7 +23,9 @@ def _run(function: Callable[[], int]) -> None:
     try:
         code = function()
     except DralintError as error:
-        click.echo(f"dralint: error: {error}", err=True)
+        from dralint.report.escape import for_terminal  # only on this path: keeps start-up lazy
+
+        click.echo(f"dralint: error: {for_terminal(str(error))}", err=True)
         sys.exit(error.exit_code)
     except KeyboardInterrupt:
         sys.exit(130)
@@ -53,11 +55,13 @@ def main(debug: bool) -> None:
     """Lint Kubernetes Dynamic Resource Allocation manifests and dry-run their claims."""
 
 
-def _outputs(formats: tuple[str, ...], outputs: tuple[str, ...]) -> tuple[tuple[str, str | None], ...]:
+def _outputs(
+    formats: tuple[str, ...], outputs: tuple[str, ...], default: str = "auto"
+) -> tuple[tuple[str, str | None], ...]:
     """Pair ``--format`` and ``--output`` by position; formats without an output go to stdout."""
     if len(outputs) > max(len(formats), 1):
         raise UsageError("more --output than --format options")
-    formats = formats or ("auto",)
+    formats = formats or (default,)
     pairs: list[tuple[str, str | None]] = [
         (fmt, outputs[i] if i < len(outputs) else None) for i, fmt in enumerate(formats)
     ]
@@ -329,16 +333,19 @@ def explain(rule: str, rule_paths: tuple[str, ...], config: str | None, no_confi
     type=click.IntRange(min=1),
     default=None,
     metavar="STEPS",
-    help="Search steps per node before giving up (default 1,000,000).",
+    help="Search steps per node before giving up (default: limits.maxSearchSteps of the configuration, 1,000,000).",
 )
-def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None) -> None:
+@_config_option
+@_no_config_option
+def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None, config: str | None, no_config: bool) -> None:
     """Run the allocator on a scenario's claims for every node of the scenario."""
-    from dralint.allocator import DEFAULT_SEARCH_BUDGET
     from dralint.commands import allocate as command
 
     def go() -> int:
-        steps = budget if budget is not None else DEFAULT_SEARCH_BUDGET
-        return command.run(command.AllocateSettings(scenario=scenario, format=fmt, repeat=repeat, budget=steps))
+        settings = command.AllocateSettings(
+            scenario=scenario, format=fmt, repeat=repeat, budget=budget, config=config, no_config=no_config
+        )
+        return command.run(settings)
 
     _run(go)
 
@@ -355,13 +362,20 @@ def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None) -> None:
 @click.option(
     "--format",
     "-f",
-    "fmt",
+    "formats",
     type=click.Choice(["text", "json", "html"]),
-    default="text",
-    show_default=True,
-    help="Output format (html: one self-contained page with charts).",
+    multiple=True,
+    help="Output format (html: one self-contained page with charts) [default: text]. "
+    "Repeatable; pair each with an --output.",
 )
-@click.option("--output", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")
+@click.option(
+    "--output",
+    "-o",
+    "outputs",
+    multiple=True,
+    metavar="FILE",
+    help="Write the --format at the same position to FILE instead of standard output.",
+)
 @_release_option
 @click.option("--feature-gates", default=None, metavar="GATES", help="Feature gates: Name=true,Other=false.")
 @click.option(
@@ -377,8 +391,8 @@ def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None) -> None:
 def simulate(
     paths: tuple[str, ...],
     inventory: tuple[str, ...],
-    fmt: str,
-    output: str | None,
+    formats: tuple[str, ...],
+    outputs: tuple[str, ...],
     release: str | None,
     feature_gates: str | None,
     strategy: Any,
@@ -387,17 +401,23 @@ def simulate(
     stdin_filename: str,
 ) -> None:
     """Dry-run every pod's claims against the inventory: placements, utilisation, unplaced pods."""
-    from dralint.api.versions import normalise_release, parse_feature_gates
     from dralint.commands import simulate as command
 
     def go() -> int:
         settings = command.SimulateSettings(
             paths=paths,
-            inventory=inventory,
-            format=fmt,
-            output=output,
-            release=normalise_release(release) if release is not None else None,
-            feature_gates=parse_feature_gates(feature_gates) if feature_gates is not None else None,
+            outputs=_outputs(formats, outputs, default="text"),
+            flags=_layer(
+                release=release,
+                feature_gates=feature_gates,
+                inventory=inventory,
+                rules=(),
+                select=(),
+                ignore=(),
+                exclude=(),
+                fail_on=None,
+                baseline=None,
+            ),
             strategy=strategy,
             stdin_name=stdin_filename,
             config=config,
@@ -415,8 +435,10 @@ def inventory() -> None:
 
 @inventory.command()
 @click.argument("path")
-def expand(path: str) -> None:
+@_config_option
+@_no_config_option
+def expand(path: str, config: str | None, no_config: bool) -> None:
     """Print the Nodes and ResourceSlices an Inventory document stands for (YAML for kubectl apply)."""
     from dralint.commands import inventory as command
 
-    _run(lambda: command.expand(command.ExpandSettings(path=path)))
+    _run(lambda: command.expand(command.ExpandSettings(path=path, config=config, no_config=no_config)))

@@ -214,8 +214,9 @@ def test_python_dash_m_dralint_runs_the_cli() -> None:
 def _with_failing_check(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     """Run the real command line with the schema check replaced by one that raises (tests/failing_check.py)."""
     program = (
-        "import sys; import dralint.checks as checks; import dralint.pipeline.parallel as parallel; "
-        "checks.CHECKS['schema'] = 'tests.failing_check:check'; parallel.MIN_PARALLEL_BYTES = 0; "
+        "import sys; from dralint.checks import registry; import dralint.pipeline.parallel as parallel; "
+        "from tests import failing_check; "
+        "registry.CHECKS['schema'] = failing_check.check; parallel.MIN_PARALLEL_BYTES = 0; "
         "from dralint.cli import main; sys.argv[0] = 'dralint'; main()"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -246,6 +247,8 @@ def test_debug_shows_the_traceback_of_an_internal_error(tmp_path: Path, jobs: st
     result = _with_failing_check("--debug", "check", "a", "b", "--jobs", jobs, tmp_path=tmp_path)
     assert result.returncode == 3
     # With --jobs 2 the worker's traceback comes first, as the cause of the one in the parent.
-    assert result.stderr.startswith(("Traceback (most recent call last):\n", "dralint.pipeline.parallel._RemoteTraceback:"))
+    assert result.stderr.startswith(
+        ("Traceback (most recent call last):\n", "dralint.pipeline.parallel._RemoteTraceback:")
+    )
     assert 'tests/failing_check.py", line 13, in check' in result.stderr
     assert result.stderr.endswith("ZeroDivisionError: a check divided by zero\non two lines\n")

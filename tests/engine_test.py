@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+from click.testing import CliRunner
 
 from dralint.api.versions import make_target
+from dralint.checks import registry
+from dralint.cli import main
+from dralint.errors import InternalError
 from dralint.findings import Finding, Location, ObjectRef, Violation
 from dralint.pipeline import engine
 from dralint.pipeline.context import CheckContext
@@ -91,3 +97,28 @@ def test_exit_code_follows_fail_on(severities: list[str], fail_on: str, code: in
 def test_exit_code_ignores_suppressed_findings() -> None:
     suppressed = Finding("DRA001", "n", "error", "m", Location("a.yaml", 1, 1), suppressed="known issue")
     assert engine.exit_code([suppressed], "info") == 0
+
+
+def _reports_a_foreign_rule(ctx: CheckContext) -> Iterator[Violation]:
+    """A gated-fields check gone wrong: it reports DRA200, which the catalogue gives to served-versions."""
+    yield Violation("DRA200", "not this check's rule", ctx.objects[0], ("apiVersion",))
+
+
+def test_a_check_reporting_another_checks_rule_is_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(registry.CHECKS, "gated-fields", _reports_a_foreign_rule)
+    selection = engine.Selection(enabled=frozenset({"DRA210"}))
+    with pytest.raises(
+        InternalError, match=r"^check 'gated-fields' reported DRA200, which the catalogue assigns to check 'served-versions'$"
+    ):
+        engine.run(context(), builtin_rules(), selection)
+
+
+def test_a_foreign_rule_is_exit_3_with_one_line_from_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(registry.CHECKS, "gated-fields", _reports_a_foreign_rule)
+    result = CliRunner().invoke(main, ["check", "--no-config", "--jobs", "1", CHECKED])
+    assert result.exit_code == 3
+    assert result.output == (
+        "dralint: internal error: InternalError: check 'gated-fields' reported DRA200, which the catalogue assigns "
+        "to check 'served-versions' (rerun with --debug for a traceback and report it at "
+        "https://github.com/dralint/dralint/issues)\n"
+    )

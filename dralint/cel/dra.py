@@ -8,12 +8,13 @@ it, memoised by the device's projection onto the attribute and capacity paths th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from dralint.cel.checker.decls import Environment, Overload
 from dralint.cel.checker.types import ANY, BOOL, DYN, STRING, Type, map_of, object_type
+from dralint.cel.device import DeviceValue
 from dralint.cel.errors import CelCompileError, CelRuntimeError
 from dralint.cel.lib.environments import VersionedOption, base_options, build, compatibility_version
 from dralint.cel.lib.quantity import QUANTITY
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COST_LIMIT",
+    "NO_SUCH_KEY_HINT",
     "DeviceValue",
     "Selector",
     "compile_selector",
@@ -41,7 +43,8 @@ __all__ = [
 COST_LIMIT = 1_000_000  # resourceapi.CELSelectorExpressionMaxCost
 MAX_ATTRIBUTE_VALUES = 48  # resourceapi.ResourceSliceMaxAttributeValuesPerDevice
 DEVICE_TYPE = object_type("kubernetes.DRADevice")
-_NO_SUCH_KEY_HINT = (
+# What Kubernetes appends to a missing-key runtime error (the scheduler's message says it too).
+NO_SUCH_KEY_HINT = (
     ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() for "
     "optional fields"
 )
@@ -200,17 +203,6 @@ def _device_sizes(path: tuple[str, ...]) -> int | None:
 # --- device values -----------------------------------------------------------------------------
 
 
-@dataclass(slots=True, eq=False)
-class DeviceValue:
-    """A device as the selector sees it; ``error`` is the deferred attribute-conversion error."""
-
-    driver: str
-    value: dict[str, Any]
-    error: str | None = None
-    flat: dict[tuple[str, str, str], Any] = field(default_factory=dict)  # (kind, domain, id) -> value
-    keys: dict[int, Any] = field(default_factory=dict)  # projection keys by path-set id
-
-
 def _split(name: str, driver: str) -> tuple[str, str]:
     domain, sep, ident = name.partition("/")
     return (domain, ident) if sep else (driver, name)
@@ -289,7 +281,7 @@ class Selector:
             result = self.program.run(frame)
         except CelRuntimeError as error:  # upstream adds a hint to missing-key errors
             if "no such key:" in error.message:
-                raise CelRuntimeError(error.message + _NO_SUCH_KEY_HINT) from None
+                raise CelRuntimeError(error.message + NO_SUCH_KEY_HINT) from None
             raise
         if result is True or result is False:
             return result

@@ -158,6 +158,13 @@ MAX_DEVICES = 250_000  # about 250 MB of typed devices
 
 def _size_errors(data: Mapping[str, Any]) -> Iterator[SchemaError]:
     """A valid document can still stand for more objects than a dry-run can hold."""
+    error = ExpansionBudget().take(data)
+    if error is not None:
+        yield error
+
+
+def size(data: Mapping[str, Any]) -> tuple[int, int]:
+    """How many nodes and devices a valid Inventory document expands to."""
     spec = data.get("spec") or {}
     nodes = devices = 0
     for pool in spec.get("nodePools") or []:
@@ -165,12 +172,33 @@ def _size_errors(data: Mapping[str, Any]) -> Iterator[SchemaError]:
         devices += pool["count"] * sum(_group_size(g) for g in pool.get("devices") or [])
     for network in spec.get("networkPools") or []:
         devices += sum(g.get("count", 1) for g in network["devices"])
-    if nodes > MAX_NODES:
-        yield SchemaError(
-            ("spec", "nodePools"), f"the Inventory makes {nodes} nodes; dralint expands at most {MAX_NODES}"
-        )
-    if devices > MAX_DEVICES:
-        yield SchemaError(("spec",), f"the Inventory makes {devices} devices; dralint expands at most {MAX_DEVICES}")
+    return nodes, devices
+
+
+@dataclass(slots=True)
+class ExpansionBudget:
+    """The expansion limits, for all Inventory documents of a run together (not each on its own)."""
+
+    nodes: int = 0  # expanded so far
+    devices: int = 0
+
+    def take(self, data: Mapping[str, Any]) -> SchemaError | None:
+        """Count a valid document in; the error (and nothing counted) when it would exceed a limit."""
+        nodes, devices = size(data)
+        before = " with the Inventory documents before it" if self.nodes or self.devices else ""
+        if self.nodes + nodes > MAX_NODES:
+            return SchemaError(
+                ("spec", "nodePools"),
+                f"the Inventory makes {self.nodes + nodes} nodes{before}; dralint expands at most {MAX_NODES}",
+            )
+        if self.devices + devices > MAX_DEVICES:
+            return SchemaError(
+                ("spec",),
+                f"the Inventory makes {self.devices + devices} devices{before}; dralint expands at most {MAX_DEVICES}",
+            )
+        self.nodes += nodes
+        self.devices += devices
+        return None
 
 
 def _group_size(group: Mapping[str, Any]) -> int:

@@ -93,6 +93,8 @@ class Inventory:
     taint_rules: list[TaintRuleEntry] = field(default_factory=list)
     allocated: list[AllocatedClaim] = field(default_factory=list)
     documents: list[KubeObject] = field(default_factory=list)  # compact Inventory documents
+    # Valid Inventory documents not expanded because, with those before them, they exceed the limits.
+    refused: list[tuple[KubeObject, compact_schema.SchemaError]] = field(default_factory=list)
 
     @property
     def has_devices(self) -> bool:
@@ -113,11 +115,16 @@ def is_inventory_document(obj: KubeObject) -> bool:
 def build(objects: Iterable[KubeObject], normalised: Mapping[KubeObject, Normalised]) -> Inventory:
     """The inventory described by ``objects`` (in input order)."""
     inventory = Inventory()
+    budget = compact_schema.ExpansionBudget()
     for obj in objects:
         if is_inventory_document(obj):
             inventory.documents.append(obj)
             if not compact_schema.validate(obj.raw):
-                _add_expansion(inventory, obj, compact.expand(obj.raw))
+                refused = budget.take(obj.raw)
+                if refused is None:
+                    _add_expansion(inventory, obj, compact.expand(obj.raw))
+                else:
+                    inventory.refused.append((obj, refused))
             continue
         if obj.kind == "Node" and obj.group == "":
             from dralint.api import model

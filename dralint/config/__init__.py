@@ -69,9 +69,8 @@ _TOOL_HEADER = re.compile(r"^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*dralint[ \t]*[\].]"
 
 def _has_tool_table(path: str) -> bool:
     try:
-        with open(path, encoding="utf-8") as handle:
-            return _TOOL_HEADER.search(handle.read()) is not None
-    except (OSError, UnicodeDecodeError):
+        return _TOOL_HEADER.search(userfile.read_text(path)) is not None
+    except ConfigError:
         return False
 
 
@@ -100,12 +99,9 @@ def _read_pyproject(path: str, display: str) -> userfile.UserFile:
     except ImportError:  # pragma: no cover - depends on the Python version
         raise ConfigError(f"{display}: reading [tool.dralint] needs Python 3.11 or newer; use .dralint.yaml") from None
 
+    text = userfile.read_text(path)
     try:
-        with open(path, "rb") as handle:
-            text = handle.read().decode("utf-8")
         data = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{display}: cannot read: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{display}: invalid TOML: {error}") from None
     match = _TOOL_HEADER.search(text)

@@ -1,7 +1,7 @@
 """The per-file half of a check, run in worker processes (``--jobs``), and the merge of its parts.
 
 The inputs are cut into consecutive slices. For each slice a worker reads and decodes the
-files and runs the local checks (:data:`dralint.checks.LOCAL_CHECKS` and CEL policies: they
+files and runs the local checks (:data:`dralint.checks.registry.LOCAL_CHECKS` and CEL policies: they
 look at one object or one file at a time) on its objects; it sends back the workspace (the
 documents without their node trees) and the findings. The parent concatenates the parts in
 input order, so the merged workspace is exactly what one process would have loaded, and runs
@@ -50,7 +50,6 @@ class Part:
     rules: Mapping[str, Rule]
     selection: engine.Selection
     limits: Limits
-    max_file_bytes: int
     stdin_name: str = sources.STDIN
 
 
@@ -81,7 +80,6 @@ def check(
     rules: Mapping[str, Rule],
     selection: engine.Selection,
     limits: Limits,
-    max_file_bytes: int,
     stdin_name: str = sources.STDIN,
 ) -> Iterator[tuple[CheckContext, engine.Found]]:
     """Load ``files`` and run the local checks (in ``jobs`` processes when that pays): the context and findings.
@@ -92,7 +90,7 @@ def check(
     slices = split(files, jobs)
 
     def part(chunk: tuple[Input, ...]) -> Part:
-        return Part(chunk, target, options, rules, selection, limits, max_file_bytes, stdin_name)
+        return Part(chunk, target, options, rules, selection, limits, stdin_name)
 
     if len(slices) <= 1:
         done = check_part(part(tuple(files)))
@@ -139,7 +137,7 @@ def split(files: Sequence[Input], jobs: int) -> list[tuple[Input, ...]]:
 def check_part(part: Part) -> Checked:
     """Load one slice of the inputs and run the local checks on it."""
     workspace = load_files(
-        part.files, stdin_name=part.stdin_name, limits=part.limits, max_file_bytes=part.max_file_bytes
+        part.files, stdin_name=part.stdin_name, limits=part.limits, max_file_bytes=part.limits.max_file_bytes
     )
     context = CheckContext(workspace, part.target, part.options)
     found = engine.collect(context, part.rules, part.selection, "local")

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dralint.errors import UsageError
+from dralint.read.sources import MANIFEST_SUFFIXES
 
 DEFAULT_BRANCHES = ("origin/HEAD", "main", "master")
 
@@ -25,6 +26,20 @@ class Changed:
     root: str  # the top of the work tree (absolute)
     base: str | None  # the commit compared with; None when the repository has no commit yet
     files: tuple[str, ...]  # changed files that still exist, absolute, sorted
+
+    def manifests(self, paths: Sequence[str]) -> list[str]:
+        """The changed manifests that are one of ``paths`` or below one (all: the work tree), relative to here.
+
+        As in a directory walk, files in hidden folders (``.github/``) and hidden files are not manifests.
+        """
+        roots = [os.path.abspath(path).rstrip(os.sep) for path in paths or (self.root,)]
+        return [
+            os.path.relpath(file)
+            for file in self.files
+            if file.lower().endswith(MANIFEST_SUFFIXES)
+            and not any(part.startswith(".") for part in os.path.relpath(file, self.root).split(os.sep))
+            and any(file == root or file.startswith(root + os.sep) for root in roots)
+        ]
 
 
 def _git(arguments: Sequence[str], cwd: str) -> subprocess.CompletedProcess[str]:

@@ -1,7 +1,7 @@
 """The rule catalogue: every rule dralint knows, loaded from YAML files.
 
 A rule is data (id, name, category, default severity, summary, typed options, documentation)
-plus what reports it: the name of a Python check registered in :mod:`dralint.checks`, or a CEL
+plus what reports it: the name of a Python check registered in :mod:`dralint.checks.registry`, or a CEL
 ``policy`` over the object (the way ValidatingAdmissionPolicy works). Built-in rules live in
 this folder (``CATALOGUE_FILES``); users add their own files with ``--rules`` or the
 configuration. Every file is validated against ``schema.json``; a broken file is a
@@ -197,10 +197,10 @@ def _check_rule(rule: Rule, entry: Mapping[str, Any], file: userfile.UserFile, i
         if rule.check is not None:
             fail(("check",), "`check` names one of dralint's Python checks; user rules are CEL policies (`policy:`)")
     if rule.check is not None:
-        from dralint import checks  # the registry brings the object model: only load it when a rule names a check
+        from dralint.checks import registry  # the checks bring the object model: only when a rule names one
 
-        if not checks.known(rule.check):
-            hint = schemacheck.did_you_mean(rule.check, sorted(checks.CHECKS))
+        if not registry.known(rule.check):
+            hint = schemacheck.did_you_mean(rule.check, sorted(registry.CHECKS))
             fail(("check",), f"no check is registered as {rule.check!r}{hint}")
     for option in rule.options.values():
         problems = schemacheck.problems(option.json_schema(), option.default)

@@ -24,6 +24,7 @@ from dralint import schemas
 from dralint.api.versions import RELEASES
 from dralint.apimachinery.fieldpath import Path, render
 from dralint.apimachinery.quantity import QuantityError, parse_quantity
+from dralint.read.scalars import NumberText, int_text
 from dralint.validate.compiled import Check, Compiler, Issue
 from dralint.validate.jsontypes import TYPE_PHRASES, json_type, type_phrase
 
@@ -154,7 +155,9 @@ def _show(value: Any) -> str:
         return f'string "{text}"'
     if isinstance(value, bool):
         return f"boolean {str(value).lower()}"
-    if isinstance(value, (int, float)):
+    if isinstance(value, int):
+        return f"{json_type(value)} {int_text(value)}"
+    if isinstance(value, float):
         return f"{json_type(value)} {value}"
     return type_phrase(value)
 
@@ -177,6 +180,11 @@ def _wrong_type(path: Path, expected: Any, instance: Any, schema: Mapping[str, A
         hint = "quote the value: YAML reads unquoted y, n, yes, no, on and off as booleans"
     elif names == ["a string"] and scalar:
         hint = f'quote the value: "{_plain(instance)}"'
+    elif names in (["an integer"], ["a number"]) and isinstance(instance, NumberText):
+        # go-yaml kept the unquoted number as text because no float64 holds it.
+        return SchemaError(
+            "wrong-type", path, f"{render(path)} must be {wanted}, got {_show_number(instance)} that is out of range"
+        )
     elif names in (["an integer"], ["a number"], ["a boolean"]) and got == "string":
         hint = "write the value without quotes"
     elif names == ["a list"] and got == "object":
@@ -192,8 +200,14 @@ def _wrong_type(path: Path, expected: Any, instance: Any, schema: Mapping[str, A
     return SchemaError("wrong-type", path, f"{render(path)} must be {wanted}, got {_show(instance)}", hint)
 
 
+def _show_number(text: str) -> str:
+    return f"number {text if len(text) <= 40 else text[:37] + '...'}"
+
+
 def _plain(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+    if isinstance(value, bool):
+        return str(value).lower()
+    return int_text(value) if isinstance(value, int) else str(value)
 
 
 def _bad_format(path: Path, fmt: str, instance: Any, detail: str) -> SchemaError:

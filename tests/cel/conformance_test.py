@@ -14,7 +14,7 @@ from typing import Any
 
 from dralint.api.model import device as model_device
 from dralint.cel import CelCompileError, CelRuntimeError, compile_selector, device_value
-from dralint.cel.dra import DeviceValue
+from dralint.cel.device import DeviceValue
 from tests.conftest import SHARED, require_shared
 
 CASES = SHARED / "conformance" / "cel"

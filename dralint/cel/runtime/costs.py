@@ -22,7 +22,16 @@ from dralint.cel.cost_factors import (
 from dralint.cel.runtime.semantics import type_name
 from dralint.cel.runtime.values import Optional
 
-__all__ = ["actual_size", "call_cost", "list_output_cost", "list_self_compare_cost", "traversal_cost"]
+__all__ = [
+    "actual_size",
+    "call_cost",
+    "cost_before",
+    "list_flatten_cost",
+    "list_keys_compare_cost",
+    "list_output_cost",
+    "list_self_compare_cost",
+    "traversal_cost",
+]
 
 _STRING_LINEAR = frozenset(
     ("starts_with_string", "ends_with_string", "string_to_bytes", "bytes_to_string", "strings_quote", "string_format")
@@ -82,6 +91,16 @@ def call_cost(function: str, overload: Overload | None, args: list[Any], result:
     return 1
 
 
+def cost_before(function: str, overload: Overload | None, args: list[Any]) -> int:
+    """The part of a call's cost known from its arguments alone, charged before the call builds
+    its result: a list range or a concatenation past the limit then stops without being built."""
+    if overload is not None and overload.id == "lists_range" and type(args[0]) is int and args[0] > 0:
+        return args[0] + 1 + LIST_CREATE_COST
+    if function == "_+_" and len(args) == 2 and type(args[0]) in (str, bytes) and type(args[1]) is type(args[0]):
+        return math.ceil((actual_size(args[0]) + actual_size(args[1])) * STRING_FACTOR)
+    return 0
+
+
 def _k8s_cost(function: str, overload_id: str, args: list[Any], result: Any) -> int | None:
     if function in TRAVERSAL_FUNCTIONS:
         return traversal_cost(args[0]) if args else 0
@@ -129,9 +148,23 @@ def list_output_cost(args: tuple[Any, ...], result: Any) -> int:
 
 def list_self_compare_cost(args: tuple[Any, ...], result: Any) -> int:
     """cel-go's ``trackListSelfCompare`` (distinct, sort): quadratic in the list size."""
-    items = args[0]
+    return _self_compare(args[0])
+
+
+def list_keys_compare_cost(args: tuple[Any, ...], result: Any) -> int:
+    """cel-go's ``trackListSortBy``: the self-comparison of the keys list."""
+    return _self_compare(args[1])
+
+
+def _self_compare(items: Any) -> int:
     size = len(items)
     factor = 2.0
     if size and isinstance(items[0], (str, bytes)):
         factor += STRING_FACTOR
-    return math.ceil(size * size * factor) + 1 + LIST_CREATE_COST
+    return int(size * size * factor) + 1 + LIST_CREATE_COST  # Go's uint64(float64(...)) truncates
+
+
+def list_flatten_cost(args: tuple[Any, ...], result: Any) -> int:
+    """cel-go's ``trackListFlatten``: the input size times the depth."""
+    depth = args[1] if len(args) == 2 else 1
+    return int(actual_size(args[0]) * float(depth)) + 1 + LIST_CREATE_COST
