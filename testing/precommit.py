@@ -16,6 +16,7 @@ import hashlib
 import importlib.metadata as metadata
 import os
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -103,10 +104,39 @@ def wheelhouse(directory: Path) -> Path:
     return directory
 
 
+def snapshot(directory: Path, root: Path = ROOT) -> tuple[Path, str]:
+    """A git repository in ``directory`` holding this checkout's work tree as one commit, and that commit.
+
+    pre-commit installs a hook repository at a revision; the work tree under test may have
+    changes that no commit of this checkout holds yet (``pre-commit try-repo`` does the same).
+    """
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=root,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split("\0")
+    for name in filter(None, listed):
+        source = root / name
+        if source.is_file():
+            target = directory / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], cwd=directory, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=directory, check=True)
+    subprocess.run([*git, "commit", "-qm", "snapshot"], cwd=directory, check=True)
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=directory, check=True, capture_output=True, text=True)
+    return directory, head.stdout.strip()
+
+
 def environment(home: Path, wheels: Path, base: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment for running pre-commit offline with this checkout's hooks."""
     source = os.environ if base is None else base
-    environment = {k: v for k, v in source.items() if not k.startswith(("DRALINT_", "PIP_", "VIRTUALENV_"))}
+    # PYTHONPATH would make the hook import the dralint of the tests, not the one pre-commit installed.
+    unset = ("DRALINT_", "PIP_", "VIRTUALENV_", "PYTHONPATH", "PRE_COMMIT")
+    environment = {k: v for k, v in source.items() if not k.startswith(unset)}
     environment.update(
         PRE_COMMIT_HOME=str(home),
         PIP_NO_INDEX="1",

@@ -111,3 +111,51 @@ def test_dralint_all_hook_checks_the_whole_repository(try_repo: dict[str, str]) 
         "apps/old.yaml:1:1 DRA200",
         "cluster/classes.yaml:1:1 DRA200",
     ]
+
+
+WORKFLOW = FIXTURES / "workflow" / "repo"
+
+
+def test_commit_that_oversubscribes_across_two_files_is_refused(tmp_path: Path) -> None:
+    """End to end: the hooks of this checkout installed with pre-commit in a manifests repository.
+
+    The Deployment's template lives in apps/template.yaml and the GPUs in cluster/; raising the
+    replicas from 4 to 5 changes only apps/deploy.yaml, and the hook must still see the rest.
+    """
+    if shutil.which("git") is None:
+        pytest.skip("git is needed")
+    hooks, revision = precommit.snapshot(tmp_path / "hooks")
+    repo = tmp_path / "repo"
+    shutil.copytree(WORKFLOW, repo)
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n- repo: {hooks}\n  rev: {revision}\n  hooks:\n  - id: dralint\n"
+    )
+    environment = precommit.environment(tmp_path / "pre-commit-home", precommit.wheelhouse(tmp_path / "wheels"))
+    git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"]
+
+    def commit(message: str) -> subprocess.CompletedProcess[str]:
+        subprocess.run([*git, "add", "-A"], cwd=repo, check=True)
+        return subprocess.run(
+            [*git, "commit", "-m", message], cwd=repo, env=environment, capture_output=True, text=True, check=False
+        )
+
+    subprocess.run([*git, "init", "-q"], cwd=repo, check=True)
+    installed = precommit.run(["install"], repo, environment)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    first = commit("four replicas")
+    assert first.returncode == 0, first.stdout + first.stderr
+    # git shows a hook's output on standard error.
+    assert "\ndralint....." in first.stderr and first.stderr.endswith("Passed\n")
+
+    deploy = repo / "apps" / "deploy.yaml"
+    deploy.write_text(deploy.read_text().replace("replicas: 4", "replicas: 5"))
+    second = commit("five replicas")
+    assert second.returncode == 1, second.stdout + second.stderr
+    assert second.stderr.startswith("dralint.....") and "Failed\n- hook id: dralint\n- exit code: 1\n" in second.stderr
+    assert [line for line in second.stderr.splitlines() if " DRA" in line] == [
+        "apps/deploy.yaml:17:9: error DRA501 1 of 5 pods of Deployment ml/trainer get no devices: earlier pods hold "
+        "them (demand for class gpu.example.com: Deployment ml/trainer 5 pods × 1 = 5; matching devices = 4) "
+        "(Deployment/ml/trainer); add devices to the inventory, lower the replicas, or request fewer devices per pod"
+    ]
+    log = subprocess.run(["git", "log", "--format=%s"], cwd=repo, check=True, capture_output=True, text=True)
+    assert log.stdout == "four replicas\n"  # the hook refused the second commit

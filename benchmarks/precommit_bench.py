@@ -1,0 +1,186 @@
+"""What reading the repository as context costs a pre-commit run: a repository of 1,000 manifests.
+
+Run from the repository root: ``python benchmarks/precommit_bench.py [--apps N] [--repeat N]``.
+It writes a git repository of N applications (default 500), each a ResourceClaimTemplate and a
+Deployment of two replicas in their own files (2N manifests), beside an inventory of 250 nodes
+× 8 GPUs in ``cluster/``, then times whole processes (``python -m dralint check``, interpreter
+start-up included), best of N, CPU and wall:
+
+- one file checked alone, as before the repository became context (the baseline);
+- the same file under pre-commit (``PRE_COMMIT=1``): the repository's other manifests as context,
+  with an empty cache and with the cache of decoded files that the previous run left;
+- ``--changed`` with one changed file (the same work, plus asking git);
+- the whole repository (``dralint check .``), what the ``dralint-all`` hook does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from figures import Figure, best_of, record  # noqa: E402
+
+NODES = 250
+GPUS_PER_NODE = 8
+
+INVENTORY = f"""\
+apiVersion: dralint.io/v1alpha1
+kind: Inventory
+metadata:
+  name: bench
+spec:
+  nodePools:
+  - name: gpu
+    count: {NODES}
+    devices:
+    - driver: gpu.example.com
+      name: "gpu-{{index}}"
+      count: {GPUS_PER_NODE}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata:
+  name: gpu.example.com
+spec:
+  selectors:
+  - cel:
+      expression: device.driver == "gpu.example.com"
+"""
+
+TEMPLATE = """\
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata:
+  name: app-{n}-gpu
+  namespace: team-{team}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.example.com
+"""
+
+DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: app-{n}
+  namespace: team-{team}
+spec:
+  replicas: {replicas}
+  selector:
+    matchLabels:
+      app: app-{n}
+  template:
+    metadata:
+      labels:
+        app: app-{n}
+    spec:
+      resourceClaims:
+      - name: gpu
+        resourceClaimTemplateName: app-{n}-gpu
+      containers:
+      - name: app
+        image: registry.example.com/app:{n}
+        resources:
+          claims:
+          - name: gpu
+"""
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.email=bench@example.com", "-c", "user.name=bench", *args],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    )
+
+
+def write_repository(repo: Path, apps: int) -> None:
+    (repo / "cluster").mkdir(parents=True)
+    (repo / "cluster" / "inventory.yaml").write_text(INVENTORY)
+    (repo / ".dralint.yaml").write_text("inventory: [cluster/]\n")
+    for n in range(apps):
+        folder = repo / "apps" / f"app-{n:04d}"
+        folder.mkdir(parents=True)
+        (folder / "template.yaml").write_text(TEMPLATE.format(n=n, team=n % 20))
+        (folder / "deploy.yaml").write_text(DEPLOYMENT.format(n=n, team=n % 20, replicas=2))
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "apps")
+
+
+def dralint(repo: Path, args: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DRALINT_", "PRE_COMMIT"))}
+    environment["PYTHONPATH"] = str(ROOT)
+    environment.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "dralint", "check", *args],
+        cwd=repo,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--apps", type=int, default=500, help="applications (two manifests each)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement (the best one counts)")
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        repo = Path(folder) / "repo"
+        write_repository(repo, options.apps)
+        one = f"apps/app-{options.apps // 2:04d}/deploy.yaml"
+        deploy = repo / one
+        deploy.write_text(deploy.read_text().replace("replicas: 2", "replicas: 3"))
+        cache = repo / ".dralint_cache"
+        pre_commit = {"PRE_COMMIT": "1"}
+        # Sanity: the one-file run under pre-commit reads the whole repository (all its objects are context).
+        shown = dralint(repo, [one], pre_commit)
+        assert shown.returncode == 0 and shown.stdout.startswith("1 file, 1 object"), shown.stdout + shown.stderr
+
+        def cold() -> None:
+            shutil.rmtree(cache, ignore_errors=True)
+            dralint(repo, [one], pre_commit)
+
+        repeat = options.repeat
+        rows = [
+            ("one file alone (no context; the baseline)", best_of(repeat, lambda: dralint(repo, [one]))),
+            ("one file under pre-commit, no cache", best_of(repeat, cold)),
+            ("one file under pre-commit, cache warm", best_of(repeat, lambda: dralint(repo, [one], pre_commit))),
+            ("--changed (one file changed), cache warm", best_of(repeat, lambda: dralint(repo, ["--changed"]))),
+            ("the whole repository (dralint check .)", best_of(repeat, lambda: dralint(repo, ["."]))),
+        ]
+    manifests = 2 * options.apps + 2
+    print(f"{manifests} manifests ({options.apps} Deployments of 2 replicas, their templates, the inventory), "
+          f"{NODES} nodes x {GPUS_PER_NODE} GPUs; whole processes, best of {options.repeat}")  # fmt: skip
+    print(f"  {'':<45}  CPU ms   wall ms")
+    for label, (cpu, wall) in rows:
+        print(f"  {label:<45}  {cpu * 1000:7.0f}  {wall * 1000:7.0f}")
+    baseline, warm = rows[0][1], rows[2][1]
+    record(
+        Figure(
+            f"one-file check under pre-commit, {manifests} manifests as context (cache warm)",
+            round(warm[1] * 1000),
+            "ms",
+            note=f"wall, best of {options.repeat}; CPU {warm[0] * 1000:.0f} ms; the file alone (no context) "
+            f"{baseline[1] * 1000:.0f} ms; no cache {rows[1][1][1] * 1000:.0f} ms",
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
