@@ -154,7 +154,7 @@ def _report(
         findings=tuple(findings),
         summary=report.Summary(
             files=len(checked) if checked else len(workspace.files),
-            documents=len(workspace.documents),
+            documents=sum(1 for d in workspace.documents if not checked or d.file in checked),
             objects=len(objects),
             other_documents=workspace.other_documents,
         ),

@@ -79,7 +79,8 @@ def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, max
         workspace.objects.extend(identified.objects)
         workspace.broken.extend(identified.broken)
         workspace.list_documents.extend(identified.list_documents)
-        workspace.other_documents += identified.other_documents
+        if checked:  # the summary counts what was checked, not the context
+            workspace.other_documents += identified.other_documents
     workspace.checked_files = frozenset(reported)
     return workspace
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -51,8 +52,13 @@ def _raise_replicas(repo: Path) -> None:
 
 def test_under_pre_commit_the_repository_is_context(repo: Path) -> None:
     _raise_replicas(repo)
+    # A document of the context that is no Kubernetes object is not counted: only the checked file is.
+    (repo / "charts").mkdir()
+    (repo / "charts" / "Chart.yaml").write_text("apiVersion: v2\nname: trainer\nversion: 1.0.0\n")
     result = cli("check", "apps/deploy.yaml", cwd=repo, env={"PRE_COMMIT": "1"})
     assert (result.returncode, result.stdout) == (1, OVERSUBSCRIBED + "\n1 file, 1 object: 1 error, 0 warnings, 0 info\n")
+    summary = json.loads(cli("check", "apps/deploy.yaml", "-f", "json", cwd=repo, env={"PRE_COMMIT": "1"}).stdout)
+    assert (summary["summary"]["documents"], summary["summary"]["skippedDocuments"]) == (1, 0)
 
 
 def test_outside_pre_commit_a_named_file_is_checked_alone(repo: Path) -> None:
