@@ -13,13 +13,19 @@ import click
 from dralint import __version__
 from dralint.api.versions import DEFAULT_RELEASE, RELEASES
 from dralint.errors import DralintError, UsageError
+from dralint.process import raise_recursion_limit
 
 _RELEASES = f"{RELEASES[0]}-{RELEASES[-1]}"
 
 
 def _run(function: Callable[[], int]) -> None:
-    """Call a command and map errors to exit codes: 2 for dralint errors, 3 for internal ones."""
+    """Call a command and map errors to exit codes: 2 for dralint errors, 3 for internal ones.
+
+    The process-wide settings dralint needs (a recursion limit for deep CEL and allocations)
+    are applied here, at the entry point, never by library code.
+    """
     debug = os.environ.get("DRALINT_DEBUG") == "1" or "--debug" in sys.argv
+    raise_recursion_limit()
     try:
         code = function()
     except DralintError as error:
@@ -274,6 +280,7 @@ def check(
             jobs=jobs,
             ignore_files=not no_ignore_files,
             changed=changed,
+            freeze_loaded=True,
         )
         return command.run(settings)
 
@@ -422,6 +429,7 @@ def simulate(
             stdin_name=stdin_filename,
             config=config,
             no_config=no_config,
+            freeze_loaded=True,
         )
         return command.run(settings)
 

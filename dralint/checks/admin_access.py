@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dralint.admission.validation import validation_target
 from dralint.api import model
 from dralint.api.requests import claim_specs, written_requests
 from dralint.api.versions import SERVED
 from dralint.apimachinery.fieldpath import render
-from dralint.checks.apiserver import validation_target
 from dralint.checks.rule_ids import RuleId
 from dralint.cluster.namespaces import namespace_labels
 from dralint.findings import Violation

@@ -19,6 +19,7 @@ from dralint.checks import (
     capacity,
     cel_runtime,
     cel_selectors,
+    duplicates,
     gated_fields,
     input,
     inventory_defects,
@@ -27,6 +28,7 @@ from dralint.checks import (
     schema,
     served_versions,
     sharing,
+    taint_rules,
 )
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
@@ -42,6 +44,7 @@ CHECKS: dict[str, CheckFn] = {
     "capacity": capacity.check,
     "cel-runtime": cel_runtime.check,
     "cel-selectors": cel_selectors.check,
+    "duplicates": duplicates.check,
     "gated-fields": gated_fields.check,
     "input": input.check,
     "inventory-defects": inventory_defects.check,
@@ -50,6 +53,7 @@ CHECKS: dict[str, CheckFn] = {
     "schema": schema.check,
     "served-versions": served_versions.check,
     "sharing": sharing.check,
+    "taint-rules": taint_rules.check,
 }
 
 # Checks that look at one object (or one file) at a time, never at others: ``--jobs`` runs them

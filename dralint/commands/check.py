@@ -46,6 +46,7 @@ class CheckSettings:
     jobs: int | None = None  # worker processes for many files; None: one per core
     ignore_files: bool = True  # directory walks skip what .gitignore and .git/info/exclude ignore
     changed: str | None = None  # --changed [REF]: check the files changed since REF ("" = the default base)
+    freeze_loaded: bool = False  # gc.freeze() after loading: a process-wide effect the command line asks for
     environment: Mapping[str, str] | None = None  # None: os.environ
     today: datetime.date | None = None  # for expiry dates; None: today
     # Shortcuts for programmatic callers (tests, benchmarks): the same as the flags.
@@ -115,6 +116,7 @@ def analyse(settings: CheckSettings) -> Outcome:
         selection=chosen,
         jobs=settings.jobs if settings.jobs is not None else parallel.default_jobs(),
         stdin_name=settings.stdin_name,
+        freeze=settings.freeze_loaded,
     ) as (ctx, found):
         suppressor = Suppressor(
             ctx, rules, exceptions=exceptions, baseline=baseline, root=effective.root, today=settings.today

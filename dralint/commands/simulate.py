@@ -33,6 +33,7 @@ class SimulateSettings:
     config: str | None = None
     no_config: bool = False
     environment: Mapping[str, str] | None = None  # None: os.environ
+    freeze_loaded: bool = False  # gc.freeze() after loading: a process-wide effect the command line asks for
     # Shortcuts for programmatic callers (tests): the same as the flags.
     release: str | None = None
     feature_gates: Mapping[str, bool] | None = None
@@ -55,7 +56,9 @@ def run(settings: SimulateSettings) -> int:
             raise UsageError(f"unknown format {name!r}; known: {', '.join(sorted(simulation.FORMATS))}")
     plan = pipeline.configure(settings.request())
     files = plan.inputs(settings.paths)
-    ctx = pipeline.read(plan, files, options=plan.options(), stdin_name=settings.stdin_name)
+    ctx = pipeline.read(
+        plan, files, options=plan.options(), stdin_name=settings.stdin_name, freeze=settings.freeze_loaded
+    )
     analysis = pipeline.dry_run(ctx, strategy=settings.strategy)
     if not analysis.active:
         raise InputError(

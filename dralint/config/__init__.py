@@ -1,4 +1,4 @@
-"""The configuration file: find it, read it, and validate it against ``schema.json``.
+"""The configuration file: find it, read it, and validate it against ``schemas/config.schema.json``.
 
 ``.dralint.yaml`` (or ``.dralint.yml``, or ``[tool.dralint]`` in ``pyproject.toml``) is looked
 for in the current directory and then its parents, up to the root of the git repository.
@@ -22,6 +22,7 @@ from dralint.read import userfile
 from dralint.validate import userschema as schemacheck
 
 CONFIG_NAMES = (".dralint.yaml", ".dralint.yml")
+SCHEMA = "config.schema.json"  # in schemas/
 PYPROJECT = "pyproject.toml"
 
 
@@ -84,7 +85,7 @@ def load(path: str) -> ConfigFile:
         file = userfile.UserFile(display, read.data, read.document)
     if file.data is None:
         file = userfile.UserFile(file.name, {}, file.document)
-    schemacheck.validate(schemacheck.schema(__name__, "schema.json"), file.data, file.where)
+    schemacheck.validate(schemacheck.schema(SCHEMA), file.data, file.where)
     return ConfigFile(file, os.path.dirname(os.path.abspath(path)))
 
 

@@ -15,9 +15,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any, Literal
 
+from dralint import data
 from dralint.apimachinery.fieldpath import Path, parse
 from dralint.errors import ConfigError
 from dralint.findings import Severity
@@ -113,7 +113,7 @@ class Rule:
 
 
 def _schema() -> Mapping[str, Any]:
-    return schemacheck.schema(__name__, "schema.json")
+    return schemacheck.schema("rules.schema.json")
 
 
 def load_file(file: userfile.UserFile, *, builtin: bool, validate: bool = True) -> list[Rule]:
@@ -228,7 +228,7 @@ def _compile_policy(rule: Rule, data: Mapping[str, Any], file: userfile.UserFile
     for path, text, result in expressions:
         try:
             cel.compile_expression(text, result)
-        except cel.CelError as error:
+        except cel.CelCompileError as error:
             full = (index, "policy", *path)
             if error.offset is not None and file.document is not None:
                 line, column = file.document.scalar_position(file.base + full, error.offset)
@@ -257,9 +257,9 @@ def _merge(into: dict[str, Rule], rules: Iterable[Rule]) -> None:
 def builtin_rules() -> dict[str, Rule]:
     """The built-in catalogue, keyed by rule id, in id order."""
     rules: dict[str, Rule] = {}
-    package = resources.files(__name__)
+    folder = data.folder("rules")
     for name in CATALOGUE_FILES:
-        resource = package / name
+        resource = folder / name
         if not resource.is_file():
             continue
         file = userfile.parse(f"rules/{name}", resource.read_text(encoding="utf-8"))

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import Any, Literal
+from typing import Any
 
 from dralint import schemas
 from dralint.api.versions import RELEASES
@@ -26,20 +26,9 @@ from dralint.apimachinery.fieldpath import Path, render
 from dralint.apimachinery.quantity import QuantityError, parse_quantity
 from dralint.read.scalars import NumberText, int_text
 from dralint.validate.compiled import Check, Compiler, Issue
-from dralint.validate.jsontypes import TYPE_PHRASES, json_type, type_phrase
+from dralint.validate.jsontypes import TYPE_PHRASES, Problem, SchemaError, json_type, type_phrase
 
-Problem = Literal["unknown-field", "wrong-type", "missing-field", "invalid-quantity", "invalid-format"]
-
-
-@dataclass(frozen=True, slots=True)
-class SchemaError:
-    """One schema defect: what kind, where (relative to the object, map keys marked), and the text."""
-
-    problem: Problem
-    path: Path
-    message: str
-    hint: str | None = None
-
+__all__ = ["Problem", "SchemaError", "Validator", "format_problem", "validate", "validator"]
 
 _INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 # metav1.Time is decoded with Go's time.RFC3339 layout.
