@@ -128,7 +128,7 @@ def dralint(repo: Path, args: list[str], env: dict[str, str] | None = None) -> s
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("DRALINT_", "PRE_COMMIT"))}
     environment["PYTHONPATH"] = str(ROOT)
     environment.update(env or {})
-    return subprocess.run(
+    result = subprocess.run(
         [sys.executable, "-m", "dralint", "check", *args],
         cwd=repo,
         env=environment,
@@ -136,6 +136,9 @@ def dralint(repo: Path, args: list[str], env: dict[str, str] | None = None) -> s
         text=True,
         check=False,
     )
+    if result.returncode not in (0, 1):  # a failed run would time nothing worth reporting
+        sys.exit(f"dralint check {' '.join(args)} exited {result.returncode}: {result.stderr}")
+    return result
 
 
 def stage_times(repo: Path, one: str) -> list[tuple[str, float]]:
