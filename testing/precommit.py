@@ -26,6 +26,7 @@ from pathlib import Path
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from testing.git import git
 from testing.run import ROOT
 
 if sys.version_info >= (3, 11):
@@ -123,12 +124,10 @@ def snapshot(directory: Path, root: Path = ROOT) -> tuple[Path, str]:
             target = directory / name
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target)
-    git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"]
-    subprocess.run([*git, "init", "-q"], cwd=directory, check=True)
-    subprocess.run([*git, "add", "-A"], cwd=directory, check=True)
-    subprocess.run([*git, "commit", "-qm", "snapshot"], cwd=directory, check=True)
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=directory, check=True, capture_output=True, text=True)
-    return directory, head.stdout.strip()
+    git(directory, "init", "-q")
+    git(directory, "add", "-A")
+    git(directory, "commit", "-qm", "snapshot")
+    return directory, git(directory, "rev-parse", "HEAD")
 
 
 def environment(home: Path, wheels: Path, base: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -16,6 +16,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from testing import precommit
+from testing.git import AUTHOR, git
 from testing.run import ROOT
 from tests.conftest import FIXTURES
 
@@ -57,10 +58,6 @@ def test_hooks_run_the_dralint_check_command() -> None:
     assert (everything["pass_filenames"], everything["always_run"]) == (False, True)
 
 
-def _git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
-
-
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A manifests repository: an inventory, a committed manifest, and a staged new one."""
@@ -73,11 +70,11 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (repo / ".dralint.yaml").write_text("inventory: [cluster]\nrules:\n  select: [DRA200]\n")
     (repo / "cluster" / "classes.yaml").write_text(LEGACY)
     (repo / "apps" / "old.yaml").write_text(CLAIM.format(name="old"))
-    _git(repo, "init", "-q")
-    _git(repo, "-c", "user.email=t@example.com", "-c", "user.name=t", "add", "-A")
-    _git(repo, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "init")
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "init")
     (repo / "apps" / "new.yaml").write_text(CLAIM.format(name="new"))
-    _git(repo, "add", "apps/new.yaml")
+    git(repo, "add", "apps/new.yaml")
     return repo
 
 
@@ -131,15 +128,19 @@ def test_commit_that_oversubscribes_across_two_files_is_refused(tmp_path: Path) 
         f"repos:\n- repo: {hooks}\n  rev: {revision}\n  hooks:\n  - id: dralint\n"
     )
     environment = precommit.environment(tmp_path / "pre-commit-home", precommit.wheelhouse(tmp_path / "wheels"))
-    git = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"]
 
     def commit(message: str) -> subprocess.CompletedProcess[str]:
-        subprocess.run([*git, "add", "-A"], cwd=repo, check=True)
+        git(repo, "add", "-A")
         return subprocess.run(
-            [*git, "commit", "-m", message], cwd=repo, env=environment, capture_output=True, text=True, check=False
+            ["git", *AUTHOR, "commit", "-m", message],
+            cwd=repo,
+            env=environment,
+            capture_output=True,
+            text=True,
+            check=False,
         )
 
-    subprocess.run([*git, "init", "-q"], cwd=repo, check=True)
+    git(repo, "init", "-q")
     installed = precommit.run(["install"], repo, environment)
     assert installed.returncode == 0, installed.stdout + installed.stderr
     first = commit("four replicas")
@@ -157,8 +158,7 @@ def test_commit_that_oversubscribes_across_two_files_is_refused(tmp_path: Path) 
         "them (demand for class gpu.example.com: Deployment ml/trainer 5 pods × 1 = 5; matching devices = 4) "
         "(Deployment/ml/trainer); add devices to the inventory, lower the replicas, or request fewer devices per pod"
     ]
-    log = subprocess.run(["git", "log", "--format=%s"], cwd=repo, check=True, capture_output=True, text=True)
-    assert log.stdout == "four replicas\n"  # the hook refused the second commit
+    assert git(repo, "log", "--format=%s") == "four replicas"  # the hook refused the second commit
 
 
 def test_readme_pre_commit_snippet_names_this_release() -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from testing.git import git
 from testing.run import cli
 from tests.conftest import FIXTURES
 
@@ -20,16 +20,6 @@ OVERSUBSCRIBED = (
     "them (demand for class gpu.example.com: Deployment ml/trainer 5 pods × 1 = 5; matching devices = 4) "
     "(Deployment/ml/trainer); add devices to the inventory, lower the replicas, or request fewer devices per pod"
 )
-
-
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", *args],
-        cwd=repo,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
 
 
 @pytest.fixture
@@ -56,7 +46,10 @@ def test_under_pre_commit_the_repository_is_context(repo: Path) -> None:
     (repo / "charts").mkdir()
     (repo / "charts" / "Chart.yaml").write_text("apiVersion: v2\nname: trainer\nversion: 1.0.0\n")
     result = cli("check", "apps/deploy.yaml", cwd=repo, env={"PRE_COMMIT": "1"})
-    assert (result.returncode, result.stdout) == (1, OVERSUBSCRIBED + "\n1 file, 1 object: 1 error, 0 warnings, 0 info\n")
+    assert (result.returncode, result.stdout) == (
+        1,
+        OVERSUBSCRIBED + "\n1 file, 1 object: 1 error, 0 warnings, 0 info\n",
+    )
     summary = json.loads(cli("check", "apps/deploy.yaml", "-f", "json", cwd=repo, env={"PRE_COMMIT": "1"}).stdout)
     assert (summary["summary"]["documents"], summary["summary"]["skippedDocuments"]) == (1, 0)
 
@@ -78,7 +71,10 @@ def test_changed_checks_the_changed_files_with_the_rest_as_context(repo: Path) -
     _raise_replicas(repo)
     (repo / "apps" / "notes.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\n")
     result = cli("check", "--changed", cwd=repo)
-    assert (result.returncode, result.stdout) == (1, OVERSUBSCRIBED + "\n2 files, 2 objects: 1 error, 0 warnings, 0 info\n")
+    assert (result.returncode, result.stdout) == (
+        1,
+        OVERSUBSCRIBED + "\n2 files, 2 objects: 1 error, 0 warnings, 0 info\n",
+    )
 
 
 def test_changed_since_a_ref_is_what_a_pull_request_shows(repo: Path) -> None:
@@ -107,7 +103,10 @@ def test_changed_without_changes_checks_nothing(repo: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--changed", "apps"], "dralint: error: --changed apps: not a git revision; paths go before --changed, or write --changed=REF\n"),
+        (
+            ["--changed", "apps"],
+            "dralint: error: --changed apps: not a git revision; paths go before --changed, or write --changed=REF\n",
+        ),
         (["--changed", "v9"], "dralint: error: --changed v9: not a git revision\n"),
     ],
 )
@@ -118,7 +117,10 @@ def test_changed_with_a_bad_revision_exits_2(repo: Path, args: list[str], messag
 
 def test_changed_outside_a_repository_exits_2(tmp_path: Path) -> None:
     result = cli("check", "--changed", cwd=tmp_path)
-    assert (result.returncode, result.stderr) == (2, f"dralint: error: --changed needs a git repository: {tmp_path} is not in one\n")
+    assert (result.returncode, result.stderr) == (
+        2,
+        f"dralint: error: --changed needs a git repository: {tmp_path} is not in one\n",
+    )
 
 
 def test_a_walk_skips_what_gitignore_ignores(repo: Path) -> None:
