@@ -2,9 +2,9 @@
 
 Run from the repository root: ``python benchmarks/precommit_bench.py [--apps N] [--repeat N]``.
 It writes a git repository of N applications (default 500), each a ResourceClaimTemplate and a
-Deployment of two replicas in their own files (2N manifests), beside an inventory of 250 nodes
-× 8 GPUs in ``cluster/``, then times whole processes (``python -m dralint check``, interpreter
-start-up included), best of N, CPU and wall:
+Deployment of two replicas in their own files (2N manifests), beside ``simulate_bench.py``'s
+inventory (1,000 nodes × 8 GPUs) in ``cluster/``, then times whole processes (``python -m
+dralint check``, interpreter start-up included), best of N, CPU and wall:
 
 - one file checked alone, as before the repository became context (the baseline);
 - the same file under pre-commit (``PRE_COMMIT=1``): the repository's other manifests as context;
@@ -30,33 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from figures import Figure, best_of, record  # noqa: E402
-
-NODES = 250
-GPUS_PER_NODE = 8
-
-INVENTORY = f"""\
-apiVersion: dralint.io/v1alpha1
-kind: Inventory
-metadata:
-  name: bench
-spec:
-  nodePools:
-  - name: gpu
-    count: {NODES}
-    devices:
-    - driver: gpu.example.com
-      name: "gpu-{{index}}"
-      count: {GPUS_PER_NODE}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata:
-  name: gpu.example.com
-spec:
-  selectors:
-  - cel:
-      expression: device.driver == "gpu.example.com"
-"""
+from simulate_bench import DEVICES_PER_NODE, INVENTORY, NODES  # noqa: E402
 
 TEMPLATE = """\
 apiVersion: resource.k8s.io/v1
@@ -210,7 +184,7 @@ def main() -> None:
         stages = stage_times(repo, one)
     manifests = 2 * options.apps + 2
     print(f"{manifests} manifests ({options.apps} Deployments of 2 replicas, their templates, the inventory), "
-          f"{NODES} nodes x {GPUS_PER_NODE} GPUs; whole processes, best of {options.repeat}")  # fmt: skip
+          f"{NODES} nodes x {DEVICES_PER_NODE} GPUs; whole processes, best of {options.repeat}")  # fmt: skip
     print(f"  {'':<45}  CPU ms   wall ms")
     for label, (cpu, wall) in rows:
         print(f"  {label:<45}  {cpu * 1000:7.0f}  {wall * 1000:7.0f}")
