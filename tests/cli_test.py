@@ -175,7 +175,7 @@ def test_check_builds_settings_from_the_command_line(monkeypatch: pytest.MonkeyP
             jobs=3,
             ignore_files=False,
             changed="main",
-            freeze_loaded=True,
+            freeze_loaded=True,  # the command line asks for gc.freeze after loading (dralint/process.py)
         )
     ]
 
