@@ -199,6 +199,20 @@ _stdin_filename_option = click.option(
 )
 @click.option("--ignore", multiple=True, metavar="RULES", help="Not these rules (comma-separated).")
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching GLOB (repeatable).")
+@click.option(
+    "--changed",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[REF]",
+    help="Check the files changed since the git revision REF (default: the merge base with the default branch), "
+    "with the repository's other manifests as context.",
+)
+@click.option(
+    "--no-ignore-files",
+    is_flag=True,
+    help="Also read files that .gitignore or .git/info/exclude ignore when walking directories.",
+)
 @click.option("--show-suppressed", is_flag=True, help="Also print suppressed findings (text, json, github).")
 @click.option("--baseline", default=None, metavar="FILE", help="Suppress the findings recorded in FILE.")
 @click.option("--write-baseline", default=None, metavar="FILE", help="Record every current finding in FILE.")
@@ -228,6 +242,8 @@ def check(
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     exclude: tuple[str, ...],
+    changed: str | None,
+    no_ignore_files: bool,
     show_suppressed: bool,
     baseline: str | None,
     write_baseline: str | None,
@@ -262,6 +278,8 @@ def check(
             show_suppressed=show_suppressed,
             write_baseline=write_baseline,
             jobs=jobs,
+            ignore_files=not no_ignore_files,
+            changed=changed,
             freeze_loaded=True,
         )
         return command.run(settings)

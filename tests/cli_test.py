@@ -156,7 +156,7 @@ def test_check_builds_settings_from_the_command_line(monkeypatch: pytest.MonkeyP
     result = invoke(
         "check", "a.yaml", "-", "-i", "inv.yaml", "-f", "json", "-o", "out.json", "--fail-on", "warning",
         "--kubernetes-version", "1.35.1", "--feature-gates", "DRAConsumableCapacity=true", "--stdin-filename",
-        "x.yaml", "--no-simulate", "--color", "always", "-j", "3",
+        "x.yaml", "--no-simulate", "--color", "always", "-j", "3", "--no-ignore-files", "--changed=main",
     )  # fmt: skip
     assert result.exit_code == 0
     assert seen == [
@@ -173,6 +173,8 @@ def test_check_builds_settings_from_the_command_line(monkeypatch: pytest.MonkeyP
             simulate=False,
             color=True,
             jobs=3,
+            ignore_files=False,
+            changed="main",
             freeze_loaded=True,  # the command line asks for gc.freeze after loading (dralint/process.py)
         )
     ]

@@ -28,6 +28,7 @@ from dralint.suppress.exceptions import build as build_exceptions
 
 __all__ = ["FAIL_ON", "CheckSettings", "FailOn", "Outcome", "analyse", "run"]
 GITHUB_ACTIONS = "GITHUB_ACTIONS"
+PRE_COMMIT = "PRE_COMMIT"  # pre-commit sets it to 1 for its hooks
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,8 @@ class CheckSettings:
     show_suppressed: bool = False
     write_baseline: str | None = None
     jobs: int | None = None  # worker processes for many files; None: one per core
+    ignore_files: bool = True  # directory walks skip what .gitignore and .git/info/exclude ignore
+    changed: str | None = None  # --changed [REF]: check the files changed since REF ("" = the default base)
     freeze_loaded: bool = False  # gc.freeze() after loading: a process-wide effect the command line asks for
     environment: Mapping[str, str] | None = None  # None: os.environ
     today: datetime.date | None = None  # for expiry dates; None: today
@@ -95,7 +98,13 @@ def analyse(settings: CheckSettings) -> Outcome:
     exceptions = build_exceptions(effective.exceptions, rules)
     plan = pipeline.plan(effective)
     cluster, threshold = plan.target, plan.fail_on
-    files = plan.inputs(settings.paths or (".",))
+    environment = os.environ if settings.environment is None else settings.environment
+    files = plan.inputs(
+        settings.paths,
+        changed=settings.changed,
+        ignore_files=settings.ignore_files,
+        repository_context=environment.get(PRE_COMMIT) == "1",
+    )
     baseline = None
     if effective.baseline is not None and settings.write_baseline is None:
         baseline = baselines.read(effective.baseline, max_bytes=plan.limits.max_file_bytes)
@@ -147,7 +156,7 @@ def _report(
         findings=tuple(findings),
         summary=report.Summary(
             files=len(checked) if checked else len(workspace.files),
-            documents=len(workspace.documents),
+            documents=sum(1 for d in workspace.documents if not checked or d.file in checked),
             objects=len(objects),
             other_documents=workspace.other_documents,
         ),

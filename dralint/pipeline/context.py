@@ -47,7 +47,7 @@ class Workspace:
     objects: list[KubeObject] = field(default_factory=list)
     broken: list[Unidentified] = field(default_factory=list)
     list_documents: list[Document] = field(default_factory=list)  # bare YAML lists of objects
-    other_documents: int = 0
+    other_documents: int = 0  # documents of the checked files that are not Kubernetes objects
     issues: list[tuple[str, DecodeIssue]] = field(default_factory=list)  # (file, issue)
     checked_files: frozenset[str] = frozenset()  # files findings are reported for (others are context)
 

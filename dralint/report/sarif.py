@@ -70,7 +70,7 @@ def _result(finding: Finding, index: int | None) -> dict[str, Any]:
         "level": _LEVEL[finding.severity],
         "message": {"text": text},
         "locations": [location],
-        "partialFingerprints": {"dralint/v1": fingerprint(finding)},
+        "partialFingerprints": {"dralint/v2": fingerprint(finding)},
     }
     if index is not None:
         result["ruleIndex"] = index

@@ -111,7 +111,7 @@ def test_sarif_fingerprints_survive_moved_lines(
         r["locations"][0]["physicalLocation"]["region"]["startLine"] + 3 for r in before
     ]
     assert [r["partialFingerprints"] for r in after] == [r["partialFingerprints"] for r in before]
-    assert len({r["partialFingerprints"]["dralint/v1"] for r in after}) == len(after)
+    assert len({r["partialFingerprints"]["dralint/v2"] for r in after}) == len(after)
 
 
 def test_sarif_uris_for_stdin_and_absolute_paths(mixed: Report, render: Callable[[str, Report], str]) -> None:
