@@ -78,7 +78,7 @@ def test_a_5000_digit_limit_in_the_configuration_is_exit_2() -> None:
 @pytest.mark.parametrize(
     ("name", "reason"),
     [
-        ("long-int-version.baseline.json", 'not a dralint baseline (expected {"version": 1, "findings": [...]})'),
+        ("long-int-version.baseline.json", 'not a dralint baseline (expected {"version": 2, "findings": [...]})'),
         ("nested.baseline.json", "1:1: not a dralint baseline: JSON document nests too deeply"),
     ],
 )
