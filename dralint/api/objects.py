@@ -109,6 +109,10 @@ class KubeObject:
         """1-based (line, column) of ``path`` (relative to the object) in the source file."""
         return self.document.position(self.prefix + path)
 
+    def plain_scalar(self, path: Path) -> str | None:
+        """The plain scalar at ``path`` (relative to the object) as the file spells it."""
+        return self.document.plain_scalar(self.prefix + path)
+
 
 @dataclass(frozen=True, slots=True)
 class Unidentified:
