@@ -24,6 +24,7 @@ from dralint.pipeline import engine, parallel
 from dralint.pipeline.context import CheckContext, Options
 from dralint.read import sources
 from dralint.read.load import inputs
+from dralint.read.sources import SourceFile
 from dralint.rules import Rule, catalogue
 from dralint.suppress import Suppressor
 from dralint.suppress import baseline as baselines
@@ -44,6 +45,7 @@ class CheckSettings:
     stdin_name: str = "-"
     simulate: bool = True
     color: bool = False
+    terminal: bool = False  # standard output is a terminal (auto prints the full format there)
     show_suppressed: bool = False
     write_baseline: str | None = None
     jobs: int | None = None  # worker processes for many files; None: one per core
@@ -81,7 +83,7 @@ def run(settings: CheckSettings) -> int:
     for requested, _ in settings.outputs:  # a typo in a format must not cost a whole analysis
         _format(requested, environment)
     outcome = analyse(settings)
-    write_outputs(outcome.report, settings.outputs, environment)
+    write_outputs(outcome.report, settings.outputs, environment, terminal=settings.terminal)
     if outcome.baseline_written is not None:
         print(f"dralint: wrote {outcome.baseline_written} findings to {settings.write_baseline}", file=sys.stderr)
     return outcome.exit_code
@@ -229,29 +231,57 @@ def _report(
         files=tuple(sorted(checked)),
         show_suppressed=settings.show_suppressed,
         fail_on=threshold,
+        excerpts=excerpts(workspace.files, findings),
     )
 
 
-def resolve_format(name: str, environment: Mapping[str, str]) -> str:
-    """``auto`` is ``github`` under GitHub Actions and ``text`` elsewhere."""
+def excerpts(files: list[SourceFile], findings: list[Finding]) -> dict[tuple[str, int], str]:
+    """The source lines the findings point at, for formats that show them."""
+    wanted: dict[str, set[int]] = {}
+    for finding in findings:
+        wanted.setdefault(finding.location.file, set()).add(finding.location.line)
+    out: dict[tuple[str, int], str] = {}
+    for source in files:
+        lines = wanted.get(source.name)
+        if not lines:
+            continue
+        text = source.text.split("\n")
+        out.update(((source.name, n), text[n - 1].rstrip("\r")) for n in sorted(lines) if 0 < n <= len(text))
+    return out
+
+
+def resolve_format(name: str, environment: Mapping[str, str], *, terminal: bool = False) -> str:
+    """``auto``: ``github`` under GitHub Actions; ``full`` (source lines) when a person reads a terminal;
+    else ``concise``, one finding per line, for whatever parses it (pre-commit, CI logs, pipes)."""
     if name == report.AUTO:
-        return "github" if environment.get(GITHUB_ACTIONS) == "true" else "text"
+        if environment.get(GITHUB_ACTIONS) == "true":
+            return "github"
+        machine = any(environment.get(variable) for variable in MACHINE_RUNNERS)
+        return "full" if terminal and not machine else "concise"
     return name
 
 
-def _format(requested: str, environment: Mapping[str, str]) -> str:
-    name = resolve_format(requested, environment)
+# Set by pre-commit and by CI services: their logs are read by tools as much as by people.
+MACHINE_RUNNERS = ("PRE_COMMIT", "CI")
+
+
+def _format(requested: str, environment: Mapping[str, str], *, terminal: bool = False) -> str:
+    name = resolve_format(requested, environment, terminal=terminal)
     if name not in report.FORMATS:
         raise UsageError(f"unknown format {requested!r}; known: {', '.join([report.AUTO, *sorted(report.FORMATS)])}")
     return name
 
 
 def write_outputs(
-    result: report.Report, outputs: tuple[tuple[str, str | None], ...], environment: Mapping[str, str]
+    result: report.Report,
+    outputs: tuple[tuple[str, str | None], ...],
+    environment: Mapping[str, str],
+    *,
+    terminal: bool = False,
 ) -> None:
     with ExitStack() as stack:
         for requested, path in outputs:
-            name = _format(requested, environment)
+            name = _format(requested, environment, terminal=terminal and path is None)
             stream: TextIO
             if path is None:
                 stream = sys.stdout

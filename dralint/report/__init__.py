@@ -17,13 +17,15 @@ from dralint.findings import Finding, ObjectRef
 from dralint.rules import Rule
 
 FORMATS: dict[str, str] = {
+    "concise": "dralint.report.text",
+    "full": "dralint.report.full",
     "github": "dralint.report.github",
     "json": "dralint.report.json_format",
     "junit": "dralint.report.junit",
     "sarif": "dralint.report.sarif",
-    "text": "dralint.report.text",
+    "text": "dralint.report.text",  # the name of concise before full existed; kept for scripts
 }
-AUTO = "auto"  # github under GitHub Actions, text elsewhere (decided by the check command)
+AUTO = "auto"  # github under GitHub Actions, full on a terminal, concise elsewhere (decided by the check command)
 DOCS_URL = "https://github.com/dralint/dralint/blob/main/docs/rules/{id}.md"
 
 
@@ -57,6 +59,8 @@ class Report:
     files: tuple[str, ...] = ()  # the checked files
     show_suppressed: bool = False
     fail_on: str = "error"
+    # (file, line) -> the text of that line, for the lines findings point at (the full format shows them)
+    excerpts: Mapping[tuple[str, int], str] = field(default_factory=dict)
 
     @property
     def active(self) -> tuple[Finding, ...]:
