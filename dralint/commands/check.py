@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime
 import io
 import os
+import pathlib
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
-from typing import Literal, TextIO
+from typing import Any, Literal, TextIO
 
 from dralint import report
 from dralint.api.versions import DEFAULT_RELEASE, Target, make_target, normalise_release, parse_feature_gates
@@ -232,7 +233,38 @@ def _report(
         show_suppressed=settings.show_suppressed,
         fail_on=threshold,
         excerpts=excerpts(workspace.files, findings),
+        **source_paths([*checked, *(f.location.file for f in findings)], settings.stdin_name),
     )
+
+
+def source_paths(files: Iterable[str], stdin_name: str) -> dict[str, Any]:
+    """``source_root`` and ``relative_paths`` of a report: the files relative to one directory above them all.
+
+    The directory is the git repository around the current directory (code scanning resolves
+    paths from the repository root), else the current directory, widened to a common parent
+    when a file lies outside it, so that no path needs ``..`` or an absolute URI.
+    """
+    absolute = {f: os.path.abspath(f) for f in sorted(set(files)) if f and f != sources.STDIN}
+    if stdin_name == sources.STDIN:
+        absolute.pop(stdin_name, None)
+    root = _repository_root(os.getcwd())
+    if any(os.path.commonpath([root, path]) != root for path in absolute.values()):
+        root = os.path.commonpath([root, *absolute.values()])
+    relative = {f: os.path.relpath(path, root).replace(os.sep, "/") for f, path in absolute.items()}
+    uri = pathlib.Path(root).as_uri()
+    return {"source_root": uri if uri.endswith("/") else uri + "/", "relative_paths": relative}
+
+
+def _repository_root(directory: str) -> str:
+    """The top of the git work tree holding ``directory``, or ``directory`` itself outside one."""
+    current = directory
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return directory
+        current = parent
 
 
 def excerpts(files: list[SourceFile], findings: list[Finding]) -> dict[tuple[str, int], str]:

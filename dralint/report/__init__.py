@@ -61,6 +61,11 @@ class Report:
     fail_on: str = "error"
     # (file, line) -> the text of that line, for the lines findings point at (the full format shows them)
     excerpts: Mapping[tuple[str, int], str] = field(default_factory=dict)
+    # Where the files are, for formats that need URIs (SARIF): the directory every checked file is
+    # under (the git repository, or the current directory) as a file URI ending in "/", and each
+    # file's path relative to it. Empty when unknown: paths are then used as they are shown.
+    source_root: str = ""
+    relative_paths: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def active(self) -> tuple[Finding, ...]:
