@@ -328,3 +328,22 @@ def write_outputs(
                     raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
                 rendered = replace(result, color=False)
             report.renderer(name)(rendered, stream)
+            if name == "github":
+                _write_job_summary(result, environment)
+
+
+STEP_SUMMARY = "GITHUB_STEP_SUMMARY"
+
+
+def _write_job_summary(result: report.Report, environment: Mapping[str, str]) -> None:
+    """Append the job summary to ``$GITHUB_STEP_SUMMARY`` (GitHub Actions shows it on the run's page)."""
+    path = environment.get(STEP_SUMMARY)
+    if not path:
+        return
+    from dralint.report.github import summary_markdown
+
+    try:
+        with open(path, "a", encoding="utf-8", newline="\n") as summary:
+            summary.write(summary_markdown(result))
+    except OSError as error:
+        raise UsageError(f"cannot write the job summary {path} (${STEP_SUMMARY}): {error.strerror or error}") from None
