@@ -2,8 +2,9 @@
 
 The inputs come from ``testing/hostile.py`` (the tests use the same generators, smaller): an
 alias bomb of 10**9 values, nesting of 100 and of 300 levels, a 50 MB file, 100,000 documents,
-a CEL selector whose cost blows up (beside devices, so it is evaluated too), and a claim
-whose allocation search is exponential. Each is one ``dralint check`` subprocess; the wall time
+a CEL selector whose cost blows up (beside devices), a claim whose allocation search is
+exponential, and 2,000 claims with selectors of their own beside 10,000 devices (DRA420 and the
+dry-run evaluate each on each device's projection). Each is one ``dralint check`` subprocess; the wall time
 and the peak resident memory of that process are printed with the first finding. The 50 MB
 file and the 100,000 documents are also run with the limits raised, to show what a full check
 of them would cost. Usage::
@@ -28,7 +29,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from figures import Figure, record  # noqa: E402
 
-from testing import hostile  # noqa: E402
+from testing import hostile, hostile_cel  # noqa: E402
 
 # The command line, reporting its peak resident memory (VmHWM: /proc resets it when Python starts).
 PEAK = (
@@ -58,6 +59,7 @@ CASES: list[tuple[str, str, Callable[[], str]]] = [
     ("100,000 documents", "many.yaml", lambda: hostile.many_documents(100_000)),
     ("CEL cost blow-up (10**8 steps)", "costly.yaml", _costly),
     ("exponential allocation search", "search.yaml", lambda: hostile.exponential_search(20)),
+    ("2,000 selectors x 10,000 devices", "selectors.yaml", lambda: hostile_cel.many_selectors(2000, 1250)),
 ]
 RAISED = "limits: {maxFileBytes: 67108864, maxDocumentsPerFile: 200000}\n"
 

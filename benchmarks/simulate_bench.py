@@ -20,7 +20,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from figures import Figure, record
 
 from dralint.api.versions import make_target
-from dralint.dryrun import analysis
 from dralint.pipeline.context import CheckContext
 from dralint.read.load import load
 
@@ -111,7 +110,7 @@ def run(pods: int, directory: Path) -> tuple[float, float, int]:
     workspace = load([str(path)])
     loaded = time.perf_counter()
     ctx = CheckContext(workspace, make_target())
-    result = analysis.analyse(ctx)
+    result = ctx.dry_run()
     placed = sum(1 for p in result.simulation.placements if p.outcome == "placed")
     _ = result.utilisation
     done = time.perf_counter()

@@ -354,16 +354,19 @@ def explain(rule: str, rule_paths: tuple[str, ...], config: str | None, no_confi
     type=click.IntRange(min=1),
     default=None,
     metavar="STEPS",
-    help="Search steps per node before giving up (default 1,000,000).",
+    help="Search steps per node before giving up (default: limits.maxSearchSteps of the configuration, 1,000,000).",
 )
-def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None) -> None:
+@_config_option
+@_no_config_option
+def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None, config: str | None, no_config: bool) -> None:
     """Run the allocator on a scenario's claims for every node of the scenario."""
-    from dralint.allocator import DEFAULT_SEARCH_BUDGET
     from dralint.commands import allocate as command
 
     def go() -> int:
-        steps = budget if budget is not None else DEFAULT_SEARCH_BUDGET
-        return command.run(command.AllocateSettings(scenario=scenario, format=fmt, repeat=repeat, budget=steps))
+        settings = command.AllocateSettings(
+            scenario=scenario, format=fmt, repeat=repeat, budget=budget, config=config, no_config=no_config
+        )
+        return command.run(settings)
 
     _run(go)
 
@@ -412,7 +415,6 @@ def simulate(
     stdin_filename: str,
 ) -> None:
     """Dry-run every pod's claims against the inventory: placements, utilisation, unplaced pods."""
-    from dralint.api.versions import normalise_release, parse_feature_gates
     from dralint.commands import simulate as command
 
     def go() -> int:
@@ -420,11 +422,19 @@ def simulate(
             raise UsageError("simulate needs the manifests whose pods to place: give PATHS (files, directories, or -)")
         settings = command.SimulateSettings(
             paths=paths,
-            inventory=inventory,
             format=fmt,
             output=output,
-            release=normalise_release(release) if release is not None else None,
-            feature_gates=parse_feature_gates(feature_gates) if feature_gates is not None else None,
+            flags=_layer(
+                release=release,
+                feature_gates=feature_gates,
+                inventory=inventory,
+                rules=(),
+                select=(),
+                ignore=(),
+                exclude=(),
+                fail_on=None,
+                baseline=None,
+            ),
             strategy=strategy,
             stdin_name=stdin_filename,
             config=config,
@@ -442,8 +452,10 @@ def inventory() -> None:
 
 @inventory.command()
 @click.argument("path")
-def expand(path: str) -> None:
+@_config_option
+@_no_config_option
+def expand(path: str, config: str | None, no_config: bool) -> None:
     """Print the Nodes and ResourceSlices an Inventory document stands for (YAML for kubectl apply)."""
     from dralint.commands import inventory as command
 
-    _run(lambda: command.expand(command.ExpandSettings(path=path)))
+    _run(lambda: command.expand(command.ExpandSettings(path=path, config=config, no_config=no_config)))

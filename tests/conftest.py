@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+# The shared reference data sits beside the repository; DRALINT_SHARED names it elsewhere (a worktree).
+SHARED = Path(os.environ.get("DRALINT_SHARED") or ROOT.parent / "shared")
 CORPUS = SHARED / "corpus"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

@@ -83,8 +83,7 @@ def test_errors_in_a_worker_are_raised_in_the_parent(monkeypatch: pytest.MonkeyP
             options=Options(),
             rules=rules,
             selection=Selection(frozenset(rules)),
-            limits=Limits(),
-            max_file_bytes=1 << 20,
+            limits=Limits(max_file_bytes=1 << 20),
         ),
     ):
         pass

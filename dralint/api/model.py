@@ -580,6 +580,9 @@ class Node:
     meta: ObjectMeta
     taints: tuple[NodeTaint, ...] = ()
     unschedulable: bool = False
+    # status.allocatable as written (raw quantities); None when the Node has none (or an empty one):
+    # the dry-run then takes it as unconstrained, not as a node where nothing fits
+    allocatable: Mapping[str, str] | None = None
 
     @property
     def name(self) -> str:
@@ -592,6 +595,7 @@ class Node:
 
 def node(data: Mapping[str, Any]) -> Node:
     spec = read.mapping_or_empty(data, "spec")
+    status = read.mapping_or_empty(data, "status")
     return Node(
         meta=object_meta(read.mapping_or_empty(data, "metadata")),
         taints=tuple(
@@ -599,4 +603,5 @@ def node(data: Mapping[str, Any]) -> Node:
             for t in read.items(spec, "taints")
         ),
         unschedulable=read.flag(spec, "unschedulable") is True,
+        allocatable=read.scalars(status, "allocatable") or None,
     )

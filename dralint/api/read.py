@@ -92,3 +92,11 @@ def flag(data: Any, key: str) -> bool | None:
 def present(data: Any, key: str) -> bool:
     """Whether the field is set to a non-null value."""
     return _get(data, key) is not None
+
+
+def scalars(data: Any, key: str) -> dict[str, str]:
+    """A map of scalars as strings (labels, nodeSelector, resource quantities); other values are left out."""
+    value = _get(data, key)
+    if not isinstance(value, Mapping):
+        return {}
+    return {str(k): str(v) for k, v in value.items() if isinstance(v, (str, int, float)) and not isinstance(v, bool)}

@@ -16,6 +16,7 @@ from typing import Any
 
 from dralint.api import meta, read
 from dralint.api.objects import KubeObject
+from dralint.api.scheduling import PodScheduling, pod_scheduling
 from dralint.apimachinery.fieldpath import Path, value_at
 
 
@@ -44,6 +45,7 @@ class Container:
     claims: tuple[ContainerClaim, ...] = ()
     requests: Mapping[str, str] = field(default_factory=dict)  # resources.requests, raw strings
     limits: Mapping[str, str] = field(default_factory=dict)
+    restart_policy: str = ""  # "Always" makes an init container a sidecar
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +64,7 @@ class PodSpec:
     node_selector: Mapping[str, str] = field(default_factory=dict)
     required_affinity: meta.NodeSelector | None = None
     tolerations: tuple[Toleration, ...] = ()
+    scheduling: PodScheduling = field(default_factory=PodScheduling)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,8 +216,9 @@ def pod_spec(data: Any) -> PodSpec:
                         ContainerClaim(read.text(c, "name"), read.opt_text(c, "request"))
                         for c in read.items(resources, "claims")
                     ),
-                    requests=_str_map(value_at(resources, ("requests",))),
-                    limits=_str_map(value_at(resources, ("limits",))),
+                    requests=read.scalars(resources, "requests"),
+                    limits=read.scalars(resources, "limits"),
+                    restart_policy=read.text(item, "restartPolicy"),
                 )
             )
     affinity = value_at(data, ("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution"))
@@ -222,7 +226,7 @@ def pod_spec(data: Any) -> PodSpec:
         resource_claims=claims,
         containers=tuple(containers),
         node_name=read.opt_text(data, "nodeName"),
-        node_selector=_str_map(data.get("nodeSelector")),
+        node_selector=read.scalars(data, "nodeSelector"),
         required_affinity=meta.node_selector(affinity),
         tolerations=tuple(
             Toleration(
@@ -230,10 +234,5 @@ def pod_spec(data: Any) -> PodSpec:
             )
             for t in read.items(data, "tolerations")
         ),
+        scheduling=pod_scheduling(data),
     )
-
-
-def _str_map(data: Any) -> dict[str, str]:
-    if not isinstance(data, Mapping):
-        return {}
-    return {str(k): str(v) for k, v in data.items() if isinstance(v, (str, int, float)) and not isinstance(v, bool)}

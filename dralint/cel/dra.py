@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COST_LIMIT",
+    "NO_SUCH_KEY_HINT",
     "DeviceValue",
     "Selector",
     "compile_selector",
@@ -41,7 +42,8 @@ __all__ = [
 COST_LIMIT = 1_000_000  # resourceapi.CELSelectorExpressionMaxCost
 MAX_ATTRIBUTE_VALUES = 48  # resourceapi.ResourceSliceMaxAttributeValuesPerDevice
 DEVICE_TYPE = object_type("kubernetes.DRADevice")
-_NO_SUCH_KEY_HINT = (
+# What Kubernetes appends to a missing-key runtime error (the scheduler's message says it too).
+NO_SUCH_KEY_HINT = (
     ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() for "
     "optional fields"
 )
@@ -289,7 +291,7 @@ class Selector:
             result = self.program.run(frame)
         except CelRuntimeError as error:  # upstream adds a hint to missing-key errors
             if "no such key:" in error.message:
-                raise CelRuntimeError(error.message + _NO_SUCH_KEY_HINT) from None
+                raise CelRuntimeError(error.message + NO_SUCH_KEY_HINT) from None
             raise
         if result is True or result is False:
             return result

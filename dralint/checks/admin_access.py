@@ -8,33 +8,21 @@ among the inputs (or the configuration lists them); otherwise it can only say wh
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 
 from dralint.api import model
 from dralint.api.requests import claim_specs, written_requests
 from dralint.api.versions import SERVED
 from dralint.apimachinery.fieldpath import render
 from dralint.checks.apiserver import validation_target
+from dralint.checks.rule_ids import RuleId
+from dralint.cluster.namespaces import namespace_labels
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 from dralint.validate.apiserver.behaviour import behaviour
 
-UNLABELLED = "DRA130"
-UNVERIFIED = "DRA131"
-
-
-def namespace_labels(ctx: CheckContext) -> dict[str, Mapping[str, str]]:
-    """Labels of every namespace the inputs (or the options) describe."""
-    out: dict[str, Mapping[str, str]] = {}
-    for obj in ctx.objects:
-        if obj.kind == "Namespace" and obj.group == "" and isinstance(obj.metadata.get("name"), str):
-            labels = obj.metadata.get("labels")
-            out[obj.metadata["name"]] = (
-                {str(k): str(v) for k, v in labels.items()} if isinstance(labels, Mapping) else {}
-            )
-    for name, labels in ctx.options.namespaces.items():
-        out[name] = {**out.get(name, {}), **labels}
-    return out
+UNLABELLED = RuleId.ADMIN_ACCESS_NAMESPACE_UNLABELLED
+UNVERIFIED = RuleId.ADMIN_ACCESS_NAMESPACE_UNVERIFIED
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:

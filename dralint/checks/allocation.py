@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 
@@ -77,7 +78,7 @@ def _unsatisfiable(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
                 f"the pod's other requests: {detail}"
             )
         hint = "; ".join(reason.hints) if reason.hints else _hint(reason)
-        yield Violation("DRA500", message, obj, path, hint, offset=offset)
+        yield Violation(RuleId.CLAIM_UNSATISFIABLE, message, obj, path, hint, offset=offset)
 
 
 def _offset(use: locate.ClaimUse, reason: why.RequestWhy, clause: str) -> int | None:
@@ -142,8 +143,12 @@ def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]
         if pod.template.owner.kind == "Pod":
             who = f"pod {pod.display} gets"
         message = f"{who} no devices: earlier pods hold them ({arithmetic})"
+        if failure.first.filters:
+            n = len(failure.first.candidates)
+            passing = "only 1 node passes" if n == 1 else f"only {n} nodes pass"
+            message += f"; {passing} its {' and '.join(failure.first.filters)} filters"
         yield Violation(
-            "DRA501",
+            RuleId.DEVICES_OVERSUBSCRIBED,
             message,
             obj,
             path,
@@ -173,7 +178,7 @@ def _error(placement: Placement) -> Violation:
             if found is not None:
                 obj, path = found, found_path
     return Violation(
-        "DRA505",
+        RuleId.ALLOCATION_ERROR,
         f"the scheduler's allocator fails for {pod.subject}: {placement.reason}",
         obj,
         path,
@@ -181,12 +186,23 @@ def _error(placement: Placement) -> Violation:
     )
 
 
+# The filters that depend on the pods placed before (dryrun/filters.py), with the remedy for each.
+_LATER_FILTERS = {
+    "resources": "lower the pod's requests, or add nodes or allocatable resources to the inventory",
+    "pod anti-affinity": "relax the required pod anti-affinity, or add nodes in other topology domains",
+    "pod affinity": "check the required pod affinity: the pods it must run with, their namespaces and nodes",
+    "topology spread": "raise maxSkew, lower minDomains, or add nodes in other topology domains",
+}
+
+
 def _no_node(placement: Placement) -> Violation:
     pod = placement.pod
-    return Violation(
-        "DRA506",
-        f"no node of the inventory admits {pod.subject}: {placement.reason}",
-        pod.template.owner,
-        pod.template.path,
-        "check nodeSelector, node affinity and tolerations against the nodes' labels and taints",
-    )
+    later = [f for f in placement.filters if f in _LATER_FILTERS]
+    if later:
+        subject = f"pod {pod.display}" if pod.template.owner.kind == "Pod" else f"pod {pod.display} of {pod.workload}"
+        message = f"no node of the inventory admits {subject} next to the pods placed before it: {placement.reason}"
+        hint = "; ".join(_LATER_FILTERS[f] for f in later)
+    else:
+        message = f"no node of the inventory admits {pod.subject}: {placement.reason}"
+        hint = "check nodeSelector, node affinity and tolerations against the nodes' labels and taints"
+    return Violation(RuleId.POD_FITS_NO_NODE, message, pod.template.owner, pod.template.path, hint)

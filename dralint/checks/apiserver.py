@@ -18,11 +18,28 @@ from dralint.api.convert import PathMap
 from dralint.api.objects import KubeObject
 from dralint.api.versions import SERVED, Target
 from dralint.apimachinery.fieldpath import render, value_at
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 from dralint.validate import apiserver, skew
 from dralint.validate.apiserver import pod_groups
-from dralint.validate.apiserver.errors import FieldError
+from dralint.validate.apiserver.errors import FieldError, Kind
+
+RULE_OF_KIND: dict[Kind, RuleId] = {
+    Kind.METADATA: RuleId.INVALID_METADATA,
+    Kind.REQUIRED: RuleId.MISSING_REQUIRED_FIELD,
+    Kind.MALFORMED: RuleId.MALFORMED_NAME,
+    Kind.TOO_MANY: RuleId.TOO_MANY_ITEMS,
+    Kind.DUPLICATE: RuleId.DUPLICATE_ENTRY,
+    Kind.ONE_OF: RuleId.ONE_OF_VIOLATION,
+    Kind.UNSUPPORTED: RuleId.UNSUPPORTED_VALUE,
+    Kind.INVALID: RuleId.INVALID_VALUE,
+    Kind.CEL_TOO_LONG: RuleId.CEL_EXPRESSION_TOO_LONG,
+    Kind.FORBIDDEN: RuleId.FORBIDDEN_FIELD,
+    Kind.STATUS: RuleId.INVALID_STATUS,
+    Kind.REQUEST_REFERENCE: RuleId.UNKNOWN_REQUEST_REFERENCE,
+    Kind.POD_CLAIM_REFERENCE: RuleId.UNKNOWN_POD_CLAIM,
+}
 
 
 def validation_target(target: Target) -> Target:
@@ -100,7 +117,7 @@ def json_copy(data: Any) -> Any:
 def violation(error: FieldError, obj: KubeObject, paths: PathMap) -> Violation:
     """The finding for a field error: the server's message, printed at the user's own path."""
     message = f"{render(paths.to_source(error.path))}: {error.body()}"
-    return Violation(error.rule, message, obj, error.location, error.hint or _default_hint(error))
+    return Violation(RULE_OF_KIND[error.kind], message, obj, error.location, error.hint or _default_hint(error))
 
 
 def _default_hint(error: FieldError) -> str:

@@ -3,11 +3,17 @@ refused or rounded up by request policies, or aimed at devices that cannot be sh
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from functools import cache
+from typing import TYPE_CHECKING
 
 from dralint.api.requests import claim_specs, written_requests
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
+
+if TYPE_CHECKING:
+    from dralint.diagnose.candidates import CapacityKind
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
@@ -24,4 +30,17 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             continue
         devices = requests.matching_devices(request, analysis.class_devices(request.spec.device_class_name))
         for problem in requests.capacity_problems(request, devices):
-            yield Violation(problem.rule, problem.message, request.obj, problem.path, problem.hint)
+            yield Violation(rule_of_kind()[problem.kind], problem.message, request.obj, problem.path, problem.hint)
+
+
+@cache
+def rule_of_kind() -> Mapping[CapacityKind, RuleId]:
+    """Each kind of capacity problem's rule (built on first use: the diagnosis is imported lazily)."""
+    from dralint.diagnose.candidates import CapacityKind
+
+    return {
+        CapacityKind.TOO_LARGE: RuleId.CAPACITY_REQUEST_EXCEEDS_DEVICES,
+        CapacityKind.POLICY_REFUSES: RuleId.CAPACITY_REQUEST_POLICY_VIOLATION,
+        CapacityKind.POLICY_ROUNDS_UP: RuleId.CAPACITY_REQUEST_ROUNDED_UP,
+        CapacityKind.NOT_SHAREABLE: RuleId.CAPACITY_REQUEST_ON_EXCLUSIVE_DEVICE,
+    }

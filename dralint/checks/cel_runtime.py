@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 
@@ -13,6 +14,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         return
     # Imported after the guard: a run without an inventory does not pay for the dry-run's modules.
     from dralint.api.requests import claim_specs
+    from dralint.cel.dra import NO_SUCH_KEY_HINT
     from dralint.diagnose import hints, selector_errors
 
     inventory = ctx.inventory
@@ -21,16 +23,26 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     slices = [entry.slice for entry in inventory.slices]
     vocab = hints.vocabulary(slices)
     for error in selector_errors.find(classes, claims, slices):
-        guess = hints.did_you_mean(error.expression, vocab) if "no such key" in error.message else []
+        # The cause first: cel-go's error without Kubernetes' generic advice, which only fits a
+        # missing key; then what would fix it.
+        cause = error.message.removesuffix(NO_SUCH_KEY_HINT)
+        missing_key = cause.startswith("no such key:")
+        guess = hints.did_you_mean(error.expression, vocab) if missing_key else []
+        if missing_key:
+            guess.append(
+                "where it may be missing, guard it with has(...) or .?name.orValue(...), "
+                'or test device.driver == "..." first'
+            )
+        else:
+            guess.append(
+                "the scheduler stops trying to place any pod using it; make it valid on every device it runs on"
+            )
         of = f" of {error.evaluated}" if error.evaluated != error.failing else ""
         yield Violation(
-            "DRA420",
+            RuleId.SELECTOR_RUNTIME_ERROR,
             f"selector #{error.index} of {error.owner} raises a CEL runtime error on {error.failing}{of} inventory "
-            f"device{'s' if error.evaluated != 1 else ''}, first {error.device}: {error.message}",
+            f"device{'s' if error.evaluated != 1 else ''}, first {error.device}: {cause}",
             error.obj,
             error.path,
-            "; ".join(guess)
-            if guess
-            else 'the scheduler stops trying to place any pod using it; test device.driver == "..." first, '
-            "or guard the access with has(...) or .?name.orValue(...)",
+            "; ".join(guess),
         )

@@ -15,6 +15,7 @@ from typing import Any
 from dralint.api.versions import RELEASES, Target, make_target
 from dralint.apimachinery.fieldpath import Path
 from dralint.cel import CelCompileError
+from dralint.checks.rule_ids import RuleId
 from dralint.errors import UsageError
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
@@ -82,7 +83,7 @@ def _check_expression(target: Target, env: Any, obj: Any, path: Path, expression
         return
     if selector.program.max_cost > COST_LIMIT:
         yield Violation(
-            "DRA403",
+            RuleId.SELECTOR_COST_EXCEEDS_LIMIT,
             f"too complex, exceeds cost limit: estimated worst-case cost {selector.program.max_cost} "
             f"is above {COST_LIMIT}",
             obj,
@@ -99,7 +100,7 @@ def _compile_error(
     if remedy is not None:
         for offset, message in error.issues:
             yield Violation(
-                "DRA404",
+                RuleId.SELECTOR_FEATURE_UNAVAILABLE,
                 f"{_plain(message)} (not available on Kubernetes {target.release} with its feature gates)",
                 obj,
                 path,
@@ -108,12 +109,12 @@ def _compile_error(
             )
         return
     if error.stage == "result-type":
-        yield Violation("DRA401", error.message, obj, path, hint=_RESULT_HINT, offset=0)
+        yield Violation(RuleId.SELECTOR_NOT_BOOLEAN, error.message, obj, path, hint=_RESULT_HINT, offset=0)
         return
     for offset, message in error.issues:
         prefix = "program instantiation failed: " if error.stage == "instantiate" else "compilation failed: "
         yield Violation(
-            "DRA400",
+            RuleId.SELECTOR_COMPILE_ERROR,
             prefix + _plain(message) if not message.startswith(prefix) else message,
             obj,
             path,

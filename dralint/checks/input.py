@@ -7,17 +7,18 @@ from collections.abc import Iterator
 
 from dralint.api.objects import Unidentified
 from dralint.apimachinery.fieldpath import value_at
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Location, Violation
 from dralint.pipeline.context import CheckContext
+from dralint.read.issues import IssueKind
 
-# DecodeIssue.kind → rule id
-RULE_OF_ISSUE = {
-    "syntax": "DRA001",
-    "encoding": "DRA002",
-    "template": "DRA003",
-    "duplicate-key": "DRA004",
-    "too-large": "DRA005",
-    "too-deep": "DRA005",
+RULE_OF_ISSUE: dict[IssueKind, RuleId] = {
+    "syntax": RuleId.YAML_SYNTAX,
+    "encoding": RuleId.FILE_ENCODING,
+    "template": RuleId.UNRENDERED_TEMPLATE,
+    "duplicate-key": RuleId.DUPLICATE_KEY,
+    "too-large": RuleId.INPUT_TOO_LARGE,
+    "too-deep": RuleId.INPUT_TOO_LARGE,
 }
 
 
@@ -34,7 +35,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     for document in ctx.workspace.list_documents:
         count = sum(1 for item in document.data if isinstance(item, dict))
         yield Violation(
-            "DRA007",
+            RuleId.DOCUMENT_IS_A_LIST,
             f"document is a YAML list of {count} object{'s' * (count != 1)}; kubectl expects one object per document",
             hint="separate the objects with --- lines, or wrap them in a List (kind: List, items: [...])",
             location=Location(document.file, *document.position(())),
@@ -50,7 +51,7 @@ def _incomplete(broken: Unidentified) -> Violation:
         location = Location(broken.document.file, *broken.document.position((*broken.prefix, broken.missing)))
         message = f"{broken.missing} must be a non-empty string, not {json.dumps(broken.value, default=str)}"
         hint = f"write {broken.missing} as a string such as {_EXAMPLE[broken.missing]}"
-        return Violation("DRA006", message, hint=hint, location=location)
+        return Violation(RuleId.INCOMPLETE_OBJECT, message, hint=hint, location=location)
     other = "kind" if broken.missing == "apiVersion" else "apiVersion"
     message = f"object has {other} but no {broken.missing}"
     hint = f"add {broken.missing}"
@@ -66,7 +67,7 @@ def _incomplete(broken: Unidentified) -> Violation:
         location = Location(broken.document.file, *broken.document.position((*broken.prefix, misspelt[0])))
         message = f"object has {other} but no {broken.missing}: field names are case-sensitive"
         hint = f"rename {misspelt[0]} to {broken.missing}"
-    return Violation("DRA006", message, hint=hint, location=location)
+    return Violation(RuleId.INCOMPLETE_OBJECT, message, hint=hint, location=location)
 
 
 def _not_an_object(broken: Unidentified, location: Location) -> Violation:
@@ -74,13 +75,13 @@ def _not_an_object(broken: Unidentified, location: Location) -> Violation:
     shown = json.dumps(broken.value, default=str)
     if broken.prefix[-1] == "items":
         return Violation(
-            "DRA006",
+            RuleId.INCOMPLETE_OBJECT,
             f"items of a List must be a list of objects, not {shown}",
             hint="write each object as an item: `items:` then `- apiVersion: ...`",
             location=location,
         )
     return Violation(
-        "DRA006",
+        RuleId.INCOMPLETE_OBJECT,
         f"List item {broken.prefix[-1]} is {shown}, not an object",
         hint="remove the item, or write the object it stands for",
         location=location,

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 
-RULE = "DRA008"
+RULE = RuleId.SEARCH_LIMIT_REACHED
 _PER_ATTEMPT = "search budget exhausted"
 _WHOLE_RUN = "dry-run budget exhausted"
 

@@ -19,15 +19,16 @@ from dralint.api.normalise import Normalised
 from dralint.api.requests import claim_specs, written_requests
 from dralint.api.workloads import PodTemplate
 from dralint.apimachinery.fieldpath import Path
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 from dralint.suggest import did_you_mean, likely_typo, similar
 
-UNKNOWN_CLASS = "DRA300"
-UNKNOWN_CLAIM = "DRA301"
-UNKNOWN_TEMPLATE = "DRA302"
-UNKNOWN_CONTAINER_REQUEST = "DRA305"
-UNVERIFIED = "DRA306"
+UNKNOWN_CLASS = RuleId.UNKNOWN_DEVICE_CLASS
+UNKNOWN_CLAIM = RuleId.UNKNOWN_RESOURCE_CLAIM
+UNKNOWN_TEMPLATE = RuleId.UNKNOWN_RESOURCE_CLAIM_TEMPLATE
+UNKNOWN_CONTAINER_REQUEST = RuleId.UNKNOWN_CONTAINER_REQUEST
+UNVERIFIED = RuleId.UNVERIFIED_REFERENCE
 
 _KIND_RULE = {"ResourceClaim": UNKNOWN_CLAIM, "ResourceClaimTemplate": UNKNOWN_TEMPLATE}
 

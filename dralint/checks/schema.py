@@ -6,16 +6,17 @@ from collections.abc import Iterator
 
 from dralint.api.objects import KubeObject
 from dralint.apimachinery.fieldpath import Path
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 from dralint.validate.schema import Problem, SchemaError
 
-RULE_OF_PROBLEM: dict[Problem, str] = {
-    "unknown-field": "DRA100",
-    "wrong-type": "DRA101",
-    "missing-field": "DRA102",
-    "invalid-quantity": "DRA103",
-    "invalid-format": "DRA104",
+RULE_OF_PROBLEM: dict[Problem, RuleId] = {
+    "unknown-field": RuleId.UNKNOWN_FIELD,
+    "wrong-type": RuleId.WRONG_FIELD_TYPE,
+    "missing-field": RuleId.MISSING_WORKLOAD_FIELD,
+    "invalid-quantity": RuleId.INVALID_QUANTITY,
+    "invalid-format": RuleId.INVALID_VALUE_FORMAT,
 }
 
 

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from dralint.api.objects import KubeObject
 from dralint.api.versions import LEGACY_VERSIONS, RELEASES, SERVED, Target
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 from dralint.validate.skew import availability, preferred_version
@@ -26,7 +27,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             )
             how = "with the configured feature gates" if configured else "by default"
             yield Violation(
-                "DRA201",
+                RuleId.API_VERSION_DISABLED_BY_DEFAULT,
                 f"{obj.api_version} {obj.kind} is not enabled {how} in Kubernetes {target.release}",
                 obj,
                 ("apiVersion",),
@@ -41,7 +42,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
                 message += f"; use {info.replacement} {obj.kind}"
             preferred = preferred_version(target, obj.kind)
             hint = f"use resource.k8s.io/{preferred}" if preferred is not None else None
-            yield Violation("DRA202", message, obj, ("apiVersion",), hint)
+            yield Violation(RuleId.API_VERSION_DEPRECATED, message, obj, ("apiVersion",), hint)
 
 
 def _instead(target: Target, obj: KubeObject) -> str:
@@ -66,7 +67,7 @@ def _not_served(obj: KubeObject, release: str) -> Violation:
     else:
         message = f"{obj.api_version} {obj.kind} is not an API any Kubernetes release serves"
         hint = _newest_served_hint(obj.kind, release)
-    return Violation("DRA200", message, obj, ("apiVersion",), hint)
+    return Violation(RuleId.API_VERSION_NOT_SERVED, message, obj, ("apiVersion",), hint)
 
 
 def _newest_served_hint(kind: str, release: str) -> str | None:

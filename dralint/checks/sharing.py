@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 
@@ -49,7 +50,7 @@ def _shared_by_replicas(ctx: CheckContext) -> Iterator[Violation]:
             if entry.resource_claim_name is None:
                 continue
             yield Violation(
-                "DRA600",
+                RuleId.SHARED_CLAIM_MULTIPLE_REPLICAS,
                 f"{who} share ResourceClaim {template.namespace}/{entry.resource_claim_name}: they get the same "
                 "devices and can only run on the nodes its allocation is usable on",
                 template.owner,
@@ -87,7 +88,7 @@ def _too_many_consumers(ctx: CheckContext) -> Iterator[Violation]:
             continue
         already = f" plus {claim.reserved_for} already reserved" if claim.reserved_for else ""
         yield Violation(
-            "DRA602",
+            RuleId.CLAIM_CONSUMERS_EXCEED_LIMIT,
             f"ResourceClaim {key[0]}/{key[1]} would have {total} consumers ({', '.join(consumers[key])}{already}); "
             f"at most {limit} pods can reserve one claim",
             obj,
@@ -108,7 +109,7 @@ def _not_on_one_node(ctx: CheckContext) -> Iterator[Violation]:
         use = next(u for u in pod.claims if u.shared and u.claim is not None)
         obj, path = locate.claim_entry(pod, use)
         yield Violation(
-            "DRA601",
+            RuleId.SHARED_CLAIM_PODS_APART,
             f"{pod.subject} cannot use the shared claim: {placement.reason}",
             obj,
             path,
@@ -131,7 +132,7 @@ def _all_on_shareable(ctx: CheckContext) -> Iterator[Violation]:
         if not shareable:
             continue
         yield Violation(
-            "DRA604",
+            RuleId.ALL_MODE_ON_SHAREABLE_DEVICES,
             f"{request.owner} asks for all devices, and {shareable} of the {len(devices)} matching devices "
             f"allow{'s' if shareable == 1 else ''} multiple allocations: the claim takes one share of each, "
             "not the whole devices",
@@ -176,7 +177,7 @@ def _split_class(ctx: CheckContext) -> Iterator[Violation]:
             first = next(u for u in pod.claims if u.entry.name == parts[1][0])
             obj, path = locate.claim_entry(pod, first)
             yield Violation(
-                "DRA606",
+                RuleId.EXCLUSIVE_CLASS_SPLIT_ACROSS_CLAIMS,
                 f"{pod.subject} {_verb(pod)} {total} exclusive devices of class {class_name} "
                 f"through claims {names}, "
                 f"but no node has more than {most}",

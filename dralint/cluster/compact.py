@@ -73,6 +73,8 @@ def _node(pool: Mapping[str, Any], name: str, values: Mapping[str, str]) -> dict
     data: dict[str, Any] = {"apiVersion": "v1", "kind": "Node", "metadata": {"name": name, "labels": labels}}
     if pool.get("taints"):
         data["spec"] = {"taints": [dict(t) for t in pool["taints"]]}
+    if pool.get("allocatable"):
+        data["status"] = {"allocatable": {k: _quantity(v) for k, v in pool["allocatable"].items()}}
     return data
 
 

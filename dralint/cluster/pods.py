@@ -136,10 +136,11 @@ def expand(
     *,
     max_pods: int = MAX_PODS,
 ) -> list[Pod]:
-    """Every pod that needs devices, of every template, in document order then replica order.
+    """Every pod of every template, in document order then replica order.
 
-    Pods without claims are left out (the dry-run has nothing to place for them); at most
-    ``max_pods`` pods are made, whatever the replica counts say.
+    Pods without claims are made too: they take node resources and count for other pods'
+    affinity and topology spread. At most ``max_pods`` pods are made, whatever the replica
+    counts say.
     """
     pods: list[Pod] = []
     per_owner: dict[KubeObject, int] = {}
@@ -149,8 +150,6 @@ def expand(
     for t, template in enumerate(templates):
         k = seen_in_owner.get(template.owner, 0)
         seen_in_owner[template.owner] = k + 1
-        if not _needs_devices(template, extended):
-            continue
         base = template.name if per_owner[template.owner] == 1 else f"{template.name}-{k}"
         tolerations = template.spec.tolerations
         if template.per_node:
@@ -161,12 +160,6 @@ def expand(
         if len(pods) >= max_pods:
             break
     return pods
-
-
-def _needs_devices(template: PodTemplate, extended: Mapping[str, str]) -> bool:
-    if template.spec.resource_claims:
-        return True
-    return any(name in extended for c in template.spec.containers for name in (*c.requests, *c.limits))
 
 
 def _names(

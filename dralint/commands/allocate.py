@@ -13,6 +13,7 @@ from dralint.allocator.prepare import allocated_state, apply_taint_rules
 from dralint.api import model, serialize
 from dralint.api.scenario import Scenario, ScenarioError, scenario
 from dralint.errors import InputError
+from dralint.pipeline import run as pipeline
 
 Format = Literal["json", "text"]
 Outcome = Literal["allocated", "unsatisfiable", "error"]
@@ -23,7 +24,9 @@ class AllocateSettings:
     scenario: str  # a path, or "-" for standard input
     format: Format = "json"
     repeat: int = 1
-    budget: int = DEFAULT_SEARCH_BUDGET
+    budget: int | None = None  # search steps per node; None: limits.maxSearchSteps of the configuration
+    config: str | None = None
+    no_config: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +41,8 @@ class NodeOutcome:
 
 
 def run(settings: AllocateSettings, stream: TextIO | None = None) -> int:
+    plan = pipeline.configure(pipeline.Request(config=settings.config, no_config=settings.no_config))
+    budget = settings.budget if settings.budget is not None else plan.limits.max_search_steps
     try:
         loaded = scenario(_read(settings.scenario))
     except ScenarioError as error:
@@ -45,7 +50,7 @@ def run(settings: AllocateSettings, stream: TextIO | None = None) -> int:
     total = 0.0
     outcomes: list[NodeOutcome] = []
     for _ in range(max(settings.repeat, 1)):
-        outcomes = allocate_scenario(loaded, budget=settings.budget)
+        outcomes = allocate_scenario(loaded, budget=budget)
         total += sum(o.seconds for o in outcomes)
     out = stream if stream is not None else sys.stdout
     if settings.format == "text":

@@ -10,29 +10,26 @@ import sys
 from collections.abc import Iterable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, TextIO
+from typing import Any, TextIO
 
 from dralint import report
-from dralint.api.versions import DEFAULT_RELEASE, Target, make_target, normalise_release, parse_feature_gates
-from dralint.config import ConfigFile, discover, globs
-from dralint.config import load as load_config
-from dralint.config.resolve import CONFIG_ENV, Effective, Layer, Ref, from_environment, from_file, merge
+from dralint.api.versions import Target
+from dralint.config.resolve import Layer, Ref
 from dralint.config.select import selection
-from dralint.errors import ConfigError, DralintError, UsageError
+from dralint.errors import UsageError
 from dralint.findings import Finding, Suppression
-from dralint.limits import Limits, from_config
 from dralint.pipeline import engine, parallel
-from dralint.pipeline.context import CheckContext, Options
+from dralint.pipeline import run as pipeline
+from dralint.pipeline.context import CheckContext
+from dralint.pipeline.run import FAIL_ON, FailOn
 from dralint.read import sources
-from dralint.read.load import inputs
 from dralint.read.sources import SourceFile
 from dralint.rules import Rule, catalogue
 from dralint.suppress import Suppressor
 from dralint.suppress import baseline as baselines
 from dralint.suppress.exceptions import build as build_exceptions
 
-FailOn = Literal["error", "warning", "info", "never"]
-FAIL_ON: tuple[FailOn, ...] = ("error", "warning", "info", "never")
+__all__ = ["FAIL_ON", "CheckSettings", "FailOn", "Outcome", "analyse", "run"]
 GITHUB_ACTIONS = "GITHUB_ACTIONS"
 
 
@@ -71,6 +68,9 @@ class CheckSettings:
             layer = replace(layer, fail_on=Ref(self.fail_on, "--fail-on"))
         return layer
 
+    def request(self) -> pipeline.Request:
+        return pipeline.Request(self.flag_layer(), self.config, self.no_config, self.environment)
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -90,97 +90,25 @@ def run(settings: CheckSettings) -> int:
     return outcome.exit_code
 
 
-def configuration(settings: CheckSettings, environment: Mapping[str, str]) -> tuple[Effective, ConfigFile | None]:
-    """Merge flags, environment and the configuration file (found, or named by --config/DRALINT_CONFIG)."""
-    config_file: ConfigFile | None = None
-    if not settings.no_config:
-        path = settings.config or environment.get(CONFIG_ENV) or discover()
-        if path is not None:
-            config_file = load_config(path)
-    layers = [settings.flag_layer(), from_environment(environment)]
-    if config_file is not None:
-        layers.append(from_file(config_file))
-    return (
-        merge(
-            *layers,
-            root=config_file.root if config_file else ".",
-            config=config_file.name if config_file else None,
-        ),
-        config_file,
-    )
-
-
-def _at(ref: Ref, error: DralintError) -> ConfigError:
-    return ConfigError(f"{ref.origin}: {error}")
-
-
-def target(effective: Effective) -> Target:
-    release = DEFAULT_RELEASE
-    if effective.release is not None:
-        try:
-            release = normalise_release(effective.release.text)
-        except DralintError as error:
-            raise _at(effective.release, error) from None
-    gates = effective.feature_gates
-    if isinstance(gates, Ref):
-        try:
-            parsed = parse_feature_gates(gates.text)
-            return make_target(release, parsed)
-        except DralintError as error:
-            raise _at(gates, error) from None
-    try:
-        return make_target(release, gates)
-    except DralintError as error:
-        where = f"{effective.config}: featureGates" if effective.config else "featureGates"
-        raise ConfigError(f"{where}: {error}") from None
-
-
-def fail_on(effective: Effective) -> FailOn:
-    if effective.fail_on is None:
-        return "error"
-    for level in FAIL_ON:
-        if effective.fail_on.text == level:
-            return level
-    raise ConfigError(f"{effective.fail_on.origin}: fail-on must be one of {', '.join(FAIL_ON)}")
-
-
-def _files(paths: tuple[str, ...], exclude: tuple[str, ...], root: str) -> list[str]:
-    """The files to read, minus the excluded ones (explicitly named files too, so hooks honour ``exclude``)."""
-    found = sources.discover(paths)
-    if not exclude:
-        return found
-    return [f for f in found if f == sources.STDIN or not globs.matches_any(exclude, globs.relative_to(f, root))]
-
-
-def _limits(effective: Effective) -> tuple[Limits, int]:
-    limits = from_config(effective.limits)
-    return limits, limits.max_file_bytes
-
-
 def analyse(settings: CheckSettings) -> Outcome:
     """Everything but writing the outputs (tests and ``run`` share it)."""
-    environment = os.environ if settings.environment is None else settings.environment
-    effective, _ = configuration(settings, environment)
+    effective, _ = pipeline.configuration(settings.request())
     rules = catalogue(effective.rule_paths)
     chosen = selection(rules, effective)
     exceptions = build_exceptions(effective.exceptions, rules)
-    cluster = target(effective)
-    threshold = fail_on(effective)
-    limits, max_file_bytes = _limits(effective)
-    checked = _files(settings.paths or (".",), effective.exclude, effective.root)
-    context = _files(effective.inventory + effective.context, effective.exclude, effective.root)
+    plan = pipeline.plan(effective)
+    cluster, threshold = plan.target, plan.fail_on
+    files = plan.inputs(settings.paths or (".",))
     baseline = None
     if effective.baseline is not None and settings.write_baseline is None:
         baseline = baselines.read(effective.baseline)
-    with parallel.check(
-        inputs(checked, context),
-        jobs=settings.jobs if settings.jobs is not None else parallel.default_jobs(),
-        target=cluster,
-        options=Options(simulate=settings.simulate, extra=chosen.options, limits=limits),
+    with pipeline.read_and_check(
+        plan,
+        files,
+        options=plan.options(simulate=settings.simulate, rule_options=chosen.options),
         rules=rules,
         selection=chosen,
-        limits=limits,
-        max_file_bytes=max_file_bytes,
+        jobs=settings.jobs if settings.jobs is not None else parallel.default_jobs(),
         stdin_name=settings.stdin_name,
     ) as (ctx, found):
         suppressor = Suppressor(

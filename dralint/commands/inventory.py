@@ -11,19 +11,23 @@ from ruamel.yaml import YAML
 from dralint.cluster import compact, compact_schema
 from dralint.cluster.inventory import is_inventory_document
 from dralint.errors import InputError
-from dralint.read.load import load
+from dralint.pipeline import run as pipeline
+from dralint.read.load import inputs
 
 
 @dataclass(frozen=True, slots=True)
 class ExpandSettings:
     path: str
     stdin_name: str = "-"
+    config: str | None = None
+    no_config: bool = False
 
 
 def expand(settings: ExpandSettings) -> int:
     """Print the expansion as multi-document YAML; 2 (with the defects) when a document is invalid."""
-    workspace = load([settings.path], stdin_name=settings.stdin_name)
-    documents = [obj for obj in workspace.objects if is_inventory_document(obj)]
+    plan = pipeline.configure(pipeline.Request(config=settings.config, no_config=settings.no_config))
+    ctx = pipeline.read(plan, inputs([settings.path]), options=plan.options(), stdin_name=settings.stdin_name)
+    documents = [obj for obj in ctx.objects if is_inventory_document(obj)]
     if not documents:
         raise InputError(
             f"{settings.path}: no Inventory document (apiVersion {compact_schema.API_VERSION}, kind Inventory)"

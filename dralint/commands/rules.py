@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from dataclasses import dataclass
 
-from dralint.commands.check import CheckSettings, configuration
 from dralint.config.resolve import Layer
 from dralint.errors import UsageError
+from dralint.pipeline import run as pipeline
 from dralint.rules import Rule, by_name_or_id, catalogue, did_you_mean
 from dralint.rules import render as rule_docs
 
@@ -24,8 +23,7 @@ class RulesSettings:
 
 def _catalogue(settings: RulesSettings) -> dict[str, Rule]:
     flags = Layer(rule_paths=settings.rule_paths or None)
-    check_settings = CheckSettings(flags=flags, config=settings.config, no_config=settings.no_config)
-    effective, _ = configuration(check_settings, os.environ)
+    effective, _ = pipeline.configuration(pipeline.Request(flags, settings.config, settings.no_config))
     return catalogue(effective.rule_paths)
 
 

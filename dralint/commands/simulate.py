@@ -1,22 +1,20 @@
 """``dralint simulate``: dry-run every pod against the inventory and report placements and utilisation.
 
-The target cluster and inventory paths come from the flags, the environment and ``.dralint.yaml``
-exactly as for ``dralint check``.
+The target cluster, inventory and context paths, ``exclude`` and the limits come from the flags,
+the environment and ``.dralint.yaml`` through the same :func:`dralint.pipeline.run.configure` as
+``dralint check``. Without any ResourceSlice or Inventory there is nothing to dry-run: exit 2.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Literal, TextIO
 
-from dralint.commands import check
-from dralint.dryrun import analysis
-from dralint.errors import UsageError
-from dralint.pipeline.context import CheckContext
-from dralint.read.load import load
+from dralint.config.resolve import Layer, Ref
+from dralint.errors import InputError, UsageError
+from dralint.pipeline import run as pipeline
 from dralint.report import simulation
 from dralint.report.simulation import model as report
 
@@ -29,33 +27,41 @@ class SimulateSettings:
     inventory: tuple[str, ...] = ()
     format: str = "text"
     output: str | None = None
-    release: str | None = None  # None: from the configuration, else the newest release
-    feature_gates: Mapping[str, bool] | None = None
+    flags: Layer = field(default_factory=Layer)  # settings given on the command line
     strategy: Strategy = "pack"
     stdin_name: str = "-"
     config: str | None = None
     no_config: bool = False
+    environment: Mapping[str, str] | None = None  # None: os.environ
+    # Shortcuts for programmatic callers (tests): the same as the flags.
+    release: str | None = None
+    feature_gates: Mapping[str, bool] | None = None
+
+    def request(self) -> pipeline.Request:
+        layer = self.flags
+        if self.inventory:
+            layer = replace(layer, inventory=self.inventory)
+        if self.release is not None:
+            layer = replace(layer, release=Ref(self.release, "--kubernetes-version"))
+        if self.feature_gates is not None:
+            layer = replace(layer, feature_gates=dict(self.feature_gates))
+        return pipeline.Request(layer, self.config, self.no_config, self.environment)
 
 
 def run(settings: SimulateSettings) -> int:
-    """0 when every pod was placed, 1 when some were not."""
+    """0 when every pod was placed, 1 when some were not (2, raised, without an inventory)."""
     if settings.format not in simulation.FORMATS:
         raise UsageError(f"unknown format {settings.format!r}; known: {', '.join(sorted(simulation.FORMATS))}")
-    effective, _ = check.configuration(
-        check.CheckSettings(
-            paths=settings.paths,
-            config=settings.config,
-            no_config=settings.no_config,
-            release=settings.release,
-            feature_gates=settings.feature_gates,
-            inventory=settings.inventory,
-        ),
-        os.environ,
-    )
-    target = check.target(effective)
-    workspace = load(settings.paths + effective.inventory, stdin_name=settings.stdin_name)
-    ctx = CheckContext(workspace, target)
-    result = report.build(analysis.analyse(ctx, strategy=settings.strategy))
+    plan = pipeline.configure(settings.request())
+    files = plan.inputs(settings.paths)
+    ctx = pipeline.read(plan, files, options=plan.options(), stdin_name=settings.stdin_name)
+    analysis = pipeline.dry_run(ctx, strategy=settings.strategy)
+    if not analysis.active:
+        raise InputError(
+            "no inventory to dry-run against: give ResourceSlices or an Inventory document "
+            "(--inventory, or inventory: in .dralint.yaml)"
+        )
+    result = report.build(analysis)
     render = simulation.renderer(settings.format)
     if settings.output is None:
         render(result, sys.stdout)

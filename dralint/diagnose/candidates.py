@@ -4,13 +4,14 @@ For every request (and ``firstAvailable`` entry) of the ResourceClaims and Resou
 the devices its DeviceClass and its own selectors accept; then, per requested capacity, whether
 any of them is large enough, whether their request policies allow the amount or round it up, and
 whether the devices can be shared at all. These are the facts behind the capacity and sharing
-findings (DRA502-DRA504, DRA603, DRA604).
+findings.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from enum import Enum, auto
 
 from dralint.allocator.capacity import consumed_amount, violates_policy
 from dralint.allocator.devices import CapacityInfo, nano
@@ -53,9 +54,18 @@ def accepted_devices(
     return out
 
 
+class CapacityKind(Enum):
+    """What is wrong with a capacity request (``checks/capacity.py`` maps each kind to its rule)."""
+
+    TOO_LARGE = auto()  # no matching device has the capacity, or enough of it
+    POLICY_REFUSES = auto()  # every matching device's request policy refuses the amount
+    POLICY_ROUNDS_UP = auto()  # the policies make the request consume more than written
+    NOT_SHAREABLE = auto()  # no matching device can be shared: the pod gets a whole device
+
+
 @dataclass(frozen=True, slots=True)
 class CapacityProblem:
-    rule: str  # DRA502, DRA503, DRA504 or DRA603
+    kind: CapacityKind
     request: WrittenRequest
     capacity: str
     message: str
@@ -77,7 +87,7 @@ def capacity_problems(
         if not having:
             known = sorted({c for _, d in devices for c in d.capacity})
             yield CapacityProblem(
-                "DRA502",
+                CapacityKind.TOO_LARGE,
                 request,
                 name,
                 f"{request.owner} requests capacity {name} but none of the {len(devices)} matching devices has it",
@@ -88,7 +98,7 @@ def capacity_problems(
         big_enough = [item for item in having if item[2].value >= wanted]
         if not big_enough:
             yield CapacityProblem(
-                "DRA502",
+                CapacityKind.TOO_LARGE,
                 request,
                 name,
                 f"{request.owner} requests {wanted} of {name} but the largest matching device "
@@ -99,7 +109,7 @@ def capacity_problems(
         allowed = [v for v in verdicts if v[0]]
         if not allowed:
             yield CapacityProblem(
-                "DRA503",
+                CapacityKind.POLICY_REFUSES,
                 request,
                 name,
                 f"{request.owner} requests {wanted} of {name}, which the request policy of every matching device "
@@ -110,7 +120,7 @@ def capacity_problems(
         rounded = [v for v in allowed if v[1] is not None and v[1] != wanted]
         if len(rounded) == len(allowed):
             yield CapacityProblem(
-                "DRA504",
+                CapacityKind.POLICY_ROUNDS_UP,
                 request,
                 name,
                 f"{request.owner} requests {wanted} of {name} but the request policy makes it consume {rounded[0][1]}",
@@ -119,7 +129,7 @@ def capacity_problems(
         shareable = [d for _, d, _ in big_enough if d.allow_multiple_allocations]
         if not shareable:
             yield CapacityProblem(
-                "DRA603",
+                CapacityKind.NOT_SHAREABLE,
                 request,
                 name,
                 f"{request.owner} requests {wanted} of {name}, but no matching device allows multiple allocations: "

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from enum import Enum, auto
 
 from dralint.api import model
 from dralint.apimachinery.fieldpath import Key
@@ -33,9 +34,24 @@ KIND_NAMES = {
 }
 
 
+class Kind(Enum):
+    """What is wrong with the inventory (``checks/inventory_defects.py`` maps each kind to its rule)."""
+
+    INCOMPLETE_POOL = auto()
+    MIXED_GENERATIONS = auto()
+    DUPLICATE_DEVICE = auto()
+    COUNTER_NOT_DECLARED = auto()
+    CONSUMES_MORE_THAN_COUNTER = auto()
+    COUNTERS_OVERCOMMITTED = auto()
+    ATTRIBUTE_TYPE_INCONSISTENT = auto()
+    DUPLICATE_COUNTER_SET = auto()
+    POOL_NAME_SHARED_WITH_COUNTERS = auto()
+    ATTRIBUTE_GIVEN_TWICE = auto()
+
+
 @dataclass(frozen=True, slots=True)
 class Defect:
-    rule: str
+    kind: Kind
     message: str
     origin: Origin
     hint: str | None = None
@@ -63,10 +79,10 @@ def find(slices: Sequence[SliceEntry], allocated: Sequence[AllocatedClaim] = ())
 
 def _unique(defects: list[Defect]) -> list[Defect]:
     """One defect per place and message: an Inventory entry generates the same defect on every node."""
-    seen: set[tuple[str, int, tuple[object, ...], str]] = set()
+    seen: set[tuple[Kind, int, tuple[object, ...], str]] = set()
     out = []
     for defect in defects:
-        key = (defect.rule, id(defect.origin.obj), defect.origin.path, defect.message)
+        key = (defect.kind, id(defect.origin.obj), defect.origin.path, defect.message)
         if key not in seen:
             seen.add(key)
             out.append(defect)
@@ -84,7 +100,7 @@ def _generations(key: tuple[str, str], entries: list[SliceEntry]) -> Iterator[De
     stale = next(e for e in entries if e.slice.pool.generation != generations[-1])
     listed = ", ".join(str(g) for g in generations[:-1]) + f" and {generations[-1]}"
     yield Defect(
-        "DRA702",
+        Kind.MIXED_GENERATIONS,
         f"pool {_pool_text(key)} has slices of generations {listed}; only generation {generations[-1]} is used",
         stale.at(("spec", "pool", "generation")),
         "a driver publishes a new generation by replacing every slice of the pool; remove the stale slices",
@@ -99,14 +115,14 @@ def _completeness(key: tuple[str, str], current: list[SliceEntry]) -> Iterator[D
     where = first.at(("spec", "pool", "resourceSliceCount"))
     if len(counts) > 1:
         yield Defect(
-            "DRA701",
+            Kind.INCOMPLETE_POOL,
             f"slices of pool {_pool_text(key)} disagree on resourceSliceCount ({', '.join(map(str, counts))})",
             where,
             "every slice of a pool generation must give the same resourceSliceCount",
         )
     elif counts[0] != len(current):
         yield Defect(
-            "DRA701",
+            Kind.INCOMPLETE_POOL,
             f"pool {_pool_text(key)} generation {first.slice.pool.generation} has {len(current)} "
             f"slice{'s' if len(current) != 1 else ''} but resourceSliceCount is {counts[0]}",
             where,
@@ -141,7 +157,7 @@ def _duplicate_devices(key: tuple[str, str], current: list[SliceEntry]) -> Itera
                     f"device name {device.name} appears in slices {earlier.slice.name} and {entry.slice.name} "
                     f"of pool {_pool_text(key)}"
                 )
-            yield Defect("DRA703", message, entry.device_at(i, ("name",)), hint)
+            yield Defect(Kind.DUPLICATE_DEVICE, message, entry.device_at(i, ("name",)), hint)
 
 
 def _counters(key: tuple[str, str], current: list[SliceEntry], used: set[str]) -> Iterator[Defect]:
@@ -153,7 +169,7 @@ def _counters(key: tuple[str, str], current: list[SliceEntry], used: set[str]) -
                 if declared_in[counter_set.name] is entry and not entry.generated:
                     continue  # twice in one written slice: an API validation error, reported there
                 yield Defect(
-                    "DRA708",
+                    Kind.DUPLICATE_COUNTER_SET,
                     f"counter set {counter_set.name} is declared twice in pool {_pool_text(key)}",
                     entry.at(("spec", "sharedCounters", s, "name")),
                     "the scheduler treats the pool as invalid; give every counter set a unique name",
@@ -176,7 +192,7 @@ def _counters(key: tuple[str, str], current: list[SliceEntry], used: set[str]) -
                     total = declared.counters.get(name)
                     if total is None:
                         yield Defect(
-                            "DRA704",
+                            Kind.COUNTER_NOT_DECLARED,
                             f"device {device.name} consumes counter {name} which counter set "
                             f"{declared.name} of pool {_pool_text(key)} does not declare",
                             entry.device_at(i, (*where, "counters")),
@@ -184,7 +200,7 @@ def _counters(key: tuple[str, str], current: list[SliceEntry], used: set[str]) -
                         )
                     elif amount > total:
                         yield Defect(
-                            "DRA705",
+                            Kind.CONSUMES_MORE_THAN_COUNTER,
                             f"device {device.name} consumes {amount} of counter {declared.name}/{name} "
                             f"which only holds {total}",
                             entry.device_at(i, (*where, "counters")),
@@ -199,7 +215,7 @@ def _counters(key: tuple[str, str], current: list[SliceEntry], used: set[str]) -
             entry = next(e for e in current if any(c.name == set_name for c in e.slice.shared_counters))
             index = next(i for i, c in enumerate(entry.slice.shared_counters) if c.name == set_name)
             yield Defect(
-                "DRA706",
+                Kind.COUNTERS_OVERCOMMITTED,
                 f"allocated devices consume {amount} of counter {set_name}/{name} in pool {_pool_text(key)}, "
                 f"which only holds {total}",
                 entry.at(("spec", "sharedCounters", index, "counters")),
@@ -215,7 +231,7 @@ def _undeclared_set(
     origin: Origin,
 ) -> Defect:
     return Defect(
-        "DRA704",
+        Kind.COUNTER_NOT_DECLARED,
         f"device {device.name} consumes counters of counter set {consumption.counter_set}, "
         f"which no slice of pool {_pool_text(key)} declares",
         origin,
@@ -270,7 +286,7 @@ def _attribute_types(slices: Sequence[SliceEntry]) -> Iterator[Defect]:
         )
         odd = ranked[-1][1]
         yield Defect(
-            "DRA707",
+            Kind.ATTRIBUTE_TYPE_INCONSISTENT,
             f"attribute {name} of driver {driver} is {text}",
             odd.entry.device_at(odd.index, ("attributes", Key(odd.key))),
             "selectors comparing the attribute fail or raise errors on the devices with the other type",
@@ -287,7 +303,7 @@ def _qualified_twice(slices: Sequence[SliceEntry]) -> Iterator[Defect]:
                     if "/" not in key and f"{driver}/{key}" in keys:
                         noun = "attribute" if field_name == "attributes" else "capacity"
                         yield Defect(
-                            "DRA710",
+                            Kind.ATTRIBUTE_GIVEN_TWICE,
                             f"device {device.name} gives {noun} {key} twice, as {key} and as {driver}/{key}",
                             entry.device_at(i, (field_name, Key(f"{driver}/{key}"))),
                             "selectors see one of the two values, and which one is not defined; keep one spelling",
@@ -305,7 +321,7 @@ def _shared_pool_names(pools: dict[tuple[str, str], list[SliceEntry]]) -> Iterat
             continue
         drivers = ", ".join(sorted(d for d, _ in users))
         yield Defect(
-            "DRA709",
+            Kind.POOL_NAME_SHARED_WITH_COUNTERS,
             f"drivers {drivers} both publish pool {pool} with shared counters",
             users[1][1].at(("spec", "pool", "name")),
             "the scheduler keys its counter bookkeeping by pool name alone, so the drivers' counters interfere; "

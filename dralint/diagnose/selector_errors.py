@@ -15,6 +15,7 @@ from dralint.api import model
 from dralint.api.objects import KubeObject
 from dralint.apimachinery.fieldpath import Path
 from dralint.cel import CelError, CelRuntimeError, DeviceValue, Selector, compile_selector, device_value
+from dralint.cel.dra import COST_LIMIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,39 +53,88 @@ def _compile(selectors: Sequence[model.DeviceSelector]) -> list[Selector | None]
     out: list[Selector | None] = []
     for selector in selectors:
         try:
-            out.append(compile_selector(selector.cel.expression) if selector.cel is not None else None)
+            compiled = compile_selector(selector.cel.expression) if selector.cel is not None else None
         except CelError:
-            out.append(None)  # compile errors are reported by the CEL checks
+            compiled = None  # compile errors are reported by the CEL checks
+        # A selector over the cost limit is rejected by the API server (DRA403): it never runs.
+        out.append(compiled if compiled is not None and compiled.program.max_cost <= COST_LIMIT else None)
     return out
 
 
-def evaluate(
-    selectors: Sequence[model.DeviceSelector], devices: Sequence[Candidate]
-) -> tuple[list[Candidate], dict[int, tuple[str, Candidate, int, int]]]:
-    """Devices all selectors accept, and per erroring selector (first message, first device, failing, evaluated)."""
-    compiled = _compile(selectors)
-    passed: list[Candidate] = []
-    errors: dict[int, tuple[str, Candidate, int, int]] = {}
-    evaluated = [0] * len(compiled)
-    for candidate in devices:
-        ok = True
+Outcome = tuple[list[Candidate], dict[int, tuple[str, Candidate, int, int]]]
+
+
+class Evaluator:
+    """Selectors on devices, each distinct (selector, device projection) evaluated once.
+
+    Devices that agree on every value a selector reads get the same result from it, so the
+    devices are grouped by the selector's projection (``Selector.paths``) and one device of each
+    group is evaluated; the grouping of a device list is kept per projection, and the outcome
+    of a whole selector list per device list, so thousands of claims over the same class and
+    inventory cost one pass each (the dry-run's selector cache shares the same per-projection
+    results through the compiled selectors).
+    """
+
+    def __init__(self) -> None:
+        self._groups: dict[tuple[int, int, str | None], list[list[int]]] = {}
+        self._outcomes: dict[tuple[int, tuple[str, ...]], Outcome] = {}
+
+    def evaluate(self, selectors: Sequence[model.DeviceSelector], devices: Sequence[Candidate]) -> Outcome:
+        """Devices all selectors accept, and per erroring selector (first message, first device, failing, evaluated)."""
+        key = (id(devices), tuple(s.cel.expression if s.cel is not None else "" for s in selectors))
+        found = self._outcomes.get(key)
+        if found is None:
+            found = self._outcomes[key] = self._evaluate(_compile(selectors), devices)
+        return found
+
+    def _evaluate(self, compiled: list[Selector | None], devices: Sequence[Candidate]) -> Outcome:
+        alive: list[int] | None = None  # None: every device
+        errors: dict[int, tuple[str, Candidate, int, int]] = {}
         for index, selector in enumerate(compiled):
             if selector is None:
-                ok = False
-                break
-            evaluated[index] += 1
-            try:
-                if not selector.matches(candidate.value):
-                    ok = False
-                    break
-            except CelRuntimeError as error:
-                first = errors.get(index)
-                errors[index] = (error.message, candidate, 1, 0) if first is None else (*first[:2], first[2] + 1, 0)
-                ok = False
-                break
-        if ok:
-            passed.append(candidate)
-    return passed, {i: (m, c, n, evaluated[i]) for i, (m, c, n, _) in errors.items()}
+                return [], errors
+            accepted: list[int] = []
+            first: tuple[int, str] | None = None
+            failing = 0
+            for group in self._grouped(selector, devices, alive):
+                try:
+                    if selector.matches(devices[group[0]].value):
+                        accepted.extend(group)
+                except CelRuntimeError as error:
+                    failing += len(group)
+                    if first is None or group[0] < first[0]:
+                        first = (group[0], error.message)
+            if first is not None:
+                evaluated = len(devices) if alive is None else len(alive)
+                errors[index] = (first[1], devices[first[0]], failing, evaluated)
+            alive = sorted(accepted)
+        return [devices[i] for i in (range(len(devices)) if alive is None else alive)], errors
+
+    def _grouped(self, selector: Selector, devices: Sequence[Candidate], alive: list[int] | None) -> list[list[int]]:
+        """Indices of ``alive`` (all devices when None) grouped by what ``selector`` reads, in order."""
+        paths = selector.paths
+        if alive is not None or not paths.projectable:
+            return _group(selector, devices, range(len(devices)) if alive is None else alive)
+        key = (id(devices), paths.key_id, paths.driver)
+        found = self._groups.get(key)
+        if found is None:
+            found = self._groups[key] = _group(selector, devices, range(len(devices)))
+        return found
+
+
+def _group(selector: Selector, devices: Sequence[Candidate], indices: Sequence[int]) -> list[list[int]]:
+    paths = selector.paths
+    if not paths.projectable:
+        return [[i] for i in indices]
+    groups: dict[object, list[int]] = {}
+    for i in indices:
+        value = devices[i].value
+        projection = value.keys.get(paths.key_id)
+        if projection is None:
+            projection = value.keys[paths.key_id] = paths.key(value)
+        pinned = paths.driver is None or value.driver == paths.driver
+        groups.setdefault((value.error, pinned, projection), []).append(i)
+    return list(groups.values())
 
 
 def find(
@@ -94,9 +144,10 @@ def find(
 ) -> Iterator[SelectorError]:
     """Runtime errors of class selectors on all devices, and of request selectors on the devices their class accepts."""
     devices = candidates(slices)
+    evaluator = Evaluator()
     accepted: dict[str, list[Candidate]] = {}
     for device_class, obj in classes:
-        passed, errors = evaluate(device_class.selectors, devices)
+        passed, errors = evaluator.evaluate(device_class.selectors, devices)
         accepted[device_class.name] = passed
         for index, (message, first, failing, evaluated) in sorted(errors.items()):
             owner = f"DeviceClass {device_class.name}"
@@ -122,7 +173,7 @@ def find(
                 pool = accepted.get(part.device_class_name)
                 if pool is None or not part.selectors:
                     continue
-                _, errors = evaluate(part.selectors, pool)
+                _, errors = evaluator.evaluate(part.selectors, pool)
                 for index, (message, first, failing, evaluated) in sorted(errors.items()):
                     owner = f"{obj.kind} {obj.namespace}/{obj.name} request {label}"
                     yield SelectorError(

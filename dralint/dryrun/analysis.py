@@ -1,6 +1,6 @@
 """The whole dry-run for one check run: inventory → pods → placement → utilisation → failures.
 
-Built once per :class:`~dralint.pipeline.context.CheckContext` (its ``analysis`` property) and read by
+Built once per run (the ``analysis`` property of :class:`~dralint.pipeline.context.CheckContext`) and read by
 every simulation check and by ``dralint simulate``. Failure explanations are computed lazily,
 only for the pods that did not fit, and once per pod template.
 """
@@ -18,12 +18,18 @@ from dralint.api.versions import Target
 from dralint.cluster import pods as pods_module
 from dralint.cluster.inventory import Inventory
 from dralint.diagnose import hints, why
+from dralint.dryrun.filters import PlacedPods
 from dralint.dryrun.placement import Limits, Placement, Simulation, Strategy, simulate
 from dralint.dryrun.state import Cluster, SearchBudget
 from dralint.dryrun.utilisation import PoolUtilisation, utilisation
 
 if TYPE_CHECKING:
-    from dralint.pipeline.context import CheckContext
+    from collections.abc import Mapping, Sequence
+
+    from dralint.api.normalise import Normalised
+    from dralint.api.objects import KubeObject
+    from dralint.api.workloads import PodTemplate
+    from dralint.limits import Limits as InputLimits
 
 RESERVED_FOR_LIMIT = {"1.31": 32}  # consumers of a claim; 256 from 1.32
 MAX_EXPLAINED_NODES = 64  # explanations are summed over at most this many candidate nodes
@@ -121,20 +127,29 @@ class Analysis:  # not slotted: it caches lazily computed properties
         return Failure(first, tuple(group), fits_empty, explanations)
 
 
-def analyse(ctx: CheckContext, *, strategy: Strategy = "pack") -> Analysis:
-    """Run the dry-run for everything loaded in ``ctx``."""
-    target = ctx.target
-    inventory = ctx.inventory
+def analyse(
+    target: Target,
+    inventory: Inventory,
+    normalised: Mapping[KubeObject, Normalised],
+    pod_templates: Sequence[PodTemplate],
+    *,
+    limits: InputLimits,
+    strategy: Strategy = "pack",
+    namespaces: Mapping[str, Mapping[str, str]] | None = None,
+) -> Analysis:
+    """The dry-run of every pod of ``pod_templates`` (claims from ``normalised``) against ``inventory``.
+
+    ``namespaces`` gives the labels of namespaces, for the namespaceSelector of pod affinity terms.
+    """
     features = features_for(target)
     slices = [entry.slice for entry in inventory.slices]
     if taint_rules_apply(target):
         slices = apply_taint_rules(slices, [entry.rule for entry in inventory.taint_rules])
     classes = {name: entry.device_class for name, entry in inventory.classes.items()}
-    index = pods_module.claim_index(ctx.normalised.values())
+    index = pods_module.claim_index(normalised.values())
     extended = pods_module.extended_resource_classes(inventory.classes) if target.enabled("DRAExtendedResource") else {}
-    pods = pods_module.expand(ctx.pod_templates, index, inventory.nodes, extended)
+    pods = pods_module.expand(pod_templates, index, inventory.nodes, extended)
     # The scheduler evaluates selectors in the StoredExpressions environment (everything enabled).
-    limits = ctx.options.limits
     budget = SearchBudget(limits.max_search_steps, limits.max_dry_run_steps)
     cluster = Cluster(slices, classes, features, budget=budget)
     base = Cluster(slices, classes, features, budget=budget)
@@ -144,6 +159,7 @@ def analyse(ctx: CheckContext, *, strategy: Strategy = "pack") -> Analysis:
     preallocated = {(c.namespace, c.name): c.allocation for c in existing if c.allocation is not None}
     consumers = {(c.namespace, c.name): c.reserved_for for c in existing}
     reserved = Limits(reserved_for=RESERVED_FOR_LIMIT.get(target.release, 256))
+    placed = PlacedPods(inventory.nodes, namespaces=namespaces, dra_backed=extended.keys())
     result = (
         simulate(
             pods,
@@ -154,6 +170,7 @@ def analyse(ctx: CheckContext, *, strategy: Strategy = "pack") -> Analysis:
             preconsumers=consumers,
             strategy=strategy,
             limits=reserved,
+            placed=placed,
         )
         if inventory.has_devices
         else Simulation()

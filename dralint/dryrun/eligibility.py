@@ -62,8 +62,14 @@ def untolerated(node: model.Node, tolerations: Sequence[Toleration]) -> model.No
 class Exclusion:
     """Why a node cannot take the pod (None from :func:`exclusion` when it can)."""
 
-    reason: str  # "node name", "node selector", "node affinity", "taint"
-    detail: str
+    reason: str  # "node name", "node selector", "node affinity", "taint", "resources", "pod affinity", ...
+    detail: str  # after a count: "3 untolerated taint x:NoSchedule"; or about one node, see plural
+    plural: str | None = None  # set for a predicate of nodes: "1 node lacks cpu", "3 nodes lack cpu"
+
+    def counted(self, n: int) -> str:
+        if self.plural is None:
+            return f"{n} {self.detail}"
+        return f"1 node {self.detail}" if n == 1 else f"{n} nodes {self.plural}"
 
 
 def exclusion(
@@ -91,11 +97,15 @@ def exclusion(
 
 
 def summarise(exclusions: Iterable[tuple[str, Exclusion]]) -> str:
-    """``"0 of 4 nodes are eligible: 3 untolerated taint nvidia.com/gpu:NoSchedule, 1 nodeSelector …"``."""
-    counts: dict[str, int] = {}
+    """``"0 of 4 nodes are eligible: 3 untolerated taint nvidia.com/gpu:NoSchedule; 1 nodeSelector …"``.
+
+    Groups are separated by semicolons: a group's own text may hold commas ("requested 8, free 4").
+    """
+    counts: dict[Exclusion, int] = {}
     total = 0
     for _, excluded in exclusions:
         total += 1
-        counts[excluded.detail] = counts.get(excluded.detail, 0) + 1
-    parts = [f"{n} {detail}" for detail, n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
-    return f"0 of {total} nodes are eligible: {', '.join(parts)}" if total else "the inventory has no nodes"
+        counts[excluded] = counts.get(excluded, 0) + 1
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0].detail))
+    parts = [excluded.counted(n) for excluded, n in ordered]
+    return f"0 of {total} nodes are eligible: {'; '.join(parts)}" if total else "the inventory has no nodes"

@@ -12,6 +12,7 @@ nodes linear instead of quadratic.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
@@ -20,6 +21,7 @@ from dralint.api import model
 from dralint.cluster.inventory import NodeEntry
 from dralint.cluster.pods import ClaimUse, Pod
 from dralint.dryrun import eligibility
+from dralint.dryrun.filters import Check, PlacedPods
 
 Strategy = Literal["pack", "spread"]
 Outcome = Literal["placed", "missing-claim", "no-node", "unsatisfiable", "error", "claim-consumers", "claim-elsewhere"]
@@ -51,11 +53,17 @@ class Placement:
     reason: str = ""  # for anything but "placed": one line for the user
     candidates: tuple[str, ...] = ()  # nodes the pod may run on (for "unsatisfiable" and "error")
     attempted: tuple[ClaimUse, ...] = ()  # the claims the allocator was asked to allocate
+    # the filters that excluded nodes: for "no-node" all of them ("taint", "resources", ...), for
+    # "unsatisfiable" those that depend on the pods placed before (candidates are what they left)
+    filters: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
 class Simulation:
-    placements: list[Placement] = field(default_factory=list)
+    placements: list[Placement] = field(default_factory=list)  # pods that need devices
+    # pods without claims: placed only because they take node resources and count for pod
+    # (anti-)affinity and topology spread
+    others: list[Placement] = field(default_factory=list)
     # (namespace, name) -> allocation of every claim the dry-run allocated, in allocation order
     allocated: dict[tuple[str, str], model.AllocationResult] = field(default_factory=dict)
     consumers: dict[tuple[str, str], int] = field(default_factory=dict)  # pods reserving each claim
@@ -76,15 +84,31 @@ def simulate(
     preconsumers: Mapping[tuple[str, str], int] | None = None,
     strategy: Strategy = "pack",
     limits: Limits | None = None,
+    placed: PlacedPods | None = None,
 ) -> Simulation:
-    """Place ``pods`` in order; ``commit`` is told about every allocation that was made."""
+    """Place ``pods`` in order; ``commit`` is told about every allocation that was made.
+
+    ``placed`` applies the filters that depend on earlier pods (resources, pod affinity, spread).
+    """
     limits = limits or Limits()
-    run = _Run(nodes, allocate, commit, strategy, limits)
+    run = _Run(nodes, allocate, commit, strategy, limits, placed or PlacedPods(nodes))
     run.result.allocated.update(preallocated or {})
     run.result.consumers.update(preconsumers or {})
     for pod in pods:
-        run.result.placements.append(run.place(pod))
+        placement = run.place(pod)
+        (run.result.placements if pod.claims else run.result.others).append(placement)
     return run.result
+
+
+def _no_node(pod: Pod, excluded: list[tuple[str, eligibility.Exclusion]]) -> Placement:
+    filters = tuple(sorted({why.reason for _, why in excluded}))
+    return Placement(pod, "no-node", reason=eligibility.summarise(excluded), filters=filters)
+
+
+@dataclass(frozen=True, slots=True)
+class _Eligible:
+    indexes: list[int]  # of the nodes the pod may run on, in node order
+    excluded: list[tuple[str, eligibility.Exclusion]]  # the others, with why
 
 
 class _Run:
@@ -95,14 +119,17 @@ class _Run:
         commit: Callable[[Sequence[model.AllocationResult]], None],
         strategy: Strategy,
         limits: Limits,
+        placed: PlacedPods,
     ) -> None:
         self.nodes = nodes
+        self.placed = placed
+        self.last_node = -1  # "spread": the node used last, by any pod
         self.allocate = allocate
         self.commit = commit
         self.strategy = strategy
         self.limits = limits
         self.result = Simulation()
-        self.eligible_cache: dict[tuple[int, str | None], list[int] | str] = {}
+        self.eligible_cache: dict[tuple[int, str | None], _Eligible] = {}
         self.candidate_cache: dict[tuple[object, ...], list[int]] = {}
         # Per pod shape: "pack" resumes at the first candidate not known to be full, "spread" at the
         # candidate after the last one used; a shape that fit nowhere fits nowhere later either.
@@ -115,8 +142,8 @@ class _Run:
         if missing:
             return Placement(pod, "missing-claim", reason=f"{missing[0]} does not exist")
         eligible = self._eligible(pod)
-        if isinstance(eligible, str):
-            return Placement(pod, "no-node", reason=eligible)
+        if not eligible.indexes:
+            return _no_node(pod, eligible.excluded)
         reused: list[tuple[ClaimUse, model.AllocationResult]] = []
         to_allocate: list[ClaimUse] = []
         for use in pod.claims:
@@ -131,7 +158,7 @@ class _Run:
                     reason=f"claim {use.key[0]}/{use.key[1]} is already reserved by {self.limits.reserved_for} pods",
                 )
             reused.append((use, existing))
-        candidates = self._candidates(pod, eligible, reused)
+        candidates = self._candidates(pod, eligible.indexes, reused)
         if not candidates:
             names = ", ".join(f"{u.key[0]}/{u.key[1]}" for u, _ in reused)
             return Placement(
@@ -145,10 +172,18 @@ class _Run:
             tuple((u.kind, u.entry_index) for u in to_allocate),
             tuple(u.key for u, _ in reused),
         )
-        for position in self._positions(shape, len(candidates)):
-            node = self.nodes[candidates[position]].node
+        check = self.placed.prepare(pod)
+        # The cursor and the failed positions only ever skip nodes where the claims did not fit;
+        # a node another pod's filter excluded may take a later pod of the same shape.
+        filtered: int | None = None  # the first position a filter excluded
+        for position in self._positions(shape, candidates):
+            index = candidates[position]
+            if check is not None and check(index) is not None:
+                filtered = position if filtered is None else filtered
+                continue
+            node = self.nodes[index].node
             if not to_allocate:
-                return self._placed(pod, node.name, reused, (), ())
+                return self._placed(pod, index, reused, (), ())
             attempt = self.allocate(node, [u.claim for u in to_allocate if u.claim is not None])
             if attempt.error is not None and not attempt.failed_on_node:
                 return Placement(
@@ -157,31 +192,48 @@ class _Run:
             if attempt.results is None:
                 self.failed.setdefault(shape, set()).add(position)
                 continue
-            self.cursor[shape] = position + (1 if self.strategy == "spread" else 0)
-            return self._placed(pod, node.name, reused, to_allocate, attempt.results)
+            if self.strategy == "pack":
+                self.cursor[shape] = position if filtered is None else min(position, filtered)
+            return self._placed(pod, index, reused, to_allocate, attempt.results)
         if self.strategy == "pack":
-            self.cursor[shape] = len(candidates)
-        else:
+            self.cursor[shape] = len(candidates) if filtered is None else filtered
+        elif filtered is None:
             self.full.add(shape)
-        count = len(candidates)
+        passing = candidates if check is None else [i for i in candidates if check(i) is None]
+        if not passing:  # (a node that passes and was not tried is one the claims did not fit on before)
+            return _no_node(pod, [*eligible.excluded, *self._filtered(check, candidates)])
+        count = len(passing)
         where = "the only node" if count == 1 else f"any of the {count} nodes"
+        narrowed = tuple(sorted({why.reason for _, why in self._filtered(check, candidates)}))
         return Placement(
             pod,
             "unsatisfiable",
             reason=f"the claims cannot be allocated on {where} the pod may run on",
-            candidates=tuple(self.nodes[i].node.name for i in candidates),
+            candidates=tuple(self.nodes[i].node.name for i in passing),
             attempted=tuple(to_allocate),
+            filters=narrowed,
         )
+
+    def _filtered(self, check: Check | None, candidates: list[int]) -> list[tuple[str, eligibility.Exclusion]]:
+        """The candidates the filters that depend on earlier pods exclude, with why."""
+        out = []
+        for index in candidates:
+            why = check(index) if check is not None else None
+            if why is not None:
+                out.append((self.nodes[index].node.name, why))
+        return out
 
     def _placed(
         self,
         pod: Pod,
-        node: str,
+        index: int,
         reused: list[tuple[ClaimUse, model.AllocationResult]],
         allocated: Sequence[ClaimUse],
         results: Sequence[model.AllocationResult],
     ) -> Placement:
         self.commit(results)
+        self.placed.add(pod, index)
+        self.last_node = index
         pairs = list(reused)
         for use, result in zip(allocated, results, strict=True):
             self.result.allocated[use.key] = result
@@ -190,7 +242,7 @@ class _Run:
             self.result.consumers[use.key] = self.result.consumers.get(use.key, 0) + 1
         order = {id(use): n for n, use in enumerate(pod.claims)}
         pairs.sort(key=lambda pair: order[id(pair[0])])
-        return Placement(pod, "placed", node, tuple(pairs))
+        return Placement(pod, "placed", self.nodes[index].node.name, tuple(pairs))
 
     def _existing(self, use: ClaimUse) -> model.AllocationResult | None:
         if use.claim is None:
@@ -199,7 +251,8 @@ class _Run:
             return use.claim.allocation
         return self.result.allocated.get(use.key) if use.shared else None
 
-    def _eligible(self, pod: Pod) -> list[int] | str:
+    def _eligible(self, pod: Pod) -> _Eligible:
+        """The nodes the pod's own fields admit (cached per template: they never change)."""
         key = (pod.template_index, pod.node_name)
         cached = self.eligible_cache.get(key)
         if cached is not None:
@@ -218,8 +271,7 @@ class _Run:
                 indexes.append(i)
             else:
                 excluded.append((entry.node.name, why))
-        result: list[int] | str = indexes if indexes else eligibility.summarise(excluded)
-        self.eligible_cache[key] = result
+        result = self.eligible_cache[key] = _Eligible(indexes, excluded)
         return result
 
     def _candidates(
@@ -239,11 +291,14 @@ class _Run:
     def _usable(node: model.Node, allocation: model.AllocationResult) -> bool:
         return allocation.node_selector is None or eligibility.selector_matches(node, allocation.node_selector)
 
-    def _positions(self, shape: tuple[object, ...], count: int) -> Iterator[int]:
-        start = self.cursor.get(shape, 0)
+    def _positions(self, shape: tuple[object, ...], candidates: list[int]) -> Iterator[int]:
+        """Positions in ``candidates`` to try: "pack" from the first not known to be full, "spread" from
+        the first after the node any pod was placed on last."""
+        count = len(candidates)
         if self.strategy == "pack":
-            yield from range(start, count)
+            yield from range(self.cursor.get(shape, 0), count)
         elif shape not in self.full:
+            start = bisect.bisect_right(candidates, self.last_node) % count
             failed = self.failed.get(shape, set())
             for k in range(count):
                 position = (start + k) % count

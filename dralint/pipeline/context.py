@@ -1,6 +1,6 @@
 """What every check reads: the loaded input, the target cluster, and indexes built once on demand.
 
-Built by the ``check`` command after loading; checks receive it and never mutate it. Costly
+Built by the pipeline (:mod:`dralint.pipeline.run`) after loading; checks receive it and never mutate it. Costly
 shared analyses (normalisation, the cluster model, the dry-run) are cached properties so that
 several checks can use them while they are computed at most once. Their modules are imported in
 the properties: the stages below import this module, and a run that needs no dry-run never
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from dralint.api.workloads import PodTemplate
     from dralint.cluster.inventory import Inventory
     from dralint.dryrun.analysis import Analysis
+    from dralint.dryrun.placement import Strategy
     from dralint.read.sources import SourceFile
     from dralint.read.yamldoc import DecodeIssue, Document
     from dralint.validate.schema import SchemaError
@@ -50,26 +51,31 @@ class Options:
 
     simulate: bool = True
     namespaces: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # extra namespace labels
-    extra: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # rule id -> option -> value
+    # rule id -> option -> value, defaults filled in (``config.select.rule_options``)
+    extra: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     limits: Limits = field(default_factory=Limits)  # the dry-run reads its search budgets here
 
     def option(self, rule: str, name: str) -> Any:
-        """The value of a rule's option: as configured, else the default declared in the catalogue."""
-        configured = self.extra.get(rule, {})
-        if name in configured:
-            return configured[name]
-        from dralint.rules import builtin_rules
-
-        return builtin_rules()[rule].options[name].default
+        """The value of a rule's option (as configured, else its default from the catalogue)."""
+        return self.extra[rule][name]
 
 
 class CheckContext:
     """Read-only view of the input for checks, with lazily built indexes."""
 
-    def __init__(self, workspace: Workspace, target: Target, options: Options | None = None) -> None:
+    def __init__(
+        self,
+        workspace: Workspace,
+        target: Target,
+        options: Options | None = None,
+        *,
+        admitted: list[KubeObject] | None = None,
+    ) -> None:
         self.workspace = workspace
         self.target = target
         self.options = options or Options()
+        # The objects the cluster model is built from (the admission seam: see dralint.pipeline.run).
+        self.admitted = workspace.objects if admitted is None else admitted
 
     @property
     def objects(self) -> list[KubeObject]:
@@ -99,14 +105,36 @@ class CheckContext:
         """The cluster inventory: inventory kinds among all loaded objects, compact Inventories expanded."""
         from dralint.cluster import inventory
 
-        return inventory.build(self.workspace.objects, self.normalised)
+        if self.admitted is self.workspace.objects:
+            return inventory.build(self.admitted, self.normalised)
+        admitted = set(self.admitted)
+        return inventory.build(self.admitted, {o: n for o, n in self.normalised.items() if o in admitted})
 
     @cached_property
     def analysis(self) -> Analysis:
         """The cluster dry-run every simulation check reads (run at most once)."""
+        return self.dry_run()
+
+    def dry_run(self, strategy: Strategy = "pack") -> Analysis:
+        """The dry-run of every pod of the admitted objects against the inventory, placing pods by ``strategy``."""
+        from dralint.cluster.namespaces import namespace_labels
         from dralint.dryrun import analysis
 
-        return analysis.analyse(self)
+        normalised = self.normalised
+        templates = self.pod_templates
+        if self.admitted is not self.workspace.objects:
+            admitted = set(self.admitted)
+            normalised = {o: n for o, n in normalised.items() if o in admitted}
+            templates = [t for t in templates if t.owner in admitted]
+        return analysis.analyse(
+            self.target,
+            self.inventory,
+            normalised,
+            templates,
+            limits=self.options.limits,
+            strategy=strategy,
+            namespaces=namespace_labels(self),
+        )
 
     @cached_property
     def schema_errors(self) -> dict[KubeObject, list[SchemaError]]:

@@ -50,7 +50,6 @@ class Part:
     rules: Mapping[str, Rule]
     selection: engine.Selection
     limits: Limits
-    max_file_bytes: int
     stdin_name: str = sources.STDIN
 
 
@@ -81,7 +80,6 @@ def check(
     rules: Mapping[str, Rule],
     selection: engine.Selection,
     limits: Limits,
-    max_file_bytes: int,
     stdin_name: str = sources.STDIN,
 ) -> Iterator[tuple[CheckContext, engine.Found]]:
     """Load ``files`` and run the local checks (in ``jobs`` processes when that pays): the context and findings.
@@ -92,7 +90,7 @@ def check(
     slices = split(files, jobs)
 
     def part(chunk: tuple[Input, ...]) -> Part:
-        return Part(chunk, target, options, rules, selection, limits, max_file_bytes, stdin_name)
+        return Part(chunk, target, options, rules, selection, limits, stdin_name)
 
     if len(slices) <= 1:
         done = check_part(part(tuple(files)))
@@ -139,7 +137,7 @@ def split(files: Sequence[Input], jobs: int) -> list[tuple[Input, ...]]:
 def check_part(part: Part) -> Checked:
     """Load one slice of the inputs and run the local checks on it."""
     workspace = load_files(
-        part.files, stdin_name=part.stdin_name, limits=part.limits, max_file_bytes=part.max_file_bytes
+        part.files, stdin_name=part.stdin_name, limits=part.limits, max_file_bytes=part.limits.max_file_bytes
     )
     context = CheckContext(workspace, part.target, part.options)
     found = engine.collect(context, part.rules, part.selection, "local")

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from dralint.limits import Limits
 
-__all__ = ["DecodeIssue", "Limits"]
+__all__ = ["DecodeIssue", "IssueKind", "Limits"]
+
+IssueKind = Literal["syntax", "encoding", "template", "duplicate-key", "too-large", "too-deep"]
 
 
 @dataclass(frozen=True, slots=True)
 class DecodeIssue:
     """A defect found while decoding: syntax errors, duplicate keys, alias bombs, templates, ..."""
 
-    kind: str  # "syntax", "encoding", "template", "duplicate-key", "too-large", "too-deep"
+    kind: IssueKind
     message: str
     line: int  # 1-based
     column: int  # 1-based

@@ -26,7 +26,7 @@ from dralint.read import json_stream, templating
 from dralint.read.compose import PLAIN as _PLAIN
 from dralint.read.compose import QUOTED as _QUOTED
 from dralint.read.compose import ComposeError, compose
-from dralint.read.issues import DecodeIssue, Limits
+from dralint.read.issues import DecodeIssue, IssueKind, Limits
 from dralint.read.positions import char_positions
 from dralint.read.scalars import TAG_PREFIX, TagError, key_text, resolve_plain, resolve_tagged
 
@@ -268,7 +268,7 @@ def _merged_child(source: Node, step: str) -> tuple[Node, Node] | None:
 class _Stop(Exception):
     """Building a document failed; the issue says why and the document is skipped."""
 
-    def __init__(self, kind: str, message: str, node: Node, hint: str | None = None) -> None:
+    def __init__(self, kind: IssueKind, message: str, node: Node, hint: str | None = None) -> None:
         self.kind, self.message, self.node, self.hint = kind, message, node, hint
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from dralint.api.objects import KubeObject
 from dralint.api.workloads import pod_templates
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Finding, Suppression, Violation
 from dralint.pipeline.context import CheckContext
 from dralint.rules import Rule
@@ -22,7 +23,7 @@ from dralint.suppress.baseline import Baseline
 from dralint.suppress.directive import Directive
 from dralint.suppress.exceptions import ConfigException, Exceptions
 
-UNUSED = "DRA801"
+UNUSED = RuleId.UNUSED_SUPPRESSION
 
 
 class Suppressor:

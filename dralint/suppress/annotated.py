@@ -20,13 +20,14 @@ from typing import Any
 from dralint.api.objects import KubeObject
 from dralint.api.workloads import PodTemplate
 from dralint.apimachinery.fieldpath import Key, Path
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Location, Violation
 from dralint.rules import Rule
 from dralint.suppress.directive import Directive, rule_list
 from dralint.validate import userschema as schemacheck
 
-INVALID = "DRA802"
-NO_REASON = "DRA804"
+INVALID = RuleId.INVALID_SUPPRESSION
+NO_REASON = RuleId.SUPPRESSION_WITHOUT_REASON
 DOMAIN = "dralint.io"
 IGNORE = "dralint.io/ignore"
 IGNORE_REASON = "dralint.io/ignore-reason"

@@ -17,13 +17,14 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Location, Violation
 from dralint.rules import Rule, by_name_or_id
 from dralint.suppress.directive import Directive, rule_list
 from dralint.validate import userschema as schemacheck
 
-INVALID = "DRA802"
-NO_REASON = "DRA804"
+INVALID = RuleId.INVALID_SUPPRESSION
+NO_REASON = RuleId.SUPPRESSION_WITHOUT_REASON
 VERBS = ("ignore", "ignore-file", "disable", "enable")
 SYNTAX = "# dralint: ignore[RULE,...] reason"
 

@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from dralint.api.objects import KubeObject
+from dralint.checks.rule_ids import RuleId
 from dralint.findings import Location, Suppression, SuppressionKind, Violation
 from dralint.rules import Rule, by_name_or_id, did_you_mean
 
-RULE_UNKNOWN = "DRA803"
+RULE_UNKNOWN = RuleId.UNKNOWN_RULE_IN_SUPPRESSION
 
 
 @dataclass(eq=False, slots=True)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from dralint.api.objects import KubeObject
+from dralint.checks.rule_ids import RuleId
 from dralint.config import globs
 from dralint.config.resolve import ExceptionSpec
 from dralint.config.select import resolve_all
@@ -22,7 +23,7 @@ from dralint.findings import Finding, Location, ObjectRef, Violation
 from dralint.rules import Rule
 from dralint.suppress.directive import Directive
 
-EXPIRED = "DRA800"
+EXPIRED = RuleId.EXPIRED_EXCEPTION
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,11 +56,13 @@ def test_simulate_spread_strategy() -> None:
     assert [p["node"] for p in json.loads(output)["placements"]] == ["node-0", "node-1", "node-2", "node-0"]
 
 
-def test_simulate_without_inventory_says_so() -> None:
+def test_simulate_without_inventory_is_an_input_error() -> None:
+    # A CI step must not pass when there was nothing to dry-run against.
     code, output = _invoke("tests/rules/DRA500/pass/no-inventory.yaml")
     assert (code, output) == (
-        0,
-        "no inventory: give ResourceSlices or an Inventory document (--inventory) to dry-run against\n",
+        2,
+        "dralint: error: no inventory to dry-run against: give ResourceSlices or an Inventory document "
+        "(--inventory, or inventory: in .dralint.yaml)\n",
     )
 
 

@@ -38,6 +38,6 @@ def test_summarise_counts_reasons_most_common_first() -> None:
     excluded = [(n.node.name, eligibility.exclusion(n.node, spec, ())) for n in nodes]
     text = eligibility.summarise((n, w) for n, w in excluded if w is not None)
     assert text == (
-        "0 of 2 nodes are eligible: 1 untolerated taint node.kubernetes.io/unschedulable:NoSchedule, "
+        "0 of 2 nodes are eligible: 1 untolerated taint node.kubernetes.io/unschedulable:NoSchedule; "
         "1 untolerated taint nvidia.com/gpu=present:NoSchedule"
     )

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dralint.dryrun import analysis
 from dralint.dryrun.placement import Strategy
 from dralint.dryrun.utilisation import utilisation
 from testing.simulate import context
 
 
 def _placements(name: str, *, strategy: Strategy = "pack", release: str = "1.37") -> list[tuple[str, str, str, str]]:
-    result = analysis.analyse(context(name, release=release), strategy=strategy)
+    result = context(name, release=release).dry_run(strategy)
     return [
         (
             p.pod.name,
@@ -54,7 +53,7 @@ def test_simulate_stops_at_the_claim_consumer_limit_of_the_release() -> None:
 
 
 def test_simulate_keeps_existing_allocations_and_reuses_allocated_claims() -> None:
-    result = analysis.analyse(context("workloads/mixed.yaml", "inventory/kubectl-list.yaml"))
+    result = context("workloads/mixed.yaml", "inventory/kubectl-list.yaml").dry_run()
     rows = [(p.pod.name, p.outcome, p.node) for p in result.simulation.placements]
     assert rows == [
         ("trainer-0", "placed", "worker-2"),  # tolerates worker-2's taint; worker-1's gpu-1 is taken
@@ -77,7 +76,7 @@ def test_simulate_partitions_share_counters_with_the_whole_device() -> None:
 
 
 def test_utilisation_weights_atomic_devices_and_counter_sets() -> None:
-    result = analysis.analyse(context("placement/partitions.yaml"))
+    result = context("placement/partitions.yaml").dry_run()
     (pool,) = result.utilisation
     assert (pool.driver, pool.pool, pool.devices, pool.allocated) == ("gpu.example.com", "node-0", 10, 4)
     # atomic: 1 of 2 = 0.5; partitionable: one counter set at max(3/7 slices, 15Gi/40Gi) = 3/7;
@@ -90,7 +89,7 @@ def test_utilisation_weights_atomic_devices_and_counter_sets() -> None:
 
 
 def test_utilisation_of_the_packed_pools() -> None:
-    result = analysis.analyse(context("placement/three-nodes.yaml"))
+    result = context("placement/three-nodes.yaml").dry_run()
     assert [(u.pool, u.allocated, u.devices, u.utilisation) for u in result.utilisation] == [
         ("node-0", 2, 2, 1.0),
         ("node-1", 2, 2, 1.0),
@@ -99,7 +98,7 @@ def test_utilisation_of_the_packed_pools() -> None:
 
 
 def test_admin_access_allocations_neither_block_devices_nor_count_as_utilised() -> None:
-    result = analysis.analyse(context("placement/admin.yaml"))
+    result = context("placement/admin.yaml").dry_run()
     assert _placements("placement/admin.yaml") == [("new", "placed", "node-a", "gpu-0")]
     (pool,) = result.utilisation
     # gpu-1 (training) and gpu-0 (the new pod) are allocated; the admin allocation of gpu-0 is not counted

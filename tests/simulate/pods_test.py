@@ -60,12 +60,9 @@ def test_expand_builds_the_extended_resource_claim() -> None:
     ]
 
 
-def test_expand_without_the_extended_resource_gate_leaves_out_pods_without_claims() -> None:
-    # DRAExtendedResource is alpha, off, in 1.35: the Job's pod needs no devices and is not simulated.
-    assert [p.name for p in _pods("1.35")] == [
-        "trainer-0",
-        "trainer-1",
-        "inference-0",
-        "inference-1",
-        "monitor-worker-2",
-    ]
+def test_expand_without_the_extended_resource_gate_makes_the_pod_without_claims() -> None:
+    # DRAExtendedResource is alpha, off, in 1.35: the Job's pod needs no devices; it is still made,
+    # because it takes node resources and counts for other pods' affinity and spread.
+    made = {p.name: p.claims for p in _pods("1.35")}
+    assert list(made) == ["trainer-0", "trainer-1", "inference-0", "inference-1", "monitor-worker-2", "batch-0"]
+    assert made["batch-0"] == ()

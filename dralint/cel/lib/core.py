@@ -38,7 +38,16 @@ from dralint.cel.lib.time import (
 )
 from dralint.cel.runtime import arithmetic
 from dralint.cel.runtime import semantics as runtime
-from dralint.cel.runtime.values import INT64_MAX, INT64_MIN, UINT64_MAX, Duration, Timestamp, TypeValue, UInt
+from dralint.cel.runtime.values import (
+    INT64_MAX,
+    INT64_MIN,
+    UINT64_MAX,
+    Duration,
+    Timestamp,
+    TypeValue,
+    UInt,
+    digits_value,
+)
 
 __all__ = ["format_double", "install"]
 
@@ -285,7 +294,7 @@ _FLOAT = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|i
 
 def _string_to_int(text: str) -> int:
     if _DECIMAL.fullmatch(text):
-        value = int(text)
+        value = digits_value(text)
         if INT64_MIN <= value <= INT64_MAX:
             return value
     raise _conversion_error("string", "int")
@@ -293,7 +302,7 @@ def _string_to_int(text: str) -> int:
 
 def _string_to_uint(text: str) -> UInt:
     if _UNSIGNED.fullmatch(text):
-        value = int(text)
+        value = digits_value(text)
         if value <= UINT64_MAX:
             return UInt(value)
     raise _conversion_error("string", "uint")

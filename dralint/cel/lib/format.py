@@ -13,10 +13,10 @@ from typing import Any
 from dralint.cel.checker.types import Type
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.lib.core import bytes_to_string, format_double
-from dralint.cel.lib.time import duration_to_string, timestamp_to_string
+from dralint.cel.lib.time import duration_to_string, go_atoi, timestamp_to_string
 from dralint.cel.parser.nodes import Call, CreateList, CreateMap, Expr, Literal
 from dralint.cel.runtime import semantics as runtime
-from dralint.cel.runtime.values import Duration, Timestamp, TypeValue, UInt
+from dralint.cel.runtime.values import MAX_STRING_SIZE, Duration, Timestamp, TypeValue, UInt, refuse_larger
 
 __all__ = ["check_format_call", "format_string"]
 
@@ -44,6 +44,7 @@ _CLAUSE_ERRORS = {
 def _parse(format_str: str, size: int, clause: Callable[[str, int | None, int], str]) -> tuple[str, int]:
     """Walk ``format_str`` calling ``clause(kind, precision, arg_index)``; (result, arguments used)."""
     out: list[str] = []
+    built = 0
     i, arg_index = 0, 0
     data = format_str
     while i < len(data):
@@ -74,12 +75,21 @@ def _parse(format_str: str, size: int, clause: Callable[[str, int | None, int], 
                     break
                 digits += data[j]
                 j += 1
-            precision = int(digits) if digits else 0
+            try:
+                precision = go_atoi(digits)
+            except CelRuntimeError as error:
+                raise _FormatError(
+                    "could not parse formatting clause: error while parsing precision: "
+                    f"error while converting precision to integer: {error.message}"
+                ) from None
         kind = data[j]
         j += 1
         if kind not in "sdfebxXo":
             raise _FormatError(f'could not parse formatting clause: unrecognized formatting clause "{kind}"')
-        out.append(clause(kind, precision, arg_index))
+        text = clause(kind, precision, arg_index)
+        built += len(text)
+        refuse_larger(built, MAX_STRING_SIZE)
+        out.append(text)
         arg_index += 1
         i = j
     return "".join(out), arg_index
@@ -98,6 +108,21 @@ def format_string(format_str: str, args: list[Any]) -> str:
         raise CelRuntimeError(error.message) from None
 
 
+# Go's fmt (and golang.org/x/text's printer that cel-go formats with) gives up on a width or
+# precision once the digits read so far exceed a million: the clause prints "%!(NOVERB)".
+_GO_MAX_WIDTH = 10**6
+_NO_VERB = "%!(NOVERB)"
+
+
+def _go_reads_number(number: int) -> bool:
+    read = 0
+    for digit in str(number):
+        if read > _GO_MAX_WIDTH:
+            return False
+        read = read * 10 + int(digit)
+    return True
+
+
 def _format_value(kind: str, precision: int | None, value: Any) -> str:
     name = runtime.type_name(value)
     t = type(value)
@@ -113,6 +138,9 @@ def _format_value(kind: str, precision: int | None, value: Any) -> str:
         elif t is not float:
             raise _FormatError(_CLAUSE_ERRORS[kind].format(name))
         digits = 6 if precision is None else precision
+        if not _go_reads_number(digits):
+            return _NO_VERB
+        refuse_larger(digits, MAX_STRING_SIZE)
         if math.isnan(value):
             return "NaN"
         if math.isinf(value):

@@ -24,7 +24,7 @@ from dralint.cel.errors import CelRuntimeError
 from dralint.cel.runtime import arithmetic
 from dralint.cel.runtime import semantics as runtime
 from dralint.cel.runtime.costs import list_output_cost, list_self_compare_cost
-from dralint.cel.runtime.values import Duration, UInt
+from dralint.cel.runtime.values import MAX_LIST_SIZE, Duration, UInt, refuse_larger
 
 __all__ = ["install_k8s_lists", "install_lists_ext", "install_sets"]
 
@@ -189,6 +189,7 @@ def _sort(items: list[Any]) -> list[Any]:
 
 
 def _range(n: int) -> list[int]:
+    refuse_larger(n, MAX_LIST_SIZE)
     return list(range(n))
 
 

@@ -6,6 +6,8 @@ the left of ``==`` but make ``==`` fail when on the right, exactly as upstream.
 
 from __future__ import annotations
 
+import math
+
 from dralint.apimachinery.quantity import Quantity, QuantityError, parse_quantity
 from dralint.cel.checker.decls import Environment, Overload
 from dralint.cel.checker.types import BOOL, DOUBLE, INT, STRING, object_type
@@ -51,10 +53,23 @@ def _as_integer(q: Quantity) -> int:
 
 
 def _approximate_float(q: Quantity) -> float:
+    """``AsApproximateFloat64``: the mantissa times ``math.Pow10``, which is +Inf past 1e308."""
     if q.fast is not None:
         value, scale = q.fast
-        return float(value) if scale == 0 else float(value) * 10.0**scale
-    return float(q.value)
+        return float(value) if scale == 0 else float(value) * _pow10(scale)
+    try:
+        return float(q.value)
+    except OverflowError:
+        return math.inf if q.value > 0 else -math.inf
+
+
+def _pow10(exponent: int) -> float:
+    """Go's ``math.Pow10``: 0 below 1e-323, +Inf above 1e308 (where Python raises)."""
+    if exponent > 308:
+        return math.inf
+    if exponent < -323:
+        return 0.0
+    return float(10**exponent) if exponent >= 0 else 10.0**exponent
 
 
 def _boxed(q: Quantity) -> BoxedQuantity:

@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import total_ordering
 
+from dralint.cel.runtime.values import UINT64_MAX as _UINT64_MAX
+from dralint.cel.runtime.values import digits_value
+
 __all__ = ["Semver", "SemverError", "parse", "parse_normalised"]
 
 _DIGITS = frozenset("0123456789")
 _ALPHANUM = _DIGITS | frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-")
-_UINT64_MAX = 2**64 - 1
 
 
 class SemverError(ValueError):
@@ -85,7 +87,7 @@ def _number(text: str, what: str) -> int:
         raise SemverError(f"{what.capitalize()} number must not contain leading zeroes {_go_quote(text)}")
     if not text:
         raise SemverError('strconv.ParseUint: parsing "": invalid syntax')
-    value = int(text)
+    value = digits_value(text)
     if value > _UINT64_MAX:
         raise SemverError(f"strconv.ParseUint: parsing {_go_quote(text)}: value out of range")
     return value
@@ -121,7 +123,10 @@ def parse(text: str) -> Semver:
         if set(item) <= _DIGITS:
             if len(item) > 1 and item[0] == "0":
                 raise SemverError(f"Numeric PreRelease version must not contain leading zeroes {_go_quote(item)}")
-            pre.append(int(item))
+            number = digits_value(item)
+            if number > _UINT64_MAX:  # blang/semver parses numeric identifiers as uint64
+                raise SemverError(f"strconv.ParseUint: parsing {_go_quote(item)}: value out of range")
+            pre.append(number)
         elif set(item) <= _ALPHANUM:
             pre.append(item)
         else:

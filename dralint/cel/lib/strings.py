@@ -15,6 +15,7 @@ from dralint.cel.checker.types import BOOL, DYN, INT, STRING, list_of
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.lib.format import format_string
 from dralint.cel.runtime import semantics as runtime
+from dralint.cel.runtime.values import MAX_STRING_SIZE, refuse_larger
 
 __all__ = ["REGEX_FUNCTIONS", "compile_pattern", "install_base", "install_ext", "install_regex", "quote"]
 
@@ -209,6 +210,10 @@ def _upper_ascii(text: str) -> str:
 
 
 def _replace(text: str, old: str, new: str, count: int = -1) -> str:
+    if len(new) > len(old):
+        found = text.count(old) if old else len(text) + 1
+        replaced = found if count < 0 else min(found, count)
+        refuse_larger(len(text) + replaced * (len(new) - len(old)), MAX_STRING_SIZE)
     return text.replace(old, new, count if count >= 0 else -1)
 
 
@@ -250,6 +255,7 @@ def _join(items: list[Any], separator: str = "") -> str:
     for item in items:
         if type(item) is not str:
             raise CelRuntimeError(f"join: invalid input: {item}")
+    refuse_larger(sum(len(item) for item in items) + len(separator) * max(len(items) - 1, 0), MAX_STRING_SIZE)
     return separator.join(items)
 
 

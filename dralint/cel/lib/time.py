@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from dralint.cel.checker.decls import Environment, Overload
 from dralint.cel.checker.types import DURATION, INT, STRING, TIMESTAMP
 from dralint.cel.errors import CelRuntimeError
-from dralint.cel.runtime.values import INT64_MAX, Duration, Timestamp
+from dralint.cel.runtime.values import INT64_MAX, Duration, Timestamp, digits_value
 
 __all__ = [
     "duration_to_string",
+    "go_atoi",
     "install",
     "parse_duration",
     "parse_timestamp",
@@ -57,8 +59,10 @@ def parse_duration(text: str) -> int | None:
         scale = _UNITS.get(unit)
         if scale is None:
             return None
-        value = int(whole or "0") * scale
+        value = digits_value(whole or "0") * scale
         if fraction:
+            # Go reads the leading digits of a fraction and ignores those past int64 precision.
+            fraction = fraction[:19]
             value += int(fraction) * scale // 10 ** len(fraction)
         total += value
         if total > INT64_MAX + (1 if negative else 0):
@@ -119,9 +123,9 @@ def timestamp_from_seconds(seconds: int) -> Timestamp:
     return Timestamp(seconds * 10**9)
 
 
-def _to_datetime(timestamp: Timestamp, zone: dt.tzinfo = dt.timezone.utc) -> dt.datetime:
+def _to_datetime(timestamp: Timestamp) -> dt.datetime:
     seconds, _ = divmod(timestamp.nanos, 10**9)
-    return (_EPOCH + dt.timedelta(seconds=seconds)).astimezone(zone)
+    return _EPOCH + dt.timedelta(seconds=seconds)
 
 
 def timestamp_to_string(timestamp: Timestamp) -> str:
@@ -131,27 +135,94 @@ def timestamp_to_string(timestamp: Timestamp) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S").rjust(19, "0") + (f".{fraction}" if fraction else "") + "Z"
 
 
-def _zone(name: str) -> dt.tzinfo:
-    if ":" in name:
-        match = re.fullmatch(r"([+-]?)(\d{1,2}):(\d{2})", name)
-        if match is None:
-            raise CelRuntimeError(f"unknown time zone {name}")
-        minutes = int(match.group(2)) * 60 + int(match.group(3))
-        return dt.timezone(dt.timedelta(minutes=-minutes if match.group(1) == "-" else minutes))
+@dataclass(frozen=True, slots=True)
+class _Civil:
+    """The calendar fields of an instant in some zone (Go's ``Time`` accessors after ``In``)."""
+
+    year: int
+    month: int  # 1-12
+    day: int  # 1-31
+    yday: int  # 0-365
+    weekday: int  # 0 = Sunday
+    hour: int
+    minute: int
+    second: int
+
+
+def _civil(local_seconds: int) -> _Civil:
+    """Calendar fields of seconds since 1970-01-01 local time, for any year (Go's zones may
+    carry a timestamp of year 9999 past what Python's datetime holds)."""
+    days, rest = divmod(local_seconds, 86400)
+    # Days to civil date in the proleptic Gregorian calendar, counting eras of 400 years.
+    shifted = days + 719468
+    era = shifted // 146097
+    day_of_era = shifted - era * 146097
+    year_of_era = (day_of_era - day_of_era // 1460 + day_of_era // 36524 - day_of_era // 146096) // 365
+    day_of_year = day_of_era - (365 * year_of_era + year_of_era // 4 - year_of_era // 100)
+    month_index = (5 * day_of_year + 2) // 153
+    day = day_of_year - (153 * month_index + 2) // 5 + 1
+    month = month_index + 3 if month_index < 10 else month_index - 9
+    year = year_of_era + era * 400 + (1 if month <= 2 else 0)
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    yday = _DAYS_BEFORE_MONTH[month - 1] + day - 1 + (1 if leap and month > 2 else 0)
+    return _Civil(year, month, day, yday, (days + 4) % 7, rest // 3600, rest % 3600 // 60, rest % 60)
+
+
+_DAYS_BEFORE_MONTH = (0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334)
+_GO_INT_MIN, _GO_INT_MAX = -(2**63), 2**63 - 1
+
+
+def _wrap(value: int) -> int:
+    """Go's int64 arithmetic wraps around silently."""
+    return (value - _GO_INT_MIN) % 2**64 + _GO_INT_MIN
+
+
+def go_atoi(text: str) -> int:
+    """``strconv.Atoi``, with its error texts."""
+    quoted = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    body = text[1:] if text[:1] in ("+", "-") else text
+    if not body or not body.isascii() or not body.isdigit():
+        raise CelRuntimeError(f"strconv.Atoi: parsing {quoted}: invalid syntax")
+    value = digits_value(text)
+    if not _GO_INT_MIN <= value <= _GO_INT_MAX:
+        raise CelRuntimeError(f"strconv.Atoi: parsing {quoted}: value out of range")
+    return value
+
+
+def _offset(zone: str, seconds: int) -> int:
+    """Seconds east of UTC of ``zone`` at ``seconds`` since the epoch (cel-go's ``timeZone``).
+
+    A name is an IANA zone; text with a colon is ``hours:minutes`` read by ``strconv.Atoi``
+    without range checks (cel-go v0.27 turns ``+99:99`` into a fixed zone 100h39m east).
+    """
+    if ":" in zone:
+        hours_text, _, minutes_text = zone.partition(":")
+        hours, minutes = go_atoi(hours_text), go_atoi(minutes_text)
+        offset = _wrap(hours * 60 - minutes) if zone.startswith("-") else _wrap(hours * 60 + minutes)
+        nanos = _wrap(offset * 60 * 10**9)  # time.Duration(offset) * time.Minute
+        return nanos // 10**9 if nanos >= 0 else -(-nanos // 10**9)  # Duration.Seconds, truncated by int()
     try:
         import zoneinfo
 
-        return zoneinfo.ZoneInfo(name)
+        info = zoneinfo.ZoneInfo(zone)
     except Exception:  # zoneinfo raises several unrelated types for bad names
-        raise CelRuntimeError(f"unknown time zone {name}") from None
+        raise CelRuntimeError(f"unknown time zone {zone}") from None
+    moment = _EPOCH + dt.timedelta(seconds=seconds)
+    try:
+        delta = moment.astimezone(info).utcoffset()
+    except OverflowError:  # the last hours of year 9999 east of UTC: the zone's rule a day earlier
+        delta = (moment - dt.timedelta(days=2)).astimezone(info).utcoffset()
+    return int(delta.total_seconds()) if delta is not None else 0
 
 
 def _accessor(getter: Any) -> tuple[Any, Any]:
     def utc(timestamp: Timestamp) -> int:
-        return int(getter(_to_datetime(timestamp), timestamp))
+        seconds = timestamp.nanos // 10**9
+        return int(getter(_civil(seconds), timestamp))
 
     def zoned(timestamp: Timestamp, zone: str) -> int:
-        return int(getter(_to_datetime(timestamp, _zone(zone)), timestamp))
+        seconds = timestamp.nanos // 10**9
+        return int(getter(_civil(seconds + _offset(zone, seconds)), timestamp))
 
     return utc, zoned
 
@@ -159,10 +230,10 @@ def _accessor(getter: Any) -> tuple[Any, Any]:
 _TIMESTAMP_GETTERS: dict[str, Any] = {
     "getFullYear": lambda d, t: d.year,
     "getMonth": lambda d, t: d.month - 1,
-    "getDayOfYear": lambda d, t: d.timetuple().tm_yday - 1,
+    "getDayOfYear": lambda d, t: d.yday,
     "getDayOfMonth": lambda d, t: d.day - 1,
     "getDate": lambda d, t: d.day,
-    "getDayOfWeek": lambda d, t: (d.weekday() + 1) % 7,
+    "getDayOfWeek": lambda d, t: d.weekday,
     "getHours": lambda d, t: d.hour,
     "getMinutes": lambda d, t: d.minute,
     "getSeconds": lambda d, t: d.second,

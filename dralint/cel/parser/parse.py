@@ -31,7 +31,7 @@ from dralint.cel.parser.nodes import (
     Select,
 )
 from dralint.cel.parser.unescape import UnescapeError, unescape
-from dralint.cel.runtime.values import INT64_MAX, INT64_MIN, UINT64_MAX, UInt
+from dralint.cel.runtime.values import INT64_MAX, INT64_MIN, UINT64_MAX, UInt, digits_value
 
 __all__ = ["ParseResult", "SyntaxIssue", "parse"]
 
@@ -453,7 +453,7 @@ class _Parser:
         result: Expr
         if kind == "NUM_INT":
             text = token.text
-            value = int(text[2:], 16) if text.startswith("0x") else int(text)
+            value = digits_value(text[2:], 16) if text.startswith("0x") else digits_value(text)
             value = -value if sign else value
             if not INT64_MIN <= value <= INT64_MAX:
                 result = self.report(start, "invalid int literal")
@@ -461,7 +461,7 @@ class _Parser:
                 result = Literal(node_id, value, "int")
         elif kind == "NUM_UINT":
             text = token.text[:-1]
-            value = int(text[2:], 16) if text.startswith("0x") else int(text)
+            value = digits_value(text[2:], 16) if text.startswith("0x") else digits_value(text)
             if value > UINT64_MAX:
                 result = self.report(start, "invalid uint literal")
             else:

@@ -10,7 +10,17 @@ import math
 from typing import Any
 
 from dralint.cel.runtime.semantics import fail, operand_mismatch
-from dralint.cel.runtime.values import INT64_MAX, INT64_MIN, UINT64_MAX, Duration, Timestamp, UInt
+from dralint.cel.runtime.values import (
+    INT64_MAX,
+    INT64_MIN,
+    MAX_LIST_SIZE,
+    MAX_STRING_SIZE,
+    UINT64_MAX,
+    Duration,
+    Timestamp,
+    UInt,
+    refuse_larger,
+)
 
 __all__ = ["add", "checked_duration", "checked_timestamp", "divide", "modulo", "multiply", "negate", "subtract"]
 
@@ -41,12 +51,15 @@ def add(a: Any, b: Any) -> Any:
     if ta is float and tb is float:
         return a + b
     if ta is str and tb is str:
+        refuse_larger(len(a) + len(b), MAX_STRING_SIZE)
         return a + b
     if ta is UInt and tb is UInt:
         return _uint_result(a + b)
     if ta in (list, tuple) and tb in (list, tuple):
+        refuse_larger(len(a) + len(b), MAX_LIST_SIZE)
         return [*a, *b]
     if ta is bytes and tb is bytes:
+        refuse_larger(len(a) + len(b), MAX_STRING_SIZE)
         return a + b
     if ta is Duration and tb is Duration:
         return checked_duration(a.nanos + b.nanos)

@@ -33,7 +33,7 @@ from dralint.cel.parser.nodes import (
 from dralint.cel.runtime import semantics as runtime
 from dralint.cel.runtime.closures import NOT_CONSTANT, Cancelled, ErrorValue, Fn, FoldError, const
 from dralint.cel.runtime.comprehensions import comprehension
-from dralint.cel.runtime.costs import call_cost
+from dralint.cel.runtime.costs import call_cost, cost_before
 from dralint.cel.runtime.dispatch import bind, direct_call
 from dralint.cel.runtime.operators import SPECIAL
 from dralint.cel.runtime.values import DefaultMap, Optional, TypeValue, UInt
@@ -283,7 +283,7 @@ class Compiler:
             # the result does not count as a constant for folding conversions.
             try:
                 value = impl(*[c[1] for c in compiled])
-            except CelRuntimeError:
+            except (CelRuntimeError, Cancelled):
                 return fn, NOT_CONSTANT
             return const(value), NOT_CONSTANT
         return fn, NOT_CONSTANT
@@ -294,8 +294,13 @@ class Compiler:
 
         def run(f: list[Any]) -> Any:
             args = [fn(f) for fn in fns]
+            before = cost_before(name, overload, args)
+            if before:
+                f[0] += before
+                if f[0] > limit:
+                    raise Cancelled
             result = impl(*args)
-            f[0] += call_cost(name, overload, args, result)
+            f[0] += call_cost(name, overload, args, result) - before
             if f[0] > limit:
                 raise Cancelled
             return result

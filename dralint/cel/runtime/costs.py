@@ -22,7 +22,7 @@ from dralint.cel.cost_factors import (
 from dralint.cel.runtime.semantics import type_name
 from dralint.cel.runtime.values import Optional
 
-__all__ = ["actual_size", "call_cost", "list_output_cost", "list_self_compare_cost", "traversal_cost"]
+__all__ = ["actual_size", "call_cost", "cost_before", "list_output_cost", "list_self_compare_cost", "traversal_cost"]
 
 _STRING_LINEAR = frozenset(
     ("starts_with_string", "ends_with_string", "string_to_bytes", "bytes_to_string", "strings_quote", "string_format")
@@ -80,6 +80,16 @@ def call_cost(function: str, overload: Overload | None, args: list[Any], result:
     if function in ("_<_", "_<=_", "_>_", "_>=_") and type(args[0]) in (str, bytes) and type(args[1]) is type(args[0]):
         return math.ceil(min(actual_size(args[0]), actual_size(args[1])) * STRING_FACTOR)
     return 1
+
+
+def cost_before(function: str, overload: Overload | None, args: list[Any]) -> int:
+    """The part of a call's cost known from its arguments alone, charged before the call builds
+    its result: a list range or a concatenation past the limit then stops without being built."""
+    if overload is not None and overload.id == "lists_range" and type(args[0]) is int and args[0] > 0:
+        return args[0] + 1 + LIST_CREATE_COST
+    if function == "_+_" and len(args) == 2 and type(args[0]) in (str, bytes) and type(args[1]) is type(args[0]):
+        return math.ceil((actual_size(args[0]) + actual_size(args[1])) * STRING_FACTOR)
+    return 0
 
 
 def _k8s_cost(function: str, overload_id: str, args: list[Any], result: Any) -> int | None:

@@ -13,9 +13,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from dralint.cel.runtime.closures import Cancelled
+
 __all__ = [
     "INT64_MAX",
     "INT64_MIN",
+    "MAX_LIST_SIZE",
+    "MAX_STRING_SIZE",
     "UINT64_MAX",
     "DefaultMap",
     "Duration",
@@ -23,11 +27,45 @@ __all__ = [
     "Timestamp",
     "TypeValue",
     "UInt",
+    "digits_value",
+    "refuse_larger",
 ]
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 UINT64_MAX = 2**64 - 1
+# More significant digits than any 64-bit integer has; beyond them a value only needs to be
+# known out of range, and Python refuses int() of 4,301+ decimal digits anyway.
+_MAX_DIGITS = 40
+_OUT_OF_RANGE = 2**128
+
+
+# The largest strings (characters or bytes) and lists evaluation builds. Under the runtime cost
+# limit (1,000,000) cel-go itself cannot build a larger string, nor a larger list element by
+# element; operations whose cost does not grow with their output (format, replace, join, list
+# concatenation) are checked before they build, so no expression holds gigabytes.
+MAX_STRING_SIZE = 10_000_000
+MAX_LIST_SIZE = 1_000_000
+
+
+def refuse_larger(size: int, limit: int) -> None:
+    """Stop evaluation, as an exceeded cost limit does, before building a value of ``size``."""
+    if size > limit:
+        raise Cancelled
+
+
+def digits_value(text: str, base: int = 10) -> int:
+    """``int(text, base)`` for a string of digits with an optional sign, of any length.
+
+    Values too long for 64 bits come back as ±2**128, which every range check rejects, so
+    callers report cel-go's overflow error instead of Python raising on huge inputs.
+    """
+    negative = text.startswith("-")
+    body = text.lstrip("+-").lstrip("0")
+    if len(body) > _MAX_DIGITS:
+        return -_OUT_OF_RANGE if negative else _OUT_OF_RANGE
+    value = int(body or "0", base)
+    return -value if negative else value
 
 
 class UInt(int):

@@ -44,7 +44,7 @@ def device_class(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
                 (*path, "extendedResourceName"),
                 name,
                 "must be a valid extended resource name",
-                rule=MALFORMED,
+                kind=MALFORMED,
                 hint="use `<domain>/<name>` outside kubernetes.io, e.g. `example.com/gpu`",
             )
         )

@@ -127,7 +127,7 @@ def _request(request: Any, path: Path, b: Behaviour, attributes: dict[str, set[s
             required(
                 path,
                 "exactly one of `exactly` or `firstAvailable` is required",
-                rule=ONE_OF,
+                kind=ONE_OF,
                 hint="add `exactly:` with a deviceClassName, or a `firstAvailable:` list of alternatives",
             )
         )
@@ -137,7 +137,7 @@ def _request(request: Any, path: Path, b: Behaviour, attributes: dict[str, set[s
                 path,
                 None,
                 "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set",
-                rule=ONE_OF,
+                kind=ONE_OF,
                 hint="keep either `exactly` or `firstAvailable`",
             )
         )
@@ -208,7 +208,7 @@ def cel_expression_length(expression: str, path: Path, b: Behaviour) -> list[Fie
             too_long(
                 path,
                 CEL_MAX_LENGTH,
-                rule=CEL_TOO_LONG,
+                kind=CEL_TOO_LONG,
                 hint="shorten the expression: split it into several selectors (they are ANDed)",
                 legacy=b.legacy_too_long,
             )
@@ -346,7 +346,7 @@ def _constraint(constraint: Any, path: Path, names: RequestNames, b: Behaviour) 
             required(
                 path,
                 'exactly one of "matchAttribute" or "distinctAttribute" is required, but multiple fields are set',
-                rule=ONE_OF,
+                kind=ONE_OF,
                 hint="set matchAttribute (same value on all devices) or distinctAttribute (different values)",
             )
         )
@@ -389,13 +389,13 @@ def request_reference(ref: str, path: Path, names: RequestNames, b: Behaviour) -
     if b.flat_requests:
         if names.has(ref) and "/" not in ref:
             return []
-        return [invalid(path, ref, LEGACY_REQUEST_REFERENCE_MESSAGE, rule=REQUEST_REFERENCE, hint=hint)]
+        return [invalid(path, ref, LEGACY_REQUEST_REFERENCE_MESSAGE, kind=REQUEST_REFERENCE, hint=hint)]
     segments = ref.split("/")
     if len(segments) > 2:
-        return [invalid(path, ref, REQUEST_REFERENCE_MESSAGE, rule=REQUEST_REFERENCE, hint=hint)]
+        return [invalid(path, ref, REQUEST_REFERENCE_MESSAGE, kind=REQUEST_REFERENCE, hint=hint)]
     out: list[FieldError] = []
     for segment in segments:
         out += dns_label(segment, path)
     if not names.has(ref):
-        out.append(invalid(path, ref, REQUEST_REFERENCE_MESSAGE, rule=REQUEST_REFERENCE, hint=hint))
+        out.append(invalid(path, ref, REQUEST_REFERENCE_MESSAGE, kind=REQUEST_REFERENCE, hint=hint))
     return out

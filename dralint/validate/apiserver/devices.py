@@ -56,7 +56,7 @@ def device(data: Any, path: Path, b: Behaviour, *, per_device_node_selection: bo
                 path,
                 total,
                 f"the total number of attributes and capacities must not exceed {MAX_ATTRIBUTES_AND_CAPACITIES}",
-                rule=TOO_MANY,
+                kind=TOO_MANY,
                 hint="publish fewer attributes and capacities per device",
             )
         )
@@ -68,7 +68,7 @@ def device(data: Any, path: Path, b: Behaviour, *, per_device_node_selection: bo
                     path,
                     values,
                     f"the total number of attribute values must not exceed {b.max_attribute_values}",
-                    rule=TOO_MANY,
+                    kind=TOO_MANY,
                     hint="list attributes count every item; publish fewer values",
                 )
             )
@@ -164,10 +164,10 @@ def _attribute(value: Any, path: Path) -> list[FieldError]:
                 out += _version_value(item, (*path, kind, index))
     hint = "set exactly one of " + ", ".join(f"`{k}`" for k in (*SCALAR_KINDS, *LIST_KINDS))
     if not set_fields:
-        out.append(invalid(path, "", "exactly one value must be specified", rule=ONE_OF, hint=hint))
+        out.append(invalid(path, "", "exactly one value must be specified", kind=ONE_OF, hint=hint))
     elif len(set_fields) > 1:
         shown = {k: data[k] for k in set_fields}
-        out.append(invalid(path, shown, "exactly one value must be specified", rule=ONE_OF, hint=hint))
+        out.append(invalid(path, shown, "exactly one value must be specified", kind=ONE_OF, hint=hint))
     return out
 
 
@@ -244,7 +244,7 @@ def _node_selection(data: Any, path: Path, per_device: bool) -> list[FieldError]
                     None,
                     "`nodeName`, `nodeSelector` and `allNodes` can only be set if `perDeviceNodeSelection` is set "
                     "to true in the ResourceSlice spec",
-                    rule=ONE_OF,
+                    kind=ONE_OF,
                     hint="set spec.perDeviceNodeSelection: true, or move the node selection to the slice",
                 )
             ]
@@ -275,9 +275,9 @@ def _node_selection(data: Any, path: Path, per_device: bool) -> list[FieldError]
     )
     hint = "give every device exactly one of nodeName, nodeSelector or allNodes: true"
     if not chosen:
-        out.append(required(path, detail, rule=ONE_OF, hint=hint))
+        out.append(required(path, detail, kind=ONE_OF, hint=hint))
     elif len(chosen) > 1:
-        out.append(invalid(path, "{" + ", ".join(chosen) + "}", detail, rule=ONE_OF, hint=hint))
+        out.append(invalid(path, "{" + ", ".join(chosen) + "}", detail, kind=ONE_OF, hint=hint))
     return out
 
 
@@ -302,7 +302,7 @@ def _node_allocatable(entries: Mapping[str, Any] | None, capacity: Mapping[str, 
                 required(
                     key_path,
                     "at least one of mapping or overhead must be set",
-                    rule=ONE_OF,
+                    kind=ONE_OF,
                     hint="add `mapping` (resource per device) or `overhead` (per pod or container)",
                 )
             )
@@ -375,7 +375,7 @@ def _allocatable_overhead(overhead: Mapping[str, Any], path: Path) -> list[Field
                 path,
                 "",
                 "at least one of perPod or perContainer must be set",
-                rule=ONE_OF,
+                kind=ONE_OF,
                 hint="set perPod or perContainer, or remove the overhead",
             )
         ]

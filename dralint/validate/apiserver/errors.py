@@ -2,8 +2,8 @@
 
 ``FieldError`` mirrors apimachinery's ``field.Error``; :meth:`FieldError.body` prints it the way
 the API server does (``Invalid value: "x": must be ...``, ``Too many: 33: must have at most 32
-items``, ...). Each error also carries the dralint rule it belongs to (one rule per kind of
-defect, see ``dralint/rules/apiserver.yaml``) and a hint saying what to do.
+items``, ...). Each error also carries its kind of defect (:class:`Kind`; ``checks/apiserver.py`` maps each kind
+to its rule) and a hint saying what to do.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from enum import Enum, auto
 from typing import Literal
 
 from dralint.apimachinery.fieldpath import Path
@@ -19,22 +20,41 @@ ErrorType = Literal[
     "Required", "Invalid", "NotSupported", "Duplicate", "TooMany", "TooLong", "Forbidden", "NotFound", "Internal"
 ]
 
-# Rule ids: one per kind of defect (dralint/rules/apiserver.yaml, dralint/rules/references.yaml).
-METADATA = "DRA120"
-REQUIRED = "DRA121"
-MALFORMED = "DRA122"
-TOO_MANY = "DRA123"
-DUPLICATE = "DRA124"
-ONE_OF = "DRA125"
-UNSUPPORTED = "DRA126"
-INVALID = "DRA127"
-CEL_TOO_LONG = "DRA128"
-FORBIDDEN = "DRA129"
-STATUS = "DRA132"
-REQUEST_REFERENCE = "DRA303"
-POD_CLAIM_REFERENCE = "DRA304"
 
-_DEFAULT_RULE: dict[ErrorType, str] = {
+class Kind(Enum):
+    """The kind of defect a field error is: one rule per kind (``checks/apiserver.py`` maps them)."""
+
+    METADATA = auto()
+    REQUIRED = auto()
+    MALFORMED = auto()
+    TOO_MANY = auto()
+    DUPLICATE = auto()
+    ONE_OF = auto()
+    UNSUPPORTED = auto()
+    INVALID = auto()
+    CEL_TOO_LONG = auto()
+    FORBIDDEN = auto()
+    STATUS = auto()
+    REQUEST_REFERENCE = auto()
+    POD_CLAIM_REFERENCE = auto()
+
+
+# The kinds under their own names, as the validators pass them (``kind=ONE_OF``).
+METADATA = Kind.METADATA
+REQUIRED = Kind.REQUIRED
+MALFORMED = Kind.MALFORMED
+TOO_MANY = Kind.TOO_MANY
+DUPLICATE = Kind.DUPLICATE
+ONE_OF = Kind.ONE_OF
+UNSUPPORTED = Kind.UNSUPPORTED
+INVALID = Kind.INVALID
+CEL_TOO_LONG = Kind.CEL_TOO_LONG
+FORBIDDEN = Kind.FORBIDDEN
+STATUS = Kind.STATUS
+REQUEST_REFERENCE = Kind.REQUEST_REFERENCE
+POD_CLAIM_REFERENCE = Kind.POD_CLAIM_REFERENCE
+
+_DEFAULT_KIND: dict[ErrorType, Kind] = {
     "Required": REQUIRED,
     "Invalid": INVALID,
     "NotSupported": UNSUPPORTED,
@@ -85,7 +105,7 @@ class FieldError:
     path: Path
     detail: str = ""
     value: object = None
-    rule: str = ""
+    kind: Kind = Kind.INVALID
     hint: str | None = None
     # Where the finding points when that differs from ``path`` (e.g. the map key whose name is
     # wrong, while the server reports the error at the map itself).
@@ -118,8 +138,8 @@ class FieldError:
             text += f": {self.detail}"
         return text
 
-    def with_rule(self, rule: str) -> FieldError:
-        return replace(self, rule=rule)
+    def with_kind(self, kind: Kind) -> FieldError:
+        return replace(self, kind=kind)
 
 
 def _error(
@@ -128,39 +148,39 @@ def _error(
     detail: str = "",
     value: object = None,
     *,
-    rule: str | None = None,
+    kind: Kind | None = None,
     hint: str | None = None,
     at: Path | None = None,
 ) -> FieldError:
-    return FieldError(type_, path, detail, value, rule or _DEFAULT_RULE[type_], hint, at)
+    return FieldError(type_, path, detail, value, kind or _DEFAULT_KIND[type_], hint, at)
 
 
-def required(path: Path, detail: str = "", *, rule: str | None = None, hint: str | None = None) -> FieldError:
-    return _error("Required", path, detail, rule=rule, hint=hint)
+def required(path: Path, detail: str = "", *, kind: Kind | None = None, hint: str | None = None) -> FieldError:
+    return _error("Required", path, detail, kind=kind, hint=hint)
 
 
 def invalid(
-    path: Path, value: object, detail: str, *, rule: str | None = None, hint: str | None = None, at: Path | None = None
+    path: Path, value: object, detail: str, *, kind: Kind | None = None, hint: str | None = None, at: Path | None = None
 ) -> FieldError:
-    return _error("Invalid", path, detail, value, rule=rule, hint=hint, at=at)
+    return _error("Invalid", path, detail, value, kind=kind, hint=hint, at=at)
 
 
-def forbidden(path: Path, detail: str, *, rule: str | None = None, hint: str | None = None) -> FieldError:
-    return _error("Forbidden", path, detail, rule=rule, hint=hint)
+def forbidden(path: Path, detail: str, *, kind: Kind | None = None, hint: str | None = None) -> FieldError:
+    return _error("Forbidden", path, detail, kind=kind, hint=hint)
 
 
-def duplicate(path: Path, value: object, *, rule: str | None = None, hint: str | None = None) -> FieldError:
-    return _error("Duplicate", path, "", value, rule=rule, hint=hint or "make every entry unique")
+def duplicate(path: Path, value: object, *, kind: Kind | None = None, hint: str | None = None) -> FieldError:
+    return _error("Duplicate", path, "", value, kind=kind, hint=hint or "make every entry unique")
 
 
 def not_found(
-    path: Path, value: object, detail: str = "", *, rule: str | None = None, hint: str | None = None
+    path: Path, value: object, detail: str = "", *, kind: Kind | None = None, hint: str | None = None
 ) -> FieldError:
-    return _error("NotFound", path, detail, value, rule=rule, hint=hint)
+    return _error("NotFound", path, detail, value, kind=kind, hint=hint)
 
 
 def not_supported(
-    path: Path, value: object, supported: Iterable[str], *, rule: str | None = None, hint: str | None = None
+    path: Path, value: object, supported: Iterable[str], *, kind: Kind | None = None, hint: str | None = None
 ) -> FieldError:
     options = tuple(supported)
     return FieldError(
@@ -168,42 +188,42 @@ def not_supported(
         path,
         "",
         value,
-        rule or UNSUPPORTED,
+        kind or UNSUPPORTED,
         hint or "use one of " + ", ".join(f"`{o}`" for o in options),
         supported=options,
     )
 
 
-def too_many(path: Path, actual: int, maximum: int, *, rule: str | None = None, hint: str | None = None) -> FieldError:
+def too_many(path: Path, actual: int, maximum: int, *, kind: Kind | None = None, hint: str | None = None) -> FieldError:
     return FieldError(
         "TooMany",
         path,
         "",
         actual,
-        rule or TOO_MANY,
+        kind or TOO_MANY,
         hint or f"keep at most {maximum} entries",
         max_size=maximum,
     )
 
 
 def too_long(
-    path: Path, maximum: int, *, rule: str | None = None, hint: str | None = None, legacy: bool = False
+    path: Path, maximum: int, *, kind: Kind | None = None, hint: str | None = None, legacy: bool = False
 ) -> FieldError:
     return FieldError(
         "TooLong",
         path,
         "",
         None,
-        rule or INVALID,
+        kind or INVALID,
         hint or f"shorten it to at most {maximum} bytes",
         max_size=maximum,
         too_long_style="legacy" if legacy else "bytes",
     )
 
 
-def retag(errors: Iterable[FieldError], rule: str) -> list[FieldError]:
-    """The same errors reported under another rule (e.g. everything in a status block)."""
-    return [e.with_rule(rule) for e in errors]
+def retag(errors: Iterable[FieldError], kind: Kind) -> list[FieldError]:
+    """The same errors reported as another kind (e.g. everything in a status block)."""
+    return [e.with_kind(kind) for e in errors]
 
 
 # --- printing values like Go ----------------------------------------------------------------

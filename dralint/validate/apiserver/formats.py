@@ -89,7 +89,7 @@ def dns_label(value: str, path: Path, *, hint: str | None = None) -> list[FieldE
     if not messages:
         return []
     hint = hint or f"use at most 63 lower-case letters, digits and '-', e.g. `{suggest_label(value)}`"
-    return [invalid(path, value, m, rule=MALFORMED, hint=hint) for m in messages]
+    return [invalid(path, value, m, kind=MALFORMED, hint=hint) for m in messages]
 
 
 def dns_subdomain(value: str, path: Path, *, hint: str | None = None) -> list[FieldError]:
@@ -98,7 +98,7 @@ def dns_subdomain(value: str, path: Path, *, hint: str | None = None) -> list[Fi
     if not messages:
         return []
     hint = hint or f"use lower-case letters, digits, '-' and '.', e.g. `{suggest_subdomain(value)}`"
-    return [invalid(path, value, m, rule=MALFORMED, hint=hint) for m in messages]
+    return [invalid(path, value, m, kind=MALFORMED, hint=hint) for m in messages]
 
 
 def driver_name(value: str, path: Path, b: Behaviour) -> list[FieldError]:
@@ -111,8 +111,8 @@ def driver_name(value: str, path: Path, b: Behaviour) -> list[FieldError]:
     hint = f"a driver name is a DNS subdomain of at most 63 characters, e.g. `{example}`"
     out = []
     if len(value.encode()) > DRIVER_NAME_MAX:
-        out.append(too_long(path, DRIVER_NAME_MAX, rule=MALFORMED, hint=hint, legacy=b.legacy_too_long))
-    out.extend(invalid(path, value, m, rule=MALFORMED, hint=hint) for m in dns1123_subdomain_errors(value.lower()))
+        out.append(too_long(path, DRIVER_NAME_MAX, kind=MALFORMED, hint=hint, legacy=b.legacy_too_long))
+    out.extend(invalid(path, value, m, kind=MALFORMED, hint=hint) for m in dns1123_subdomain_errors(value.lower()))
     return out
 
 
@@ -123,9 +123,9 @@ def pool_name(value: str, path: Path, b: Behaviour) -> list[FieldError]:
     hint = "a pool name is one or more DNS subdomains separated by '/', at most 253 characters"
     out = []
     if len(value.encode()) > POOL_NAME_MAX:
-        out.append(too_long(path, POOL_NAME_MAX, rule=MALFORMED, hint=hint, legacy=b.legacy_too_long))
+        out.append(too_long(path, POOL_NAME_MAX, kind=MALFORMED, hint=hint, legacy=b.legacy_too_long))
     for part in value.split("/"):
-        out.extend(invalid(path, part, m, rule=MALFORMED, hint=hint) for m in dns1123_subdomain_errors(part))
+        out.extend(invalid(path, part, m, kind=MALFORMED, hint=hint) for m in dns1123_subdomain_errors(part))
     return out
 
 
@@ -133,8 +133,8 @@ def c_identifier(value: str, path: Path, b: Behaviour, *, at: Path | None = None
     hint = "a name is a C identifier of at most 32 characters: letters, digits and '_', not starting with a digit"
     out = []
     if len(value.encode()) > C_IDENTIFIER_MAX:
-        out.append(too_long(path, C_IDENTIFIER_MAX, rule=MALFORMED, hint=hint, legacy=b.legacy_too_long))
-    out.extend(invalid(path, value, m, rule=MALFORMED, hint=hint, at=at) for m in c_identifier_errors(value))
+        out.append(too_long(path, C_IDENTIFIER_MAX, kind=MALFORMED, hint=hint, legacy=b.legacy_too_long))
+    out.extend(invalid(path, value, m, kind=MALFORMED, hint=hint, at=at) for m in c_identifier_errors(value))
     return [_at(e, at) for e in out] if at is not None else out
 
 
@@ -156,7 +156,7 @@ def qualified_name(value: str, path: Path, b: Behaviour, *, at: Path | None = No
     out: list[FieldError] = []
     if len(parts) == 1:
         if b.legacy_qualified_names and not value:
-            out.append(required(path, "name required", rule=MALFORMED, hint=hint))
+            out.append(required(path, "name required", kind=MALFORMED, hint=hint))
         else:
             out.extend(c_identifier(value, path, b))
     elif len(parts) == 2:
@@ -165,11 +165,11 @@ def qualified_name(value: str, path: Path, b: Behaviour, *, at: Path | None = No
             if part:
                 out.extend(driver_name(part, path, b) if what == "domain" else c_identifier(part, path, b))
             elif b.legacy_qualified_names:
-                out.append(required(path, f"the {what} must not be empty", rule=MALFORMED, hint=hint))
+                out.append(required(path, f"the {what} must not be empty", kind=MALFORMED, hint=hint))
             else:
-                out.append(invalid(path, "", f"the {what} must not be empty", rule=MALFORMED, hint=hint))
+                out.append(invalid(path, "", f"the {what} must not be empty", kind=MALFORMED, hint=hint))
     elif b.reject_multi_slash:
-        out.append(invalid(path, value, "must not contain more than one slash", rule=MALFORMED, hint=hint))
+        out.append(invalid(path, value, "must not contain more than one slash", kind=MALFORMED, hint=hint))
     # Before 1.37 the API server silently accepted names with more than one slash.
     return [_at(e, at) for e in out] if at is not None else out
 
@@ -184,7 +184,7 @@ def fully_qualified_name(value: str, path: Path, b: Behaviour) -> list[FieldErro
             else ("a fully qualified name must be a domain and a name separated by a slash")
         )
         out.append(
-            invalid(path, value, detail, rule=MALFORMED, hint=f"add the domain, e.g. `example.com/{value or 'name'}`")
+            invalid(path, value, detail, kind=MALFORMED, hint=f"add the domain, e.g. `example.com/{value or 'name'}`")
         )
     return out
 
@@ -192,12 +192,12 @@ def fully_qualified_name(value: str, path: Path, b: Behaviour) -> list[FieldErro
 def label_name(value: str, path: Path, *, hint: str | None = None) -> list[FieldError]:
     """``ValidateLabelName``: a qualified name with an optional DNS-subdomain prefix."""
     hint = hint or "use `[prefix/]name` with a name of at most 63 letters, digits, '-', '_' or '.'"
-    return [invalid(path, value, m, rule=MALFORMED, hint=hint) for m in qualified_name_errors(value)]
+    return [invalid(path, value, m, kind=MALFORMED, hint=hint) for m in qualified_name_errors(value)]
 
 
 def label_value(value: str, path: Path) -> list[FieldError]:
     hint = "use at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit"
-    return [invalid(path, value, m, rule=MALFORMED, hint=hint) for m in label_value_errors(value)]
+    return [invalid(path, value, m, kind=MALFORMED, hint=hint) for m in label_value_errors(value)]
 
 
 def uid(value: str, path: Path) -> list[FieldError]:
@@ -205,7 +205,7 @@ def uid(value: str, path: Path) -> list[FieldError]:
     hint = "use a lower-case UUID such as `123e4567-e89b-12d3-a456-426614174000`"
     problem = _uuid_problem(value)
     if problem is not None:
-        return [invalid(path, value, f"error validating uid: {problem}", rule=MALFORMED, hint=hint)]
+        return [invalid(path, value, f"error validating uid: {problem}", kind=MALFORMED, hint=hint)]
     if len(value) != 36 or value != value.lower():
         return [
             invalid(
@@ -213,7 +213,7 @@ def uid(value: str, path: Path) -> list[FieldError]:
                 value,
                 "uid must be in RFC 4122 normalized form, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` with lowercase "
                 "hexadecimal characters",
-                rule=MALFORMED,
+                kind=MALFORMED,
                 hint=hint,
             )
         ]

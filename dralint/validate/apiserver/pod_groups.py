@@ -70,7 +70,7 @@ def _claim(claim: Any, path: Path) -> list[FieldError]:
             else "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified"
         )
         out.append(
-            invalid(path, shown, detail, rule=ONE_OF, hint="set either resourceClaimName or resourceClaimTemplateName")
+            invalid(path, shown, detail, kind=ONE_OF, hint="set either resourceClaimName or resourceClaimTemplateName")
         )
     if claim_name is not None:
         out += dns_subdomain(claim_name, (*path, "resourceClaimName"))

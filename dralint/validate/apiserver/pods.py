@@ -81,7 +81,7 @@ def _pod_claim(claim: Any, path: Path, seen: set[str]) -> list[FieldError]:
                 path,
                 shown,
                 "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified",
-                rule=ONE_OF,
+                kind=ONE_OF,
                 hint="use resourceClaimName for a shared claim or resourceClaimTemplateName for one per pod",
             )
         )
@@ -95,7 +95,7 @@ def _pod_claim(claim: Any, path: Path, seen: set[str]) -> list[FieldError]:
                 path,
                 shown,
                 "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`",
-                rule=ONE_OF,
+                kind=ONE_OF,
                 hint=hint,
             )
         )
@@ -138,5 +138,5 @@ def container_claims(claims: list[Any], path: Path, pod_claim_names: set[str]) -
             detail = "must be one of the names in pod.spec.resourceClaims"
             detail += ": " + ", ".join(sorted(pod_claim_names)) if pod_claim_names else " which is empty"
             hint = did_you_mean(name, pod_claim_names) or "add the claim to the pod's spec.resourceClaims"
-            out.append(not_found(at, name, detail, rule=POD_CLAIM_REFERENCE, hint=hint))
+            out.append(not_found(at, name, detail, kind=POD_CLAIM_REFERENCE, hint=hint))
     return out

@@ -56,7 +56,7 @@ def resource_slice(data: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
                 SPEC,
                 "",
                 "only one of `sharedCounters` or `devices` is allowed",
-                rule=ONE_OF,
+                kind=ONE_OF,
                 hint="publish the counter sets in a ResourceSlice of their own, without devices",
             )
         )
@@ -166,14 +166,14 @@ def _node_selection(spec: Mapping[str, Any], b: Behaviour) -> list[FieldError]:
     )
     hint = "set exactly one of " + members.replace(", or ", ", ")
     if not chosen:
-        out.append(required(SPEC, f"exactly one of {members} is required", rule=ONE_OF, hint=hint))
+        out.append(required(SPEC, f"exactly one of {members} is required", kind=ONE_OF, hint=hint))
     elif len(chosen) > 1:
         out.append(
             invalid(
                 SPEC,
                 "{" + ", ".join(chosen) + "}",
                 f"exactly one of {members} is required, but multiple fields are set",
-                rule=ONE_OF,
+                kind=ONE_OF,
                 hint=hint,
             )
         )
@@ -214,7 +214,7 @@ def _old_counters(devices: list[Any], shared: list[Any], b: Behaviour) -> list[F
                 shared_path,
                 total,
                 f"the total number of shared counters must not exceed {OLD_MAX_SHARED_COUNTERS}",
-                rule=TOO_MANY,
+                kind=TOO_MANY,
             )
         )
     defined: dict[str, set[str]] = {}
@@ -265,7 +265,7 @@ def _old_counters(devices: list[Any], shared: list[Any], b: Behaviour) -> list[F
                     device_path,
                     consumed_by_device,
                     f"the total number of counters must not exceed {OLD_MAX_COUNTERS_PER_DEVICE}",
-                    rule=TOO_MANY,
+                    kind=TOO_MANY,
                 )
             )
         consumed_in_slice += consumed_by_device
@@ -275,7 +275,7 @@ def _old_counters(devices: list[Any], shared: list[Any], b: Behaviour) -> list[F
                 (*SPEC, "devices"),
                 consumed_in_slice,
                 f"the total number of counters in devices must not exceed {OLD_MAX_DEVICE_COUNTERS_PER_SLICE}",
-                rule=TOO_MANY,
+                kind=TOO_MANY,
             )
         )
     return out

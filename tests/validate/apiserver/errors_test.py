@@ -43,6 +43,6 @@ def test_go_value_prints_mappings_as_sorted_json() -> None:
     assert errors.go_value({"string": "a", "int": 3}) == '{"int": 3, "string": "a"}'
 
 
-def test_retag_moves_errors_to_another_rule() -> None:
+def test_retag_moves_errors_to_another_kind() -> None:
     moved = errors.retag([errors.required(("status",))], errors.STATUS)
-    assert [e.rule for e in moved] == [errors.STATUS]
+    assert [e.kind for e in moved] == [errors.STATUS]

@@ -1,0 +1,145 @@
+"""NodeResourcesFit: a pod's requests, computed as kube-scheduler computes them, against a Node's
+``status.allocatable`` minus what the pods placed on it before request.
+
+Amounts are integers in the scheduler's units: millicores for ``cpu`` (``MilliValue``), the
+value rounded up for everything else (``Value``). Only the resources the plugin checks count:
+``cpu``, ``memory``, ``ephemeral-storage``, ``hugepages-*`` and names with a ``/`` (extended
+and prefixed native resources); ``pods`` is the number of pods a node may hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
+
+from dralint.api.workloads import Container, PodSpec
+from dralint.apimachinery.quantity import QuantityError, parse_quantity
+
+Amounts = dict[str, int]
+PODS = "pods"
+_NATIVE = ("cpu", "memory", "ephemeral-storage")
+_BYTES = ("memory", "ephemeral-storage")
+
+
+def checked(name: str) -> bool:
+    """Whether NodeResourcesFit looks at resource ``name`` (others are not scheduled on)."""
+    return name in _NATIVE or name.startswith("hugepages-") or "/" in name
+
+
+def _amount(name: str, text: str) -> int | None:
+    try:
+        quantity = parse_quantity(text)
+    except QuantityError:
+        return None  # the API server rejects the object; schema validation says so
+    return quantity.milli_value() if name == "cpu" else quantity.ceil_int()
+
+
+def amounts(values: Mapping[str, str]) -> Amounts:
+    """The checked resources of a requests or allocatable map, in scheduler units."""
+    out: Amounts = {}
+    for name, text in values.items():
+        if checked(name) or name == PODS:
+            value = _amount(name, text)
+            if value is not None:
+                out[name] = value
+    return out
+
+
+def container_requests(container: Container) -> Amounts:
+    """The container's requests; a resource with only a limit requests its limit (API defaulting)."""
+    return amounts({**container.limits, **container.requests})
+
+
+def _add(into: Amounts, more: Mapping[str, int]) -> None:
+    for name, value in more.items():
+        into[name] = into.get(name, 0) + value
+
+
+def _max(into: Amounts, other: Mapping[str, int]) -> None:
+    for name, value in other.items():
+        if value > into.get(name, 0):
+            into[name] = value
+
+
+def pod_requests(spec: PodSpec) -> Amounts:
+    """``resourcehelper.PodRequests``: the larger of what the app containers (with the sidecars) and
+    what each init container (with the sidecars started before it) need, plus ``spec.overhead``."""
+    total: Amounts = {}
+    for container in spec.containers:
+        if container.kind == "containers":
+            _add(total, container_requests(container))
+    sidecars: Amounts = {}
+    init_peak: Amounts = {}
+    for container in spec.containers:
+        if container.kind != "initContainers":
+            continue
+        own = container_requests(container)
+        if container.restart_policy == "Always":
+            _add(total, own)  # a sidecar keeps running next to the app containers
+            _add(sidecars, own)
+            _max(init_peak, sidecars)
+        else:
+            running = dict(sidecars)
+            _add(running, own)
+            _max(init_peak, running)
+    _max(total, init_peak)
+    _add(total, amounts(spec.scheduling.overhead))
+    total.pop(PODS, None)
+    return {name: value for name, value in total.items() if value > 0}
+
+
+@dataclass(frozen=True, slots=True)
+class Shortage:
+    """One resource a node cannot give the pod."""
+
+    resource: str
+    requested: int
+    free: int
+
+    def text(self) -> str:
+        name = self.resource
+        return f"{name}: requested {show(name, self.requested)}, free {show(name, self.free)}"
+
+
+def shortages(
+    requests: Mapping[str, int],
+    allocatable: Mapping[str, int],
+    used: Mapping[str, int],
+    pods_on_node: int,
+    dra_backed: Collection[str] = (),
+) -> list[Shortage]:
+    """``fitsRequest``: the resources (in name order, ``pods`` first) the node lacks for the pod.
+
+    An extended resource that a DeviceClass backs and the node does not advertise is left to the
+    DRA allocator (the scheduler's DRA extended-resource handling); one the node advertises is
+    the device plugin's and counted here.
+    """
+    out: list[Shortage] = []
+    if PODS in allocatable and pods_on_node + 1 > allocatable[PODS]:
+        out.append(Shortage(PODS, 1, max(allocatable[PODS] - pods_on_node, 0)))
+    for name in sorted(requests):
+        if name in dra_backed and name not in allocatable:
+            continue
+        free = allocatable.get(name, 0) - used.get(name, 0)
+        if requests[name] > free:
+            out.append(Shortage(name, requests[name], max(free, 0)))
+    return out
+
+
+def add_usage(used: Amounts, requests: Iterable[tuple[str, int]]) -> None:
+    for name, value in requests:
+        used[name] = used.get(name, 0) + value
+
+
+_BINARY = (("Ti", 1 << 40), ("Gi", 1 << 30), ("Mi", 1 << 20), ("Ki", 1 << 10))
+
+
+def show(name: str, value: int) -> str:
+    """An amount as a person writes it: ``500m`` or ``8`` cores, ``16Gi`` of memory."""
+    if name == "cpu":
+        return str(value // 1000) if value % 1000 == 0 else f"{value}m"
+    if name in _BYTES or name.startswith("hugepages-"):
+        for suffix, unit in _BINARY:
+            if value and value % unit == 0:
+                return f"{value // unit}{suffix}"
+    return str(value)

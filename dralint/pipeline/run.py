@@ -1,0 +1,222 @@
+"""The pipeline's owner: one configuration path and one order of stages for every command.
+
+Every command (``check``, ``simulate``, ``allocate``, ``inventory expand``, ``rules``) starts
+with :func:`configure`, which merges the command-line flags, the ``DRALINT_*`` environment and
+the configuration file (``.dralint.yaml`` or ``[tool.dralint]``) into a :class:`Plan`: the
+target cluster, the limits, the rule catalogue and selection, the files to read and which of
+them are only context. No command builds its own defaults, so ``simulate`` and ``check`` read
+the same limits, ``exclude`` and ``context``.
+
+The stages, in order (each is a function here, or a call into the folder that owns it)::
+
+    configure ─► read (read/) ─► validate + checks (checks/, validate/) ─► [admission] ─►
+    cluster model (cluster/) ─► analysis (dryrun/, diagnose/) ─► findings (engine) ─► report (report/)
+
+**The admission seam.** :func:`admit` sits between "the objects as written" and "the cluster
+model": the inventory (:attr:`CheckContext.inventory`), the dry-run and every check that reads
+them see the objects it returns. Today it returns the objects unchanged. The admission stage
+(what the API server would store for the target release and gates; objects it would reject
+left out) replaces its body, and nothing downstream needs to change.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from dralint.api.versions import DEFAULT_RELEASE, Target, make_target, normalise_release, parse_feature_gates
+from dralint.config import ConfigFile, discover, globs
+from dralint.config import load as load_config
+from dralint.config.resolve import CONFIG_ENV, Effective, Layer, Ref, from_environment, from_file, merge
+from dralint.errors import ConfigError, DralintError
+from dralint.limits import Limits, from_config
+from dralint.pipeline.context import CheckContext, Options
+from dralint.read import sources
+from dralint.read.load import Input, inputs
+
+if TYPE_CHECKING:
+    from dralint.api.objects import KubeObject
+    from dralint.dryrun.analysis import Analysis
+    from dralint.dryrun.placement import Strategy
+    from dralint.pipeline import engine
+    from dralint.rules import Rule
+
+FailOn = Literal["error", "warning", "info", "never"]
+FAIL_ON: tuple[FailOn, ...] = ("error", "warning", "info", "never")
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """What a command was asked, before any configuration is read."""
+
+    flags: Layer = field(default_factory=Layer)  # settings given on the command line
+    config: str | None = None  # --config FILE
+    no_config: bool = False  # --no-config: ignore configuration files (and DRALINT_CONFIG)
+    environment: Mapping[str, str] | None = None  # None: os.environ
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The effective configuration of one run, turned into what the stages take."""
+
+    effective: Effective
+    target: Target
+    limits: Limits
+    fail_on: FailOn
+
+    @property
+    def root(self) -> str:
+        """The directory globs and relative configuration paths are relative to."""
+        return self.effective.root
+
+    def inputs(self, paths: Sequence[str]) -> list[Input]:
+        """The files to read: ``paths`` (reported on) then inventory and context (read only), minus ``exclude``."""
+        return inputs(self.files(paths), self.files(self.effective.inventory + self.effective.context))
+
+    def files(self, paths: Sequence[str]) -> list[str]:
+        """The files under ``paths`` minus the excluded ones (named files too, so that hooks honour ``exclude``)."""
+        found = sources.discover(paths)
+        exclude = self.effective.exclude
+        if not exclude:
+            return found
+        root = self.root
+        return [f for f in found if f == sources.STDIN or not globs.matches_any(exclude, globs.relative_to(f, root))]
+
+    def options(
+        self, *, simulate: bool = True, rule_options: Mapping[str, Mapping[str, object]] | None = None
+    ) -> Options:
+        """The analysis options of this run (the dry-run's search budgets come from the limits)."""
+        return Options(simulate=simulate, extra=dict(rule_options or {}), limits=self.limits)
+
+
+def configure(request: Request) -> Plan:
+    """Merge flags, environment and configuration file, and check what they say about target, limits and fail-on."""
+    effective, _ = configuration(request)
+    return plan(effective)
+
+
+def plan(effective: Effective) -> Plan:
+    """The plan of an effective configuration (``check`` loads its catalogue in between: the order of errors)."""
+    return Plan(effective, target(effective), from_config(effective.limits), fail_on(effective))
+
+
+def configuration(request: Request) -> tuple[Effective, ConfigFile | None]:
+    """Flags, then environment, then the configuration file (found, or named by --config/DRALINT_CONFIG)."""
+    environment = os.environ if request.environment is None else request.environment
+    config_file: ConfigFile | None = None
+    if not request.no_config:
+        path = request.config or environment.get(CONFIG_ENV) or discover()
+        if path is not None:
+            config_file = load_config(path)
+    layers = [request.flags, from_environment(environment)]
+    if config_file is not None:
+        layers.append(from_file(config_file))
+    return (
+        merge(
+            *layers,
+            root=config_file.root if config_file else ".",
+            config=config_file.name if config_file else None,
+        ),
+        config_file,
+    )
+
+
+def _at(ref: Ref, error: DralintError) -> ConfigError:
+    return ConfigError(f"{ref.origin}: {error}")
+
+
+def target(effective: Effective) -> Target:
+    """The target cluster: release and feature gates, with the place a bad value was written."""
+    release = DEFAULT_RELEASE
+    if effective.release is not None:
+        try:
+            release = normalise_release(effective.release.text)
+        except DralintError as error:
+            raise _at(effective.release, error) from None
+    gates = effective.feature_gates
+    if isinstance(gates, Ref):
+        try:
+            parsed = parse_feature_gates(gates.text)
+            return make_target(release, parsed)
+        except DralintError as error:
+            raise _at(gates, error) from None
+    try:
+        return make_target(release, gates)
+    except DralintError as error:
+        where = f"{effective.config}: featureGates" if effective.config else "featureGates"
+        raise ConfigError(f"{where}: {error}") from None
+
+
+def fail_on(effective: Effective) -> FailOn:
+    if effective.fail_on is None:
+        return "error"
+    for level in FAIL_ON:
+        if effective.fail_on.text == level:
+            return level
+    raise ConfigError(f"{effective.fail_on.origin}: fail-on must be one of {', '.join(FAIL_ON)}")
+
+
+# --- the stages -------------------------------------------------------------------------------
+
+
+def admit(objects: list[KubeObject], target: Target) -> list[KubeObject]:
+    """The objects the cluster model is built from: the seam where admission goes (see the module docstring).
+
+    Today every object is admitted as written.
+    """
+    del target  # admission will read the target release and gates
+    return objects
+
+
+def admitted(ctx: CheckContext) -> CheckContext:
+    """``ctx`` with the objects the cluster model is built from decided (before anything reads the model)."""
+    assert "inventory" not in ctx.__dict__, "the cluster model was built before admission"
+    ctx.admitted = admit(ctx.workspace.objects, ctx.target)
+    return ctx
+
+
+@contextmanager
+def read_and_check(
+    plan: Plan,
+    files: Sequence[Input],
+    *,
+    options: Options,
+    rules: Mapping[str, Rule],
+    selection: engine.Selection,
+    jobs: int,
+    stdin_name: str = sources.STDIN,
+) -> Iterator[tuple[CheckContext, engine.Found]]:
+    """Read ``files`` and run the checks that look at one object at a time (in ``jobs`` processes when that pays).
+
+    Yields the context (admitted: ready for the checks that read the cluster model) and those
+    findings; positions are looked up in the worker processes while the ``with`` block lasts.
+    """
+    from dralint.pipeline import parallel
+
+    with parallel.check(
+        files,
+        jobs=jobs,
+        target=plan.target,
+        options=options,
+        rules=rules,
+        selection=selection,
+        limits=plan.limits,
+        stdin_name=stdin_name,
+    ) as (ctx, found):
+        yield admitted(ctx), found
+
+
+def read(plan: Plan, files: Sequence[Input], *, options: Options, stdin_name: str = sources.STDIN) -> CheckContext:
+    """Read ``files`` in this process, without running any check (``simulate``, ``inventory expand``)."""
+    from dralint.read.load import load_files
+
+    workspace = load_files(files, stdin_name=stdin_name, limits=plan.limits, max_file_bytes=plan.limits.max_file_bytes)
+    return admitted(CheckContext(workspace, plan.target, options))
+
+
+def dry_run(ctx: CheckContext, *, strategy: Strategy = "pack") -> Analysis:
+    """The cluster model and the dry-run of every pod against it."""
+    return ctx.dry_run(strategy)
