@@ -445,6 +445,26 @@ def simulate(
     _run(go)
 
 
+@main.command()
+@click.argument("paths", nargs=-1)
+@click.option(
+    "--to",
+    "to",
+    required=True,
+    metavar="VERSION",
+    help="The resource.k8s.io version to write: v1, v1beta2, v1beta1 or v1alpha3.",
+)
+@click.option("--in-place", "-w", is_flag=True, help="Rewrite the files instead of printing the result.")
+@_release_option
+def convert(paths: tuple[str, ...], to: str, in_place: bool, release: str | None) -> None:
+    """Rewrite DRA objects (files, directories, or - / nothing for standard input) into another
+    resource.k8s.io version, keeping comments and key order; other documents are left as they are.
+    A field the version cannot hold is an error, and nothing is written."""
+    from dralint.commands import convert as command
+
+    _run(lambda: command.run(command.ConvertSettings(paths=paths, to=to, in_place=in_place, release=release)))
+
+
 @main.group()
 def inventory() -> None:
     """Work with compact Inventory documents (dralint.io/v1alpha1)."""

@@ -93,7 +93,7 @@ def test_auto_format_is_github_under_github_actions() -> None:
         f"::group::{CHECK / 'legacy.yaml'}",
         f"::error file={CHECK / 'legacy.yaml'},line=1,col=1,title=DRA200 api-version-not-served::Kubernetes 1.37 "
         "does not serve resource.k8s.io/v1alpha3 DeviceClass (served in 1.31-1.33) (DeviceClass/gpu.example.com); "
-        "use resource.k8s.io/v1",
+        f"use resource.k8s.io/v1; `dralint convert --to v1 {CHECK / 'legacy.yaml'}` rewrites it",
     ]
     assert cli("check", str(CHECK / "legacy.yaml"), "-f", "text", env={"GITHUB_ACTIONS": "true"}).stdout == plain.stdout
 
@@ -155,7 +155,9 @@ def test_helm_template_output_on_stdin() -> None:
     assert result.returncode == 1
     assert result.stdout.splitlines() == [
         "-:15:1: error DRA200 Kubernetes 1.37 does not serve resource.k8s.io/v1alpha3 ResourceClaimTemplate "
-        "(served in 1.31-1.33) (ResourceClaimTemplate/serving/inference-gpu); use resource.k8s.io/v1",
+        "(served in 1.31-1.33) (ResourceClaimTemplate/serving/inference-gpu); use resource.k8s.io/v1 (v1 requests "
+        "put deviceClassName, selectors, allocationMode and count under `exactly`); `dralint convert --to v1 -` "
+        "rewrites it",
         "1 file, 3 objects: 1 error, 0 warnings, 0 info",
     ]
 
