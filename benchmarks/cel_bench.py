@@ -34,7 +34,8 @@ from figures import Figure, record  # noqa: E402
 from dralint.api.model import device as model_device  # noqa: E402
 from dralint.cel import CelRuntimeError, compile_selector, device_value  # noqa: E402
 from dralint.cel.batch import match_all  # noqa: E402
-from dralint.cel.dra import DeviceValue, Selector  # noqa: E402
+from dralint.cel.device import DeviceValue  # noqa: E402
+from dralint.cel.dra import Selector  # noqa: E402
 
 TYPICAL = {
     "1 clause": 'device.driver == "gpu.example.com"',

@@ -52,6 +52,7 @@ BENCHMARKS = [
     Benchmark("cel_bench.py", (), ("--devices", "1000", "--repeat", "1"), "CEL selectors"),
     Benchmark("apiserver_bench.py", (), ("--slices", "50", "--repeat", "1"), "kube-apiserver checks"),
     Benchmark("suppress_bench.py", (), ("--repeat", "1"), "Suppressions and reporters"),
+    Benchmark("fuzz_cel_bench.py", (), ("--selectors", "200", "--styled", "20"), "CEL fuzzing"),
 ]
 
 NOTES = """\
@@ -128,6 +129,20 @@ the configuration, defaults in the README): see the table of `hostile_bench.py`.
 full (limits raised), a 50 MB file of ResourceSlices would take a minute and 2.7 GB, which is
 why the default file limit is now 16 MiB; an exponential allocation search stops at 1,000,000
 steps (2-3 s) with DRA008, and a CEL selector of 10**8 steps at the API server's cost limit.
+
+**CEL on hostile input** (issue 18): 2,000 claims with selectors of their own beside 10,000
+devices took 238 s in DRA420 alone, which ran every selector on every device; it now evaluates
+one device per group that agrees on what a selector reads (the last row of `hostile_bench.py`):
+16 s of CPU for the whole check (63 s wall on a machine with a load average of 9) and 370 MB;
+compiling the 2,000 expressions in two environments is 5 s of it (2.4 ms each, after overload
+resolution on concrete types became a per-environment cache). `limits.maxSelectorEvaluations` bounds what
+is left. A selector over the cost limit (DRA403) is no longer evaluated, and runtime cost is
+charged before a value is built, so `lists.range(100000000)` stops at once.
+
+**CEL fuzzing** (`fuzz_cel_bench.py`, the long form of `tests/fuzz_cel_test.py`): 5,000
+grammar-generated selectors, each evaluated on the 16 devices of the examples' inventory, and 500
+manifests with a CEL error in a random YAML scalar style, seed 0: 0 crashes; the worst input took
+0.13 s of CPU and allocated 0.2 MiB (bounds: 2 s and 256 MiB per input).
 """
 
 

@@ -13,17 +13,25 @@ import click
 from dralint import __version__
 from dralint.api.versions import DEFAULT_RELEASE, RELEASES
 from dralint.errors import DralintError, UsageError
+from dralint.process import raise_recursion_limit
 
 _RELEASES = f"{RELEASES[0]}-{RELEASES[-1]}"
 
 
 def _run(function: Callable[[], int]) -> None:
-    """Call a command and map errors to exit codes: 2 for dralint errors, 3 for internal ones."""
+    """Call a command and map errors to exit codes: 2 for dralint errors, 3 for internal ones.
+
+    The process-wide settings dralint needs (a recursion limit for deep CEL and allocations)
+    are applied here, at the entry point, never by library code.
+    """
     debug = os.environ.get("DRALINT_DEBUG") == "1" or "--debug" in sys.argv
+    raise_recursion_limit()
     try:
         code = function()
     except DralintError as error:
-        click.echo(f"dralint: error: {error}", err=True)
+        from dralint.report.escape import for_terminal  # only on this path: keeps start-up lazy
+
+        click.echo(f"dralint: error: {for_terminal(str(error))}", err=True)
         sys.exit(error.exit_code)
     except KeyboardInterrupt:
         sys.exit(130)
@@ -76,11 +84,13 @@ def main(debug: bool) -> None:
     """Lint Kubernetes Dynamic Resource Allocation manifests and dry-run their claims."""
 
 
-def _outputs(formats: tuple[str, ...], outputs: tuple[str, ...]) -> tuple[tuple[str, str | None], ...]:
+def _outputs(
+    formats: tuple[str, ...], outputs: tuple[str, ...], default: str = "auto"
+) -> tuple[tuple[str, str | None], ...]:
     """Pair ``--format`` and ``--output`` by position; formats without an output go to stdout."""
     if len(outputs) > max(len(formats), 1):
         raise UsageError("more --output than --format options")
-    formats = formats or ("auto",)
+    formats = formats or (default,)
     pairs: list[tuple[str, str | None]] = [
         (fmt, outputs[i] if i < len(outputs) else None) for i, fmt in enumerate(formats)
     ]
@@ -295,6 +305,7 @@ def check(
             show_suppressed=show_suppressed,
             write_baseline=write_baseline,
             jobs=jobs,
+            freeze_loaded=True,
         )
         return command.run(settings)
 
@@ -383,13 +394,20 @@ def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None, config: s
 @click.option(
     "--format",
     "-f",
-    "fmt",
+    "formats",
     type=click.Choice(["text", "json", "html"]),
-    default="text",
-    show_default=True,
-    help="Output format (html: one self-contained page with charts).",
+    multiple=True,
+    help="Output format (html: one self-contained page with charts) [default: text]. "
+    "Repeatable; pair each with an --output.",
 )
-@click.option("--output", "-o", metavar="FILE", help="Write the report to FILE instead of standard output.")
+@click.option(
+    "--output",
+    "-o",
+    "outputs",
+    multiple=True,
+    metavar="FILE",
+    help="Write the --format at the same position to FILE instead of standard output.",
+)
 @_release_option
 @click.option("--feature-gates", default=None, metavar="GATES", help="Feature gates: Name=true,Other=false.")
 @click.option(
@@ -405,8 +423,8 @@ def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None, config: s
 def simulate(
     paths: tuple[str, ...],
     inventory: tuple[str, ...],
-    fmt: str,
-    output: str | None,
+    formats: tuple[str, ...],
+    outputs: tuple[str, ...],
     release: str | None,
     feature_gates: str | None,
     strategy: Any,
@@ -422,8 +440,7 @@ def simulate(
             raise UsageError("simulate needs the manifests whose pods to place: give PATHS (files, directories, or -)")
         settings = command.SimulateSettings(
             paths=paths,
-            format=fmt,
-            output=output,
+            outputs=_outputs(formats, outputs, default="text"),
             flags=_layer(
                 release=release,
                 feature_gates=feature_gates,
@@ -439,6 +456,7 @@ def simulate(
             stdin_name=stdin_filename,
             config=config,
             no_config=no_config,
+            freeze_loaded=True,
         )
         return command.run(settings)
 

@@ -1,4 +1,4 @@
-"""The one error family of dralint; every member maps to an exit code in ``cli.py``.
+"""The one error family of dralint (and :class:`InternalError`, for bugs); ``cli.py`` maps them to exit codes.
 
 Manifest defects are findings, never exceptions. These errors are for the cases where dralint
 cannot do its job at all: a bad command line, a broken configuration, unreadable input.
@@ -23,3 +23,10 @@ class ConfigError(DralintError):
 
 class InputError(DralintError):
     """An input path is missing, unreadable, or holds no manifests."""
+
+
+class InternalError(Exception):
+    """A bug in dralint that it detects itself (a check reporting a rule it does not own, ...).
+
+    Not a :class:`DralintError`: the command line reports it as an internal error (exit 3).
+    """

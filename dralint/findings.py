@@ -10,10 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from dralint.api.ref import ObjectRef
 from dralint.apimachinery.fieldpath import Path, render
 
 if TYPE_CHECKING:
     from dralint.api.objects import KubeObject
+
+__all__ = ["SEVERITIES", "SEVERITY_RANK", "Finding", "Location", "ObjectRef", "Severity", "Suppression", "Violation"]
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
@@ -27,24 +30,6 @@ class Location:
     file: str
     line: int
     column: int
-
-
-@dataclass(frozen=True, slots=True, order=True)
-class ObjectRef:
-    """The Kubernetes object a finding is about."""
-
-    api_version: str
-    kind: str
-    namespace: str | None
-    name: str | None
-
-    def display(self) -> str:
-        """``Kind/namespace/name`` or ``Kind/name`` for cluster-scoped objects."""
-        parts = [self.kind or "?"]
-        if self.namespace:
-            parts.append(self.namespace)
-        parts.append(self.name or "?")
-        return "/".join(parts)
 
 
 SuppressionKind = Literal["annotation", "comment", "config", "baseline"]

@@ -21,6 +21,7 @@ class Limits:
     max_depth: int = 256  # maxDepth: nesting of mappings and lists
     max_search_steps: int = 1_000_000  # maxSearchSteps: allocator search steps for one pod on one node
     max_dry_run_steps: int = 10_000_000  # maxDryRunSteps: allocator search steps of the whole dry-run
+    max_selector_evaluations: int = 2_000_000  # maxSelectorEvaluations: selectors evaluated on devices for DRA420
 
 
 def _camel(name: str) -> str:

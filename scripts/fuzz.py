@@ -7,6 +7,11 @@ seeds, many examples, and every ``--cli-every`` cases the command line itself in
 and prints it; the case file is kept in ``--keep``. Usage::
 
     python scripts/fuzz.py [--examples 2000] [--seed N] [--keep fuzz-cases/] [--cli-every 100]
+
+``--family cel`` runs the CEL families of testing/fuzz_cel.py instead (grammar-generated
+selectors on the examples' inventory, and CEL errors in every YAML scalar style): ``--examples``
+selectors and a tenth as many styled manifests, from ``--seed`` (0 when not given); it prints the
+inputs run, the crashes (with the first one) and the worst CPU time and allocation.
 """
 
 from __future__ import annotations
@@ -34,7 +39,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=None, help="random when not given")
     parser.add_argument("--keep", type=Path, default=ROOT / "fuzz-cases", help="where a failing case is written")
     parser.add_argument("--cli-every", type=int, default=100, help="run the command line on every Nth case")
+    parser.add_argument("--family", choices=("manifests", "cel"), default="manifests")
     args = parser.parse_args()
+    if args.family == "cel":
+        return _cel(args.examples, args.seed or 0)
     pool = documents()
     counts = {0: 0, 1: 0, 2: 0}
     cases = 0
@@ -70,6 +78,21 @@ def main() -> int:
     fuzz()
     print(f"{cases} cases: {counts[0]} clean, {counts[1]} with findings, {counts[2]} refused (exit 2)")
     return 0
+
+
+def _cel(examples: int, seed_value: int) -> int:
+    from testing.fuzz_cel import run_family
+
+    with tempfile.TemporaryDirectory() as directory:
+        summary = run_family(examples, max(examples // 10, 1), seed_value, Path(directory))
+    print(f"{summary.inputs} inputs, {summary.crashes} crashes; styles {summary.styles}")
+    cpu, memory = summary.worst_cpu, summary.worst_memory
+    if cpu is not None and memory is not None:
+        print(f"worst CPU {cpu.cpu_seconds:.3f} s: {cpu.expression[:200]}")
+        print(f"worst allocation {memory.allocated / 2**20:.1f} MiB: {memory.expression[:200]}")
+    if summary.failure:
+        print(f"first crash: {summary.failure}")
+    return 1 if summary.crashes else 0
 
 
 def _cli(directory: Path) -> None:

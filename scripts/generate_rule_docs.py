@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Regenerate ``docs/rules/`` from the rule catalogue (``dralint/rules/*.yaml``).
+"""Regenerate ``docs/rules/`` from the rule catalogue (``rules/*.yaml``).
 
 Nobody edits the generated pages; ``tests/rules/docs_test.py`` fails when they are stale.
 Run ``python scripts/generate_rule_docs.py`` after changing a rule (``--check`` only reports).

@@ -1,4 +1,4 @@
-"""Generate ``dralint/schemas/schemas.json.gz`` from the schemas kubernetes-validate bundles.
+"""Generate ``schemas/kubernetes.json.gz`` from the schemas kubernetes-validate bundles.
 
 kubernetes-validate (a dev dependency, never needed at run time) ships the OpenAPI schemas of
 every Kubernetes release as JSON schemas, in a "strict" flavour where objects reject unknown
@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from dralint.api.versions import RELEASES  # noqa: E402
 from dralint.schemas import FORMAT_VERSION, STORE_FILE  # noqa: E402
 
-OUTPUT = ROOT / "dralint" / "schemas" / STORE_FILE
+OUTPUT = ROOT / "schemas" / STORE_FILE
 
 DRA_PREFIX = "io.k8s.api.resource."
 # Kinds that carry a pod template, by the definition that describes them.

@@ -214,8 +214,9 @@ def test_python_dash_m_dralint_runs_the_cli() -> None:
 def _with_failing_check(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     """Run the real command line with the schema check replaced by one that raises (tests/failing_check.py)."""
     program = (
-        "import sys; import dralint.checks as checks; import dralint.pipeline.parallel as parallel; "
-        "checks.CHECKS['schema'] = 'tests.failing_check:check'; parallel.MIN_PARALLEL_BYTES = 0; "
+        "import sys; from dralint.checks import registry; import dralint.pipeline.parallel as parallel; "
+        "from tests import failing_check; "
+        "registry.CHECKS['schema'] = failing_check.check; parallel.MIN_PARALLEL_BYTES = 0; "
         "from dralint.cli import main; sys.argv[0] = 'dralint'; main()"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from dralint.process import raise_recursion_limit
+
 ROOT = Path(__file__).resolve().parent.parent
 # The shared reference data sits beside the repository; DRALINT_SHARED names it elsewhere (a worktree).
 SHARED = Path(os.environ.get("DRALINT_SHARED") or ROOT.parent / "shared")
@@ -22,3 +24,9 @@ def require_shared(path: Path) -> Path:
     if os.environ.get("DRALINT_REQUIRE_CORPUS") == "1":
         pytest.fail(message)
     pytest.skip(message)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The test run is an entry point, as the command line is: deep CEL and large allocations
+    # need the recursion limit, which library code no longer raises (before hypothesis starts).
+    raise_recursion_limit()

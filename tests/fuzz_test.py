@@ -15,7 +15,6 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import dralint.cel.program  # noqa: F401  (raises the recursion limit when imported: before hypothesis starts)
 from testing.fuzz import MUTATIONS, Mutation, check_property, documents
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from dralint import limits
 from dralint.config import schemacheck
-from testing import hostile
+from testing import hostile, hostile_cel
 from testing.run import check
 
 
@@ -33,7 +33,7 @@ def _lines(tmp_path: Path, text: str, config: str | None = None, name: str = "ho
 
 
 def test_limit_names_are_the_configuration_keys() -> None:
-    schema = schemacheck.schema("dralint.config", "schema.json")
+    schema = schemacheck.schema("config.schema.json")
     assert list(schema["properties"]["limits"]["properties"]) == list(limits.CONFIG_KEYS)
     assert limits.from_config({"maxDepth": 8, "maxSearchSteps": 9}) == limits.Limits(max_depth=8, max_search_steps=9)
 
@@ -79,7 +79,7 @@ def test_a_large_file_is_not_read(tmp_path: Path) -> None:
 def test_a_file_of_many_documents_is_not_checked(tmp_path: Path) -> None:
     config = "limits:\n  maxDocumentsPerFile: 100\n"
     assert _lines(tmp_path, hostile.many_documents(101), config) == [
-        "1:1 DRA005 file holds more than 100 documents; not checked"
+        "1:1 DRA005 file holds more than 100 documents (List items count); not checked"
     ]
     assert _lines(tmp_path, hostile.many_documents(100), config) == []
 
@@ -89,7 +89,7 @@ def test_a_stream_of_many_json_documents_is_not_checked(tmp_path: Path) -> None:
         json.dumps({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": f"c{n}"}}) for n in range(11)
     )
     assert _lines(tmp_path, stream, "limits:\n  maxDocumentsPerFile: 10\n", name="stream.json") == [
-        "1:1 DRA005 file holds more than 10 documents; not checked"
+        "1:1 DRA005 file holds more than 10 documents (List items count); not checked"
     ]
 
 
@@ -119,3 +119,16 @@ def test_the_generators_make_what_they_say() -> None:
     assert hostile.many_documents(5).count("kind: ConfigMap") == 5
     assert hostile.resource_slices(3, devices=2).count("- name: gpu-") == 6
     assert json.loads(hostile.costly_selector(2))["spec"]["selectors"][0]["cel"]["expression"].count(".all(") == 2
+
+
+def test_selector_evaluations_stop_at_their_limit(tmp_path: Path) -> None:
+    # 30 claims with selectors of their own over 16 GPUs in 8 projections: 1 + 30 × 8 evaluations.
+    text = hostile_cel.many_selectors(30, 2)
+    assert _lines(tmp_path, text, "limits:\n  maxSelectorEvaluations: 241\n") == []
+    found = _lines(tmp_path, text, "limits:\n  maxSelectorEvaluations: 100\n")
+    assert [line.split(" ", 2)[1] for line in found] == ["DRA008"]
+    assert found[0].endswith(
+        "the check of CEL selectors on the inventory (DRA420) stopped after 100 evaluations "
+        "(limits.maxSelectorEvaluations); 18 selector lists were not evaluated, the first of "
+        "ResourceClaim ml/claim-12 request gpu"
+    )

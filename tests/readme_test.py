@@ -5,7 +5,7 @@ finding more), and every fenced block of the sections on rules, configuration, s
 and CI is either written into a scenario or run in it.
 
 Each section (``## ...``) starts from a fresh copy of ``tests/fixtures/readme`` (a repository
-with ``manifests/`` and an inventory in ``cluster/``) plus ``docs/policies/`` as ``policies/``.
+with ``manifests/`` and an inventory in ``cluster/``) plus ``rules/examples/`` as ``policies/``.
 Info strings drive the test (GitHub renders only the language):
 
 - ``yaml file=PATH``: written to PATH before the section's commands run;
@@ -126,7 +126,7 @@ def test_readme_section_examples_work(section: Section, tmp_path: Path) -> None:
     scenario = tmp_path / "repo"
     shutil.copytree(FIXTURES / "readme", scenario)
     (scenario / ".git").mkdir()
-    shutil.copytree(ROOT / "docs" / "policies", scenario / "policies")
+    shutil.copytree(ROOT / "rules" / "examples", scenario / "policies")
     bin_dir = _bin(tmp_path / "bin")
     for block in section.blocks:
         if "file" in block.options:

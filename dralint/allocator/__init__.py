@@ -10,7 +10,6 @@ model ``AllocationResult`` values, unsatisfiable is ``None`` and invalid input r
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -20,6 +19,7 @@ from dralint.allocator.explain import Explanation, explain
 from dralint.allocator.pools import PoolMemo, gather_pools
 from dralint.allocator.requests import validate_claims
 from dralint.allocator.results import build_results
+from dralint.allocator.scope import NodeScope
 from dralint.allocator.search import Search
 from dralint.allocator.selection import SelectorCache
 from dralint.allocator.types import (
@@ -95,47 +95,33 @@ class Allocator:
     ) -> list[model.AllocationResult] | None:
         """``Allocate``: results per claim, ``None`` when unsatisfiable; raises :class:`AllocatorError`."""
         self.last_steps = 0
-        pools = gather_pools(self._slices_for(node), node, self.features, self._all_slices, self._pools)
-        validated = validate_claims(claims, self.classes, pools, node, self.features, self._cache, self._registry)
+        scope = self._scope(node)
+        validated = validate_claims(claims, scope)
         search = Search(
             claims=claims,
             validated=validated,
-            pools=pools,
-            node=node,
-            features=self.features,
-            cache=self._cache,
-            registry=self._registry,
+            scope=scope,
             counter_cache=self._counter_cache,
             budget=self.budget,
             context=context,
         )
-        depth = sum(ALLOCATION_RESULTS_MAX_SIZE + 2 * len(c.spec.requests) + 2 for c in claims) + 100
-        limit = sys.getrecursionlimit()
-        if depth > limit - 200:
-            sys.setrecursionlimit(depth + 400)
+        # The search recurses once per allocated device (see dralint.process.RECURSION_LIMIT).
         try:
             done = search.run()
         finally:
             self.last_steps = search.steps
-            sys.setrecursionlimit(limit)
         if not done:
-            if any(pool.invalid for pool in pools):
+            if any(pool.invalid for pool in scope.pools):
                 raise AllocatorError("invalid resource pools were encountered", failed_on_node=True)
             return None
         return build_results(search, node)
 
     def explain(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Explanation:
         """Why the claims do not fit on ``node``, as data (run it after an unsatisfiable result)."""
-        pools = gather_pools(self._slices_for(node), node, self.features, self._all_slices, self._pools)
-        return explain(
-            claims=claims,
-            classes=self.classes,
-            pools=pools,
-            node=node,
-            features=self.features,
-            cache=self._cache,
-            registry=self._registry,
-        )
+        return explain(claims, self._scope(node))
 
-    def _slices_for(self, node: model.Node) -> list[SliceInfo]:
-        return self._on_node.get(node.name, []) + self._shared
+    def _scope(self, node: model.Node) -> NodeScope:
+        """What one call on ``node`` shares: the pools of the slices on the node and of the shared ones."""
+        slices = self._on_node.get(node.name, []) + self._shared
+        pools = gather_pools(slices, node, self.features, self._all_slices, self._pools)
+        return NodeScope(node, self.features, self.classes, pools, self._cache, self._registry)

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from dralint.allocator.capacity import demand_fits
 from dralint.allocator.constraints import DistinctAttribute, MatchAttribute, as_set, claim_constraint, lookup_attribute
 from dralint.allocator.counters import CounterSets, available_counters, check_available_counters
-from dralint.allocator.devices import DeviceInfo, DeviceRegistry
+from dralint.allocator.devices import DeviceInfo
 from dralint.allocator.pools import Pool
 from dralint.allocator.requests import RequestData, claim_ref
-from dralint.allocator.selection import SelectorCache, per_device_node_matches, selectors_match
+from dralint.allocator.scope import NodeScope
+from dralint.allocator.selection import per_device_node_matches, selectors_match
 from dralint.allocator.taints import untolerated_taint
-from dralint.allocator.types import AllocatorError, Features
+from dralint.allocator.types import AllocatorError
 from dralint.api import model
 
 
@@ -72,61 +73,34 @@ class Explanation:
     requests: tuple[RequestExplanation, ...]
 
 
-def explain(
-    *,
-    claims: Sequence[model.ResourceClaim],
-    classes: Mapping[str, model.DeviceClass],
-    pools: Sequence[Pool],
-    node: model.Node,
-    features: Features,
-    cache: SelectorCache,
-    registry: DeviceRegistry,
-) -> Explanation:
+def explain(claims: Sequence[model.ResourceClaim], scope: NodeScope) -> Explanation:
     problems = tuple(
         PoolProblem(pool.id_text(), "incomplete" if pool.incomplete else "invalid", pool.invalid_reason or "")
-        for pool in pools
+        for pool in scope.pools
         if pool.incomplete or pool.invalid
     )
-    usable_pools = [pool for pool in pools if not (pool.incomplete or pool.invalid)]
-    out = []
-    for claim_index, claim in enumerate(claims):
-        for request in claim.spec.requests:
-            parts: list[tuple[model.ExactDeviceRequest | model.DeviceSubRequest, str, str | None]] = []
-            if request.first_available:
-                parts = [(entry, entry.name, request.name) for entry in request.first_available]
-            elif request.exactly is not None:
-                parts = [(request.exactly, request.name, None)]
-            for spec, name, parent in parts:
-                out.append(
-                    _request(
-                        claim_index, claim, spec, name, parent, classes, usable_pools, node, features, cache, registry
-                    )
-                )
-    return Explanation(node.name, problems, tuple(out))
+    usable = [pool for pool in scope.pools if not (pool.incomplete or pool.invalid)]
+    out = [
+        _request(claim_index, claim, part, scope, usable)
+        for claim_index, claim in enumerate(claims)
+        for request in claim.spec.requests
+        for part in request.alternatives()
+    ]
+    return Explanation(scope.node.name, problems, tuple(out))
 
 
 def _request(
-    claim_index: int,
-    claim: model.ResourceClaim,
-    spec: model.ExactDeviceRequest | model.DeviceSubRequest,
-    name: str,
-    parent: str | None,
-    classes: Mapping[str, model.DeviceClass],
-    pools: Sequence[Pool],
-    node: model.Node,
-    features: Features,
-    cache: SelectorCache,
-    registry: DeviceRegistry,
+    claim_index: int, claim: model.ResourceClaim, part: model.RequestPart, scope: NodeScope, pools: Sequence[Pool]
 ) -> RequestExplanation:
-    label = f"{parent}/{name}" if parent is not None else name
+    spec, label, features, registry = part.spec, part.label, scope.features, scope.registry
     ref = claim_ref(claim)
-    device_class = classes.get(spec.device_class_name)
+    device_class = scope.classes.get(spec.device_class_name)
     if device_class is None:
         return RequestExplanation(
             ref, label, spec.allocation_mode, spec.count, 0, 0, {},
             error=f'deviceclass.resource.k8s.io "{spec.device_class_name}" not found',
         )  # fmt: skip
-    data = RequestData(claim_index, claim, name, parent, device_class, spec)
+    data = RequestData(claim_index, claim, part.name, part.parent, device_class, spec)
     # Scalar mode: a device only needs the attribute here, whatever the other picks hold.
     constraints = [
         built
@@ -142,7 +116,7 @@ def _request(
         for device in pool.candidates(registry):
             seen += 1
             try:
-                reason = _first_rejection(data, device, pool, node, features, cache, (available, registry), constraints)
+                reason = _first_rejection(data, device, pool, scope, available, constraints)
             except AllocatorError as problem:
                 error = error or problem.message
                 continue
@@ -164,19 +138,18 @@ def _first_rejection(
     data: RequestData,
     device: DeviceInfo,
     pool: Pool,
-    node: model.Node,
-    features: Features,
-    cache: SelectorCache,
-    counters: tuple[CounterSets, DeviceRegistry],
+    scope: NodeScope,
+    available: CounterSets,
     constraints: Sequence[MatchAttribute | DistinctAttribute],
 ) -> str | None:
+    features, cache = scope.features, scope.cache
     if not features.device_binding_and_status and device.binding_conditions:
         return "binding-conditions"
     if not selectors_match(cache, data.device_class.selectors, device, data.class_owner):
         return "class-selector"
     if not selectors_match(cache, data.selectors, device, data.claim_owner):
         return "request-selector"
-    if device.slice.per_device_node_selection and not per_device_node_matches(device, node):
+    if device.slice.per_device_node_selection and not per_device_node_matches(device, scope.node):
         return "node-selection"
     shared = features.consumable_capacity and device.allow_multi
     if not data.admin and device.exclusive:
@@ -186,10 +159,9 @@ def _first_rejection(
     if device.consumes:
         if not features.partitionable_devices:
             return "counters"
-        available, registry = counters
         fresh: dict[str, CounterSets] = {}  # the device's own consumption, none of the search's picks
         if not (shared and device.aggregated is not None) and not check_available_counters(
-            device, pool, {pool.name: available}, fresh, registry
+            device, pool, {pool.name: available}, fresh, scope.registry
         ):
             return "counters"
     if features.device_taints and untolerated_taint(device.blocking_taints, data.tolerations) is not None:

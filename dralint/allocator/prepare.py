@@ -58,6 +58,20 @@ def allocated_state(claims: Iterable[model.ResourceClaim], *, consumable_capacit
     return AllocatedState(frozenset(exclusive), frozenset(shared), aggregated)
 
 
+def selects_slice(selector: model.DeviceTaintSelector | None, resource_slice: model.ResourceSlice) -> bool:
+    """Whether a DeviceTaintRule's selector can match devices of ``resource_slice`` (driver and pool)."""
+    if selector is None:
+        return True
+    if selector.driver is not None and selector.driver != resource_slice.driver:
+        return False
+    return selector.pool is None or selector.pool == resource_slice.pool.name
+
+
+def selects_device(selector: model.DeviceTaintSelector | None, device: model.Device) -> bool:
+    """Whether a DeviceTaintRule's selector matches ``device`` of a slice it can match (by name)."""
+    return selector is None or selector.device is None or selector.device == device.name
+
+
 def apply_taint_rules(
     slices: Sequence[model.ResourceSlice], rules: Sequence[model.DeviceTaintRule]
 ) -> list[model.ResourceSlice]:
@@ -69,14 +83,10 @@ def apply_taint_rules(
         devices = list(resource_slice.devices)
         changed = False
         for rule in rules:
-            selector = rule.selector
-            if selector is not None:
-                if selector.driver is not None and selector.driver != resource_slice.driver:
-                    continue
-                if selector.pool is not None and selector.pool != resource_slice.pool.name:
-                    continue
+            if not selects_slice(rule.selector, resource_slice):
+                continue
             for index, device in enumerate(devices):
-                if selector is not None and selector.device is not None and selector.device != device.name:
+                if not selects_device(rule.selector, device):
                     continue
                 devices[index] = dataclasses.replace(device, taints=(*device.taints, rule.taint))
                 changed = True

@@ -7,14 +7,14 @@ in ``allocator_experimental.go``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from dralint.allocator.capacity import Amount, Demand, demand_fits, requested_amounts
 from dralint.allocator.constraints import Constraint, claim_constraint
-from dralint.allocator.devices import DeviceInfo, DeviceRegistry
-from dralint.allocator.pools import Pool
-from dralint.allocator.selection import SelectorCache, per_device_node_matches, selectors_match
-from dralint.allocator.types import ALLOCATION_RESULTS_MAX_SIZE, AllocatorError, Features
+from dralint.allocator.devices import DeviceInfo
+from dralint.allocator.scope import NodeScope
+from dralint.allocator.selection import per_device_node_matches, selectors_match
+from dralint.allocator.types import ALLOCATION_RESULTS_MAX_SIZE, AllocatorError
 from dralint.api import model
 
 
@@ -89,9 +89,9 @@ class RequestData:
     def sub_name(self) -> str:
         return self.name if self.parent is not None else ""
 
-    def is_selectable(self, device: DeviceInfo, node: model.Node, features: Features, cache: SelectorCache) -> bool:
+    def is_selectable(self, device: DeviceInfo, scope: NodeScope) -> bool:
         """``isSelectable``: class selectors, request selectors, per-device node selection."""
-        if not features.device_binding_and_status and device.binding_conditions:
+        if device.binding_conditions and not scope.features.device_binding_and_status:
             return False
         key = device.key
         known = self.selectable.get(key)
@@ -99,10 +99,11 @@ class RequestData:
             return known
         matched = self.matched.get(key)
         if matched is None:
+            cache = scope.cache
             matched = self.matched[key] = selectors_match(
                 cache, self.device_class.selectors, device, self.class_owner
             ) and selectors_match(cache, self.selectors, device, self.claim_owner)
-        result = matched and (not device.slice.per_device_node_selection or per_device_node_matches(device, node))
+        result = matched and (not device.slice.per_device_node_selection or per_device_node_matches(device, scope.node))
         self.selectable[key] = result
         return result
 
@@ -126,19 +127,11 @@ class ValidatedClaims:
         self.constraints: list[list[Constraint]] = []
 
 
-def validate_claims(
-    claims: Sequence[model.ResourceClaim],
-    classes: Mapping[str, model.DeviceClass],
-    pools: Sequence[Pool],
-    node: model.Node,
-    features: Features,
-    cache: SelectorCache,
-    registry: DeviceRegistry,
-) -> ValidatedClaims:
+def validate_claims(claims: Sequence[model.ResourceClaim], scope: NodeScope) -> ValidatedClaims:
     """The validation loop at the start of ``Allocate``: every claim in order (first error wins),
     request data per request and entry, All-mode device lists, the 32-device check, constraints."""
     out = ValidatedClaims()
-    context = (node, features, cache, registry)
+    features = scope.features
     for claim_index, claim in enumerate(claims):
         ref = claim_ref(claim)
         minimum = 0
@@ -162,22 +155,13 @@ def validate_claims(
                             f"claim {ref}, subrequest {entry.name}: has capacity requests, "
                             "but the DRAConsumableCapacity feature is disabled"
                         )
-            if entries:
-                datas = [
-                    _validate_request(claim_index, claim, entry, entry.name, request.name, classes, pools, context)
-                    for entry in entries
-                ]
-                minimum += min(d_count(d) for d in datas)
-            else:
-                if request.exactly is None:
-                    raise AllocatorError(
-                        f"claim {ref}, request {request.name}: neither exactly nor firstAvailable is set "
-                        "(invalid request)"
-                    )
-                datas = [
-                    _validate_request(claim_index, claim, request.exactly, request.name, None, classes, pools, context)
-                ]
-                minimum += d_count(datas[0])
+            alternatives = request.alternatives()
+            if not alternatives:
+                raise AllocatorError(
+                    f"claim {ref}, request {request.name}: neither exactly nor firstAvailable is set (invalid request)"
+                )
+            datas = [_validate_request(claim_index, claim, part, scope) for part in alternatives]
+            minimum += min(d_count(d) for d in datas)  # the smallest entry, or the one exactly block
             per_claim.append(datas)
         if minimum > ALLOCATION_RESULTS_MAX_SIZE:
             raise AllocatorError(
@@ -203,17 +187,10 @@ def d_count(data: RequestData) -> int:
 
 
 def _validate_request(
-    claim_index: int,
-    claim: model.ResourceClaim,
-    request: model.ExactDeviceRequest | model.DeviceSubRequest,
-    name: str,
-    parent: str | None,
-    classes: Mapping[str, model.DeviceClass],
-    pools: Sequence[Pool],
-    ctx: tuple[model.Node, Features, SelectorCache, DeviceRegistry],
+    claim_index: int, claim: model.ResourceClaim, part: model.RequestPart, scope: NodeScope
 ) -> RequestData:
     """``validateDeviceRequest``."""
-    node, features, cache, registry = ctx
+    request, name, features = part.spec, part.name, scope.features
     ref = claim_ref(claim)
     for index, selector in enumerate(request.selectors):
         if selector.cel is None:
@@ -225,19 +202,19 @@ def _validate_request(
     class_name = request.device_class_name
     if not class_name:
         raise AllocatorError(f"claim {ref}, request {name}: missing device class name (unsupported request type?)")
-    device_class = classes.get(class_name)
+    device_class = scope.classes.get(class_name)
     if device_class is None:
         raise AllocatorError(
             f"claim {ref}, request {name}: could not retrieve device class {class_name}: "
             f'deviceclass.resource.k8s.io "{class_name}" not found'
         )
-    data = RequestData(claim_index, claim, name, parent, device_class, request)
-    data.matched = cache.matched(device_class.selectors, request.selectors)
+    data = RequestData(claim_index, claim, name, part.parent, device_class, request)
+    data.matched = scope.cache.matched(device_class.selectors, request.selectors)
     if data.mode == "ExactCount":
         return data
     if data.mode != "All":
         raise AllocatorError(f"claim {ref}, request {name}: unsupported count mode {data.mode}")
-    for pool in pools:
+    for pool in scope.pools:
         if pool.incomplete:
             raise AllocatorError(
                 f"claim {ref}, request {name}: asks for all devices, but resource pool {pool.id_text()} "
@@ -248,8 +225,8 @@ def _validate_request(
                 f"claim {ref}, request {name}: asks for all devices, but resource pool {pool.id_text()} "
                 "is currently invalid"
             )
-        for device in pool.candidates(registry):
-            if not data.is_selectable(device, node, features, cache):
+        for device in pool.candidates(scope.registry):
+            if not data.is_selectable(device, scope):
                 continue
             if features.consumable_capacity and not demand_fits(data.demand(device), device.aggregated, None):
                 continue

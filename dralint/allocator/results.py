@@ -64,16 +64,8 @@ def _device_result(claim: model.ResourceClaim, pick: Pick, binding: bool) -> mod
 
 def _tolerations(claim: model.ResourceClaim, data: RequestData) -> tuple[model.DeviceToleration, ...] | None:
     """``lookupRequest(claim).tolerations()``: the first request (and entry) with that name."""
-    wanted = data.parent if data.parent is not None else data.name
-    for request in claim.spec.requests:
-        if request.name != wanted:
-            continue
-        if data.parent is None:
-            return request.exactly.tolerations if request.exactly is not None else None
-        for entry in request.first_available or ():
-            if entry.name == data.name:
-                return entry.tolerations
-    return None
+    found = model.find_part(claim.spec.requests, data.name if data.parent is None else f"{data.parent}/{data.name}")
+    return found[1].spec.tolerations if found is not None and found[1] is not None else None
 
 
 def _config(claim: model.ResourceClaim, chosen: list[RequestData]) -> tuple[model.DeviceAllocationConfiguration, ...]:

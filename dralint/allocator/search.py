@@ -12,16 +12,15 @@ from collections.abc import Sequence
 
 from dralint.allocator.capacity import Amount, demand_fits
 from dralint.allocator.counters import CounterSets, check_available_counters, deallocate_counters
-from dralint.allocator.devices import DeviceInfo, DeviceRegistry
+from dralint.allocator.devices import DeviceInfo
 from dralint.allocator.pools import Pool
 from dralint.allocator.requests import RequestData, ValidatedClaims, claim_ref, d_count
-from dralint.allocator.selection import SelectorCache
+from dralint.allocator.scope import NodeScope
 from dralint.allocator.taints import untolerated_taint
 from dralint.allocator.types import (
     ALLOCATION_RESULTS_MAX_SIZE,
     AllocatorError,
     Context,
-    Features,
     PoolID,
     SearchBudgetExhausted,
     device_id_text,
@@ -56,11 +55,7 @@ class Search:
         *,
         claims: Sequence[model.ResourceClaim],
         validated: ValidatedClaims,
-        pools: Sequence[Pool],
-        node: model.Node,
-        features: Features,
-        cache: SelectorCache,
-        registry: DeviceRegistry,
+        scope: NodeScope,
         counter_cache: dict[str, CounterSets],
         budget: int,
         context: Context | None,
@@ -68,20 +63,20 @@ class Search:
         self.claims = claims
         self.requests = validated.requests
         self.constraints = validated.constraints
-        self.node = node
-        self.features = features
-        self.cache = cache
-        self.registry = registry
+        self.scope = scope
+        # Read on every step of the search: kept at hand rather than behind ``scope``.
+        self.features = scope.features
+        self.registry = scope.registry
         self.counter_cache = counter_cache
         self.budget = budget
         self.context = context
-        self.pools: dict[PoolID, Pool] = {pool.id: pool for pool in pools}
+        self.pools: dict[PoolID, Pool] = {pool.id: pool for pool in scope.pools}
         self.candidates: list[DeviceInfo] = []
         self.candidate_pools: list[Pool] = []
-        for pool in pools:
+        for pool in scope.pools:
             if pool.incomplete or pool.invalid:
                 continue
-            devices = pool.candidates(registry)
+            devices = pool.candidates(scope.registry)
             self.candidates.extend(devices)
             self.candidate_pools.extend([pool] * len(devices))
         self.results: list[list[Pick]] = [[] for _ in claims]
@@ -155,10 +150,8 @@ class Search:
         candidates = self.candidates
         allocating = self.allocating
         admin = data.admin
-        features = self.features
-        node = self.node
-        cache = self.cache
-        check_capacity = features.consumable_capacity
+        scope = self.scope
+        check_capacity = self.features.consumable_capacity
         for position in range(start, len(candidates)):
             device = candidates[position]
             holders = allocating.get(device.key)
@@ -167,7 +160,7 @@ class Search:
                     continue
             elif device.exclusive or holders:
                 continue
-            if not data.is_selectable(device, node, features, cache):
+            if not data.is_selectable(device, scope):
                 continue
             if (
                 check_capacity

@@ -53,15 +53,24 @@ class PathMap:
     """Rewrites canonical path prefixes to source path prefixes (longest prefix wins)."""
 
     rules: tuple[tuple[Path, Path], ...] = field(default=())
+    # canonical prefix -> source prefix: a look-up per prefix length of the path, not a scan of
+    # every rule (a claim of 10,000 requests has 20,000 rules and as many findings to map).
+    _index: dict[Path, Path] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        index: dict[Path, Path] = {}
+        for canonical, source in self.rules:
+            index.setdefault(canonical, source)
+        object.__setattr__(self, "_index", index)
 
     def to_source(self, path: Path) -> Path:
-        best: tuple[Path, Path] | None = None
-        for canonical, source in self.rules:
-            if path[: len(canonical)] == canonical and (best is None or len(canonical) > len(best[0])):
-                best = (canonical, source)
-        if best is None:
-            return path
-        return best[1] + path[len(best[0]) :]
+        index = self._index
+        if index:
+            for length in range(len(path), -1, -1):
+                source = index.get(path[:length])
+                if source is not None:
+                    return source + path[length:]
+        return path
 
 
 @dataclass(frozen=True, slots=True)

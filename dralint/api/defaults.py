@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dralint.api import read
 from dralint.api.convert import FLAT_VERSIONS
 
 
@@ -34,17 +35,13 @@ def _claim_spec(spec: Any, source_version: str) -> None:
     for request in requests:
         if not isinstance(request, dict):
             continue
-        exactly = request.get("exactly")
-        if isinstance(exactly, dict):
-            if source_version not in FLAT_VERSIONS or exactly.get("deviceClassName") not in (None, ""):
-                _count(exactly)
-            _tolerations(exactly.get("tolerations"))
-        entries = request.get("firstAvailable")
-        if isinstance(entries, list):
-            for entry in entries:
-                if isinstance(entry, dict):
-                    _count(entry)
-                    _tolerations(entry.get("tolerations"))
+        for path, part in read.request_parts(request):
+            # Upstream defaults a flat (v1alpha3/v1beta1) request's count only when it names a class;
+            # without one it lists firstAvailable alternatives instead.
+            flat = path == ("exactly",) and source_version in FLAT_VERSIONS
+            if not (flat and part.get("deviceClassName") in (None, "")):
+                _count(part)
+            _tolerations(part.get("tolerations"))
 
 
 def _count(request: dict[str, Any]) -> None:

@@ -14,7 +14,7 @@ field list in two files that must change together.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,6 +158,59 @@ class DeviceRequest:
     name: str
     exactly: ExactDeviceRequest | None = None
     first_available: tuple[DeviceSubRequest, ...] | None = None
+
+    def parts(self) -> tuple[RequestPart, ...]:
+        """What the request asks for as written: its ``exactly`` block, then its ``firstAvailable`` entries."""
+        exactly = (RequestPart(self, self.exactly),) if self.exactly is not None else ()
+        return exactly + tuple(RequestPart(self, entry, i) for i, entry in enumerate(self.first_available or ()))
+
+    def alternatives(self) -> tuple[RequestPart, ...]:
+        """What the allocator tries, in order: the ``firstAvailable`` entries if there are any, else ``exactly``."""
+        parts = self.parts()
+        return tuple(p for p in parts if p.entry is not None) or parts[:1]
+
+
+@dataclass(frozen=True, slots=True)
+class RequestPart:
+    """One thing a request asks for: its ``exactly`` block or one of its ``firstAvailable`` entries.
+
+    The one walk over requests and their entries (:meth:`DeviceRequest.parts`): callers read the
+    name, the label and the path here instead of writing the traversal again.
+    """
+
+    request: DeviceRequest
+    spec: ExactDeviceRequest | DeviceSubRequest
+    entry: int | None = None  # position in firstAvailable; None for the exactly block
+
+    @property
+    def name(self) -> str:
+        """The request's name, or the entry's (the allocator's request name for results)."""
+        return self.spec.name if isinstance(self.spec, DeviceSubRequest) else self.request.name
+
+    @property
+    def parent(self) -> str | None:
+        """The request's name for an entry, ``None`` for the exactly block."""
+        return None if self.entry is None else self.request.name
+
+    @property
+    def label(self) -> str:
+        """``gpu`` or ``gpu/small``, as findings name it."""
+        return self.request.name if self.entry is None else f"{self.request.name}/{self.name}"
+
+    @property
+    def path(self) -> tuple[str | int, ...]:
+        """Where the part is, relative to the request."""
+        return ("exactly",) if self.entry is None else ("firstAvailable", self.entry)
+
+
+def find_part(requests: Sequence[DeviceRequest], label: str) -> tuple[int, RequestPart | None] | None:
+    """Request ``label`` (``name`` or ``name/entry``) the way upstream looks requests up: the index of
+    the first request of that name with its exactly block or that entry (``None`` when it has no
+    such part), or ``None`` when no request has that name."""
+    index = next((i for i, request in enumerate(requests) if request.name == label.partition("/")[0]), None)
+    if index is None:
+        return None
+    return index, next((p for p in requests[index].parts() if p.label == label), None)
 
 
 @dataclass(frozen=True, slots=True)

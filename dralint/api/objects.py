@@ -13,8 +13,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from dralint.api.ref import ObjectRef
 from dralint.apimachinery.fieldpath import Path
-from dralint.findings import ObjectRef
 from dralint.read.yamldoc import Document
 
 # Kinds of resource.k8s.io (current and legacy) and whether they are namespaced.

@@ -7,7 +7,7 @@ malformed input; the ``opt_`` readers tell an absent or null field (Go's nil) fr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "opt_items",
     "opt_text",
     "present",
+    "request_parts",
     "strings",
     "text",
 ]
@@ -92,6 +93,18 @@ def flag(data: Any, key: str) -> bool | None:
 def present(data: Any, key: str) -> bool:
     """Whether the field is set to a non-null value."""
     return _get(data, key) is not None
+
+
+def request_parts(request: Any) -> Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]:
+    """A raw request's ``exactly`` block, then its ``firstAvailable`` entries (those that are mappings),
+    each with its path relative to the request: the walk of ``model.DeviceRequest.parts`` for
+    data that is not typed yet (defaulting) or may be ill-typed (the selector checks)."""
+    exactly = _get(request, "exactly")
+    if isinstance(exactly, dict):
+        yield ("exactly",), exactly
+    for index, entry in enumerate(items(request, "firstAvailable")):
+        if isinstance(entry, dict):
+            yield ("firstAvailable", index), entry
 
 
 def scalars(data: Any, key: str) -> dict[str, str]:

@@ -48,7 +48,5 @@ def written_requests(items: Sequence[ClaimSpec]) -> Iterator[WrittenRequest]:
     """Every request with ``exactly`` and every ``firstAvailable`` entry, in the order written."""
     for spec, obj, base in items:
         for r, request in enumerate(spec.requests):
-            if request.exactly is not None:
-                yield WrittenRequest(obj, (*base, r, "exactly"), request.name, request.exactly)
-            for e, entry in enumerate(request.first_available or ()):
-                yield WrittenRequest(obj, (*base, r, "firstAvailable", e), f"{request.name}/{entry.name}", entry)
+            for part in request.parts():
+                yield WrittenRequest(obj, (*base, r, *part.path), part.label, part.spec)

@@ -26,7 +26,11 @@ _NANO = Fraction(1, 10**9)
 _MAX_BINARY = Fraction(2**63 - 1)
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _MAX_DIGITS = 1000
-_MAX_EXPONENT = 1000
+# apimachinery takes any exponent that parses as an int64 (and wraps it to int32); exact
+# arithmetic is bounded here instead. 1000 digits × 10^3000 still prints within Python's
+# 4,300-digit limit on converting integers to text.
+_MAX_EXPONENT = 3000
+_INT32 = 2**32
 
 
 class QuantityError(ValueError):
@@ -148,8 +152,8 @@ def parse_quantity(text: str) -> Quantity:
         exponent, base, fmt = _DECIMAL_SUFFIXES[suffix], 10, "DecimalSI"
     elif suffix in _BINARY_SUFFIXES:
         exponent, base, fmt = _BINARY_SUFFIXES[suffix], 2, "BinarySI"
-    elif len(suffix) > 1 and suffix[0] in "eE" and _is_int(suffix[1:]) and len(suffix) < 20:
-        exponent, base, fmt = int(suffix[1:]), 10, "DecimalExponent"
+    elif len(suffix) > 1 and suffix[0] in "eE" and (written := _exponent(suffix[1:])) is not None:
+        exponent, base, fmt = written, 10, "DecimalExponent"
     else:
         raise QuantityError("unable to parse quantity's suffix")
     if len(num) + len(denom) > _MAX_DIGITS or exponent > _MAX_EXPONENT:
@@ -228,6 +232,20 @@ def _fast_add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int] | None:
         bv = scaled
     total = av + bv
     return (total, ascale) if _INT64_MIN <= total <= _INT64_MAX else None
+
+
+def _exponent(text: str) -> int | None:
+    """``int32(strconv.ParseInt(text, 10, 64))``, as apimachinery reads the ``e`` suffix; None if it fails."""
+    if not _is_int(text):
+        return None
+    sign = -1 if text[0] == "-" else 1
+    digits = text.lstrip("+-").lstrip("0") or "0"
+    if len(digits) > 19:  # beyond int64 (and below int()'s limit on long digit strings)
+        return None
+    parsed = sign * int(digits)
+    if not _INT64_MIN <= parsed <= _INT64_MAX:
+        return None
+    return (parsed + 2**31) % _INT32 - 2**31  # Go's int32() conversion wraps
 
 
 def _is_int(text: str) -> bool:

@@ -34,7 +34,8 @@ from dralint.cel.errors import CelCompileError, CelError, CelRuntimeError
 
 if TYPE_CHECKING:
     from dralint.cel.checker.decls import Environment
-    from dralint.cel.dra import DeviceValue, Selector
+    from dralint.cel.device import DeviceValue
+    from dralint.cel.dra import Selector
     from dralint.cel.program import Program
 
 __all__ = [
@@ -55,7 +56,7 @@ __all__ = [
 
 _LAZY = {
     "Environment": "dralint.cel.checker.decls",
-    "DeviceValue": "dralint.cel.dra",
+    "DeviceValue": "dralint.cel.device",
     "Selector": "dralint.cel.dra",
     "compile_selector": "dralint.cel.dra",
     "device_value": "dralint.cel.dra",

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from dralint.cel.dra import DeviceValue, Selector
+from dralint.cel.device import DeviceValue
+from dralint.cel.dra import Selector
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.selector_paths import SelectorPaths
 

@@ -8,12 +8,13 @@ it, memoised by the device's projection onto the attribute and capacity paths th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from dralint.cel.checker.decls import Environment, Overload
 from dralint.cel.checker.types import ANY, BOOL, DYN, STRING, Type, map_of, object_type
+from dralint.cel.device import DeviceValue
 from dralint.cel.errors import CelCompileError, CelRuntimeError
 from dralint.cel.lib.environments import VersionedOption, base_options, build, compatibility_version
 from dralint.cel.lib.quantity import QUANTITY
@@ -200,17 +201,6 @@ def _device_sizes(path: tuple[str, ...]) -> int | None:
 
 
 # --- device values -----------------------------------------------------------------------------
-
-
-@dataclass(slots=True, eq=False)
-class DeviceValue:
-    """A device as the selector sees it; ``error`` is the deferred attribute-conversion error."""
-
-    driver: str
-    value: dict[str, Any]
-    error: str | None = None
-    flat: dict[tuple[str, str, str], Any] = field(default_factory=dict)  # (kind, domain, id) -> value
-    keys: dict[int, Any] = field(default_factory=dict)  # projection keys by path-set id
 
 
 def _split(name: str, driver: str) -> tuple[str, str]:

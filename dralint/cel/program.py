@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -25,8 +24,6 @@ from dralint.cel.runtime.closures import Cancelled, FoldError
 from dralint.cel.runtime.compiler import CompiledProgram, compile_checked
 
 __all__ = ["CheckedExpression", "Program", "check", "compile", "instantiate", "render_issues"]
-
-_RECURSION_LIMIT = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,20 +109,12 @@ def _first_offset(issues: list[tuple[int | None, str]], expression: str) -> int 
     return min(located, key=lambda o: (expression[:o].count("\n"), o)) if located else None
 
 
-def _ensure_recursion_limit() -> None:
-    if sys.getrecursionlimit() < _RECURSION_LIMIT:
-        sys.setrecursionlimit(_RECURSION_LIMIT)
-
-
-# The parser, checker and closures recurse once per nesting level; cel-go allows 250 levels of
-# each grammar rule, which needs more than Python's default 1000 frames. Raised on import, and
-# made sure of again before each parse, since other code may set the limit and restore it lower.
-_ensure_recursion_limit()
-
-
 def check(expression: str, env: Environment) -> CheckedExpression:
-    """Parse, type-check and validate; raises :class:`CelCompileError` ("compilation failed: ...")."""
-    _ensure_recursion_limit()
+    """Parse, type-check and validate; raises :class:`CelCompileError` ("compilation failed: ...").
+
+    The parser, checker and closures recurse once per nesting level: deeply nested expressions
+    need the recursion limit that :func:`dralint.process.raise_recursion_limit` sets.
+    """
     parsed = parse(expression, macros=env.macros)
     issues: list[tuple[int | None, str]] = [(i.offset, i.message) for i in parsed.issues]
     if not issues and parsed.expr is not None:

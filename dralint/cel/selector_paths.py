@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from dralint.cel.parser.nodes import Call, Expr, Ident, Literal, Select, children, walk
 
 if TYPE_CHECKING:
-    from dralint.cel.dra import DeviceValue
+    from dralint.cel.device import DeviceValue
     from dralint.cel.program import Program
 
 __all__ = ["SelectorPaths", "analyse", "hashable"]

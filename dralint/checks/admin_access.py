@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from dralint.admission.validation import validation_target
 from dralint.api import model
 from dralint.api.requests import claim_specs, written_requests
 from dralint.api.versions import SERVED
 from dralint.apimachinery.fieldpath import render
-from dralint.checks.apiserver import validation_target
 from dralint.checks.rule_ids import RuleId
 from dralint.cluster.namespaces import namespace_labels
 from dralint.findings import Violation
@@ -30,7 +30,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     label = behaviour(target).admin_label
     if label is None or not target.enabled("DRAAdminAccess"):
         return  # no namespace check before 1.33; with the gate off the field is dropped (a skew finding)
-    namespaces = namespace_labels(ctx)
+    namespaces = namespace_labels(ctx.objects, ctx.options.namespaces)
     for normalised in ctx.normalised.values():
         obj = normalised.obj
         if obj.kind not in ("ResourceClaim", "ResourceClaimTemplate"):

@@ -17,6 +17,9 @@ if TYPE_CHECKING:  # the dry-run's modules are imported only when there is an in
     from dralint.dryrun.placement import Placement
 
 
+MAX_SKIPPED_NOTES = 2  # skipped pools named in one finding; the rejected slices have findings of their own
+
+
 def check(ctx: CheckContext) -> Iterator[Violation]:
     if not ctx.options.simulate or not ctx.inventory.has_devices:
         return  # (the same as analysis.active, without running the pods through an empty cluster)
@@ -26,6 +29,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             yield from _oversubscribed(analysis, failure)
         else:
             yield from _unsatisfiable(analysis, failure)
+    yield from _never_allocatable(ctx, analysis)
     reported: set[int] = set()
     for placement in analysis.simulation.placements:
         template = placement.pod.template_index
@@ -37,6 +41,61 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         elif placement.outcome == "no-node":
             reported.add(template)
             yield _no_node(placement)
+
+
+def _never_allocatable(ctx: CheckContext, analysis: Analysis) -> Iterator[Violation]:
+    """Claims and templates of the checked paths that no pod uses, tried alone on the empty cluster."""
+    from dralint.api import model
+    from dralint.api.workloads import PodClaim
+    from dralint.cluster.pods import ClaimUse
+    from dralint.diagnose import locate, why
+
+    used = {use.source for pod in analysis.pods for use in pod.claims}
+    checked = ctx.workspace.checked_files
+    for obj, normalised in ctx.admission.stored.items():
+        if obj in used or (checked and obj.file not in checked):
+            continue
+        typed = normalised.typed
+        namespace = obj.namespace or "default"
+        if isinstance(typed, model.ResourceClaim) and typed.allocation is None:
+            use = ClaimUse(PodClaim(typed.name), 0, "claim", typed, obj)
+        elif isinstance(typed, model.ResourceClaimTemplate):
+            meta = model.ObjectMeta(name=f"{typed.name}-unused", namespace=namespace)
+            use = ClaimUse(PodClaim(typed.name), 0, "template", model.ResourceClaim(meta, typed.spec), obj)
+        else:
+            continue
+        assert use.claim is not None
+        if not use.claim.spec.requests:
+            continue
+        verdict = analysis.never_allocatable(use.claim)
+        if verdict is None or (isinstance(verdict, str) and not _claims_fault(verdict)):
+            continue  # it fits, or the fault is reported where it lies (CEL runtime errors, unknown classes)
+        what = f"{obj.kind} {namespace}/{obj.name} can never be allocated on this inventory, even on an empty cluster"
+        hint = "no pod uses it yet: fix it before one does, or delete it"
+        if isinstance(verdict, str):
+            # "claim ml/x-unused, request gpus: ..." names the stand-in claim: say the request, at the request
+            match = re.match(r"claim [^,]+, ((?:sub)?request ([^:]+):.*)", verdict)
+            found, path = locate.request(use, match.group(2)) if match else (obj, ())
+            text = match.group(1) if match else verdict
+            if "constraint would not be satisfied" in text:
+                hint = (
+                    "the devices the request takes do not all have the same value of the constraint's attribute; "
+                    "narrow the request's selectors or drop the constraint"
+                )
+            yield Violation(RuleId.UNUSED_CLAIM_NEVER_ALLOCATABLE, f"{what}: {text}", found or obj, path, hint)
+            continue
+        for reason in why.blocking(verdict) or verdict[:1]:
+            sentence = why.sentence(reason)
+            if "CEL runtime error" in sentence:
+                continue  # DRA420 reports the selector where it is written
+            found, path = locate.request(use, reason.request)
+            yield Violation(
+                RuleId.UNUSED_CLAIM_NEVER_ALLOCATABLE,
+                f"{what}: {sentence}",
+                found or obj,
+                path,
+                "; ".join(reason.hints) if reason.hints else hint,
+            )
 
 
 def _pods_text(failure: Failure) -> str:
@@ -78,7 +137,17 @@ def _unsatisfiable(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
                 f"the pod's other requests: {detail}"
             )
         hint = "; ".join(reason.hints) if reason.hints else _hint(reason)
+        message += _skipped(analysis, failure, reason.device_class)
         yield Violation(RuleId.CLAIM_UNSATISFIABLE, message, obj, path, hint, offset=offset)
+
+
+def _skipped(analysis: Analysis, failure: Failure, device_class: str) -> str:
+    """``; pool x is skipped: ...`` for the pools the API server's rejection of a slice keeps off the nodes."""
+    notes = analysis.skipped(failure.first.candidates, device_class)
+    text = "".join(f"; {note}" for note in notes[:MAX_SKIPPED_NOTES])
+    if len(notes) > MAX_SKIPPED_NOTES:
+        text += f" (and {len(notes) - MAX_SKIPPED_NOTES} more pools with rejected slices)"
+    return text
 
 
 def _offset(use: locate.ClaimUse, reason: why.RequestWhy, clause: str) -> int | None:
@@ -147,6 +216,7 @@ def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]
             n = len(failure.first.candidates)
             passing = "only 1 node passes" if n == 1 else f"only {n} nodes pass"
             message += f"; {passing} its {' and '.join(failure.first.filters)} filters"
+        message += _skipped(analysis, failure, reason.device_class)
         yield Violation(
             RuleId.DEVICES_OVERSUBSCRIBED,
             message,

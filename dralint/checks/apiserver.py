@@ -10,18 +10,16 @@ their gates (GenericWorkload, DRAWorkloadResourceClaims) are on; otherwise they 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import replace
-from typing import Any
+from collections.abc import Iterator
 
+from dralint.admission.validation import validation_target
 from dralint.api.convert import PathMap
 from dralint.api.objects import KubeObject
-from dralint.api.versions import SERVED, Target
-from dralint.apimachinery.fieldpath import render, value_at
+from dralint.apimachinery.fieldpath import render
 from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
-from dralint.validate import apiserver, skew
+from dralint.validate import apiserver
 from dralint.validate.apiserver import pod_groups
 from dralint.validate.apiserver.errors import FieldError, Kind
 
@@ -39,79 +37,26 @@ RULE_OF_KIND: dict[Kind, RuleId] = {
     Kind.STATUS: RuleId.INVALID_STATUS,
     Kind.REQUEST_REFERENCE: RuleId.UNKNOWN_REQUEST_REFERENCE,
     Kind.POD_CLAIM_REFERENCE: RuleId.UNKNOWN_POD_CLAIM,
+    Kind.OWNER_REFERENCE: RuleId.INVALID_OWNER_REFERENCE,
 }
-
-
-def validation_target(target: Target) -> Target:
-    """The target with the DRA base gate on (validation is only meaningful where DRA is served)."""
-    return replace(target, gates={**target.gates, "DynamicResourceAllocation": True})
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
     target = validation_target(ctx.target)
     b = apiserver.behaviour(target)
-    gated = gated_field_names(target)
-    for normalised in ctx.normalised.values():
-        obj = normalised.obj
-        if target.release not in SERVED.get((obj.kind, obj.version), ()):
-            continue
-        errors = apiserver.dra_object(obj.kind, normalised.data, b, raw=obj.raw)
-        # Objects without any field the target drops (most) are validated as they are, uncopied.
-        if _has_key(normalised.data, gated) and skew.strip(target, obj.kind, kept := json_copy(normalised.data)):
-            # Validate what the server keeps, but leave the errors that only exist because a field
-            # was dropped to the skew check (DRA212 names the field, the gate and the consequence).
-            stripped = apiserver.dra_object(obj.kind, kept, b, raw=obj.raw)
-            errors = common_errors(stripped, errors)
-        for error in errors:
-            yield violation(error, obj, normalised.paths)
+    for obj, validated in ctx.validated.items():
+        # Errors that only exist because a field was dropped are left to the skew check (DRA212
+        # names the field, the gate and the consequence).
+        for error in validated.errors:
+            yield violation(error, obj, ctx.normalised[obj].paths)
     if target.enabled("GenericWorkload") and target.enabled("DRAWorkloadResourceClaims"):
         for obj in ctx.objects:
             if obj.group == "scheduling.k8s.io" and obj.kind in pod_groups.KINDS:
                 for error in pod_groups.pod_group_object(obj.kind, obj.raw, b):
                     yield violation(error, obj, PathMap())
-    for template in ctx.pod_templates:
-        spec = value_at(template.owner.raw, template.path)
-        if isinstance(spec, Mapping):
-            for error in apiserver.pod_spec(spec, template.path, b):
-                yield violation(error, template.owner, PathMap())
-
-
-def common_errors(stripped: list[FieldError], unstripped: list[FieldError]) -> list[FieldError]:
-    """The errors of the stripped object that the object as written has too.
-
-    Errors only the stripped object has are caused by the drop (reported by the skew check);
-    errors only the written object has sit in dropped fields, which the server never sees.
-    """
-    written = {(e.path, e.body()) for e in unstripped}
-    return [e for e in stripped if (e.path, e.body()) in written]
-
-
-def gated_field_names(target: Target) -> frozenset[str]:
-    """Names of the fields the target drops (a quick test of whether stripping can change an object)."""
-    tables = (skew.CLAIM_SPEC, skew.CLAIM_STATUS, skew.DEVICE_CLASS, skew.RESOURCE_SLICE)
-    return frozenset(
-        entry.pattern[-1]
-        for table in tables
-        for entry in table
-        if not all(target.enabled(gate) for gate in entry.gates)
-    )
-
-
-def _has_key(data: Any, names: frozenset[str]) -> bool:
-    if isinstance(data, dict):
-        return not names.isdisjoint(data) or any(_has_key(v, names) for v in data.values())
-    if isinstance(data, list):
-        return any(_has_key(v, names) for v in data)
-    return False
-
-
-def json_copy(data: Any) -> Any:
-    """A deep copy of decoded YAML/JSON (dicts, lists, scalars), several times faster than deepcopy."""
-    if isinstance(data, dict):
-        return {key: json_copy(value) for key, value in data.items()}
-    if isinstance(data, list):
-        return [json_copy(value) for value in data]
-    return data
+    for obj, errors in ctx.pod_spec_errors.items():
+        for error in errors:
+            yield violation(error, obj, PathMap())
 
 
 def violation(error: FieldError, obj: KubeObject, paths: PathMap) -> Violation:

@@ -25,7 +25,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     from dralint.diagnose import candidates as requests
 
     analysis = ctx.analysis
-    for request in written_requests(claim_specs(ctx.normalised.values())):
+    for request in written_requests(claim_specs(ctx.admission.stored.values())):
         if request.spec.capacity is None:
             continue
         devices = requests.matching_devices(request, analysis.class_devices(request.spec.device_class_name))

@@ -13,16 +13,11 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     if not ctx.options.simulate or not ctx.inventory.has_devices:
         return
     # Imported after the guard: a run without an inventory does not pay for the dry-run's modules.
-    from dralint.api.requests import claim_specs
     from dralint.cel.dra import NO_SUCH_KEY_HINT
-    from dralint.diagnose import hints, selector_errors
+    from dralint.diagnose import hints
 
-    inventory = ctx.inventory
-    classes = [(entry.device_class, entry.origin.obj) for entry in inventory.classes.values()]
-    claims = claim_specs(ctx.normalised.values())
-    slices = [entry.slice for entry in inventory.slices]
-    vocab = hints.vocabulary(slices)
-    for error in selector_errors.find(classes, claims, slices):
+    vocab = hints.vocabulary([entry.slice for entry in ctx.inventory.slices])
+    for error in ctx.selector_errors.errors:
         # The cause first: cel-go's error without Kubernetes' generic advice, which only fits a
         # missing key; then what would fix it.
         cause = error.message.removesuffix(NO_SUCH_KEY_HINT)

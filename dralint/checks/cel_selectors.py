@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from dralint.api import read
 from dralint.api.versions import RELEASES, Target, make_target
 from dralint.apimachinery.fieldpath import Path
 from dralint.cel import CelCompileError
@@ -54,12 +55,8 @@ def selector_expressions(kind: str, data: Any) -> Iterator[tuple[Path, str]]:
         if not isinstance(request, dict):
             continue
         base = (*prefix, "devices", "requests", index)
-        exactly = request.get("exactly")
-        if isinstance(exactly, dict):
-            yield from _selectors(exactly, (*base, "exactly"))
-        alternatives = request.get("firstAvailable")
-        for sub_index, sub in enumerate(alternatives if isinstance(alternatives, list) else []):
-            yield from _selectors(sub, (*base, "firstAvailable", sub_index))
+        for path, part in read.request_parts(request):
+            yield from _selectors(part, (*base, *path))
 
 
 def _selectors(holder: Any, path: Path) -> Iterator[tuple[Path, str]]:

@@ -19,6 +19,7 @@ RULE_OF_ISSUE: dict[IssueKind, RuleId] = {
     "duplicate-key": RuleId.DUPLICATE_KEY,
     "too-large": RuleId.INPUT_TOO_LARGE,
     "too-deep": RuleId.INPUT_TOO_LARGE,
+    "unreadable": RuleId.INPUT_TOO_LARGE,
 }
 
 

@@ -24,6 +24,8 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     for obj in inventory.documents:
         for error in compact_schema.validate(obj.raw):
             yield Violation(RuleId.INVENTORY_DOCUMENT_INVALID, error.message, obj, error.path, error.hint)
+    for obj, error in inventory.refused:
+        yield Violation(RuleId.INVENTORY_DOCUMENT_INVALID, error.message, obj, error.path, error.hint)
     for defect in defects.find(inventory.slices, inventory.allocated):
         yield Violation(rule_of_kind()[defect.kind], defect.message, defect.origin.obj, defect.origin.path, defect.hint)
 

@@ -1,4 +1,5 @@
-"""Where the dry-run stopped at one of dralint's limits on the allocator's search (DRA008).
+"""Where the dry-run stopped at one of dralint's limits on the allocator's search or on the
+evaluation of selectors on the inventory (DRA008).
 
 The allocator searches every combination of devices before it calls a claim unsatisfiable;
 some requests make that search exponential. dralint bounds it (``limits.maxSearchSteps`` per
@@ -44,6 +45,17 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             )
         elif placement.reason.startswith(_WHOLE_RUN):
             stopped.append(placement)
+    selectors = ctx.selector_errors.stopped
+    if selectors is not None:
+        yield Violation(
+            RULE,
+            f"the check of CEL selectors on the inventory (DRA420) stopped after {limits.max_selector_evaluations} "
+            f"evaluations (limits.maxSelectorEvaluations); {selectors.unchecked} selector list"
+            f"{'s were' if selectors.unchecked != 1 else ' was'} not evaluated, the first of {selectors.owner}",
+            selectors.obj,
+            selectors.path,
+            "raise limits.maxSelectorEvaluations in the configuration, or check fewer claims at once",
+        )
     if stopped:
         first = stopped[0].pod
         count = len(stopped)

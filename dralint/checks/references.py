@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from dralint.api import read
 from dralint.api.normalise import Normalised
 from dralint.api.requests import claim_specs, written_requests
 from dralint.api.workloads import PodTemplate
@@ -145,7 +144,11 @@ def _pod_references(template: PodTemplate, index: Index) -> Iterator[Violation]:
         by_namespace = index.namespaced.get(kind, {})
         target = by_namespace.get(namespace, {}).get(name)
         if target is None:
-            yield _missing(template, kind, name, (*path, field_name), by_namespace)
+            templates = index.namespaced.get("ResourceClaimTemplate", {}).get(namespace, {})
+            if kind == "ResourceClaim" and name in templates:
+                yield _template_named_as_claim(template, name, (*path, field_name))
+            else:
+                yield _missing(template, kind, name, (*path, field_name), by_namespace)
             continue
         yield from _container_requests(template, claim.name, target)
 
@@ -159,7 +162,9 @@ def _missing(
     near = similar(name, local)
     message = f'{kind} "{name}" does not exist in namespace "{namespace}"'
     if elsewhere:
-        hint = f'it is defined in namespace "{elsewhere[0]}"; create the pod in that namespace or move the {kind}'
+        # The control plane only looks in the pod's namespace: nothing ever creates the pod's claim.
+        message += f' (only in namespace "{elsewhere[0]}"): the pods stay Pending forever'
+        hint = f'create the pod in namespace "{elsewhere[0]}" or move the {kind} to namespace "{namespace}"'
     elif near is not None:
         hint = f"did you mean `{near}`?"
     elif local:
@@ -175,17 +180,24 @@ def _missing(
     return Violation(_KIND_RULE[kind], message, template.owner, path, hint)
 
 
+def _template_named_as_claim(template: PodTemplate, name: str, path: Path) -> Violation:
+    """``resourceClaimName`` naming a ResourceClaimTemplate: the pod waits for a claim nobody creates."""
+    return Violation(
+        RuleId.CLAIM_NAME_NAMES_TEMPLATE,
+        f'ResourceClaim "{name}" does not exist in namespace "{template.namespace}", but a ResourceClaimTemplate '
+        "of that name does: resourceClaimName names a claim, so the pods stay Pending until one is created",
+        template.owner,
+        path,
+        f"did you mean `resourceClaimTemplateName: {name}`? (one claim per pod, made from the template)",
+    )
+
+
 def _container_requests(template: PodTemplate, claim_name: str, target: Normalised) -> Iterator[Violation]:
     """A container's ``claims[].request`` must name a request of the claim (not a sub-request)."""
-    spec = read.mapping(target.data, "spec")
-    if target.obj.kind == "ResourceClaimTemplate":
-        spec = read.mapping(spec, "spec")
-    requests = [read.text(r, "name") for r in read.items(read.mapping(spec, "devices"), "requests")]
-    subrequests = {
-        read.text(s, "name"): read.text(r, "name")
-        for r in read.items(read.mapping(spec, "devices"), "requests")
-        for s in read.items(r, "firstAvailable")
-    }
+    specs = claim_specs([target])
+    written = specs[0][0].requests if specs else ()
+    requests = [r.name for r in written]
+    subrequests = {part.name: part.request.name for r in written for part in r.parts() if part.parent is not None}
     for container in template.spec.containers:
         for k, claim in enumerate(container.claims):
             if claim.name != claim_name or not claim.request or claim.request in requests:

@@ -2,7 +2,7 @@
 
 Analysis code (``validate/``, ``diagnose/``, ``dryrun/``, ``cluster/``) returns typed problem kinds
 and never names a rule; each check in this package maps its kinds to members of :class:`RuleId`.
-A test keeps this enum equal to the catalogue (``dralint/rules/*.yaml``: ids and names) and
+A test keeps this enum equal to the catalogue (``rules/*.yaml``: ids and names) and
 fails when a rule id is written as a string anywhere else in the package.
 """
 
@@ -47,6 +47,7 @@ class RuleId(str, Enum):
     ADMIN_ACCESS_NAMESPACE_UNLABELLED = "DRA130"
     ADMIN_ACCESS_NAMESPACE_UNVERIFIED = "DRA131"
     INVALID_STATUS = "DRA132"
+    INVALID_OWNER_REFERENCE = "DRA133"
     API_VERSION_NOT_SERVED = "DRA200"
     API_VERSION_DISABLED_BY_DEFAULT = "DRA201"
     API_VERSION_DEPRECATED = "DRA202"
@@ -60,6 +61,8 @@ class RuleId(str, Enum):
     UNKNOWN_POD_CLAIM = "DRA304"
     UNKNOWN_CONTAINER_REQUEST = "DRA305"
     UNVERIFIED_REFERENCE = "DRA306"
+    CLAIM_NAME_NAMES_TEMPLATE = "DRA307"
+    DUPLICATE_OBJECT = "DRA308"
     SELECTOR_COMPILE_ERROR = "DRA400"
     SELECTOR_NOT_BOOLEAN = "DRA401"
     SELECTOR_COST_EXCEEDS_LIMIT = "DRA403"
@@ -72,6 +75,7 @@ class RuleId(str, Enum):
     CAPACITY_REQUEST_ROUNDED_UP = "DRA504"
     ALLOCATION_ERROR = "DRA505"
     POD_FITS_NO_NODE = "DRA506"
+    UNUSED_CLAIM_NEVER_ALLOCATABLE = "DRA507"
     SHARED_CLAIM_MULTIPLE_REPLICAS = "DRA600"
     SHARED_CLAIM_PODS_APART = "DRA601"
     CLAIM_CONSUMERS_EXCEED_LIMIT = "DRA602"
@@ -89,6 +93,7 @@ class RuleId(str, Enum):
     DUPLICATE_COUNTER_SET = "DRA708"
     POOL_NAME_SHARED_BY_DRIVERS_WITH_COUNTERS = "DRA709"
     ATTRIBUTE_GIVEN_TWICE = "DRA710"
+    TAINT_RULE_MATCHES_NO_DEVICE = "DRA711"
     EXPIRED_EXCEPTION = "DRA800"
     UNUSED_SUPPRESSION = "DRA801"
     INVALID_SUPPRESSION = "DRA802"

@@ -24,10 +24,15 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     # Objects of a kind/version the release does not have get no schema (DRA200 reports them).
     for obj, errors in ctx.schema_errors.items():
         for error in errors:
-            if error.problem == "missing-field" and _required_by_apiserver_rules(obj, error):
+            if not reported(obj, error):
                 continue
             rule = RULE_OF_PROBLEM[error.problem]
             yield Violation(rule, error.message, obj, error.path, error.hint, source_path=True)
+
+
+def reported(obj: KubeObject, error: SchemaError) -> bool:
+    """Whether a schema error is reported here (missing fields are mostly left to the apiserver rules)."""
+    return not (error.problem == "missing-field" and _required_by_apiserver_rules(obj, error))
 
 
 def _required_by_apiserver_rules(obj: KubeObject, error: SchemaError) -> bool:

@@ -124,7 +124,7 @@ def _all_on_shareable(ctx: CheckContext) -> Iterator[Violation]:
     if not ctx.target.enabled("DRAConsumableCapacity"):
         return
     analysis = ctx.analysis
-    for request in written_requests(claim_specs(ctx.normalised.values())):
+    for request in written_requests(claim_specs(ctx.admission.stored.values())):
         if request.spec.allocation_mode != "All":
             continue
         devices = requests.matching_devices(request, analysis.class_devices(request.spec.device_class_name))

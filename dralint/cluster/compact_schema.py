@@ -1,6 +1,6 @@
 """Validation of the compact ``Inventory`` document against its shipped JSON schema.
 
-The schema (``inventory.schema.json``, package data) is the single definition of the format;
+The schema (``schemas/inventory.schema.json``) is the single definition of the format;
 this module only runs it and turns its errors into (path, message) pairs a check can report
 at the right line. Placeholders in strings are checked here too, since a schema cannot say
 which names between braces exist.
@@ -13,12 +13,12 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from dralint import data
 from dralint.apimachinery.fieldpath import Key, Path
 from dralint.suggest import closest
-from dralint.validate.jsontypes import TYPE_PHRASES, type_phrase
+from dralint.validate.jsontypes import TYPE_PHRASES, SchemaError, problem_of, type_phrase
 
 if TYPE_CHECKING:  # imported when an Inventory document is validated: jsonschema costs 50-80 ms of start-up
     from jsonschema import Draft202012Validator
@@ -40,17 +40,10 @@ def _pattern_names() -> dict[str, str]:
     }
 
 
-@dataclass(frozen=True, slots=True)
-class SchemaError:
-    path: Path
-    message: str
-    hint: str | None = None
-
-
 @cache
 def schema() -> dict[str, Any]:
     """The JSON schema of the Inventory document, as shipped with dralint."""
-    text = resources.files("dralint.cluster").joinpath("inventory.schema.json").read_text(encoding="utf-8")
+    text = (data.folder("schemas") / "inventory.schema.json").read_text(encoding="utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
 
@@ -69,15 +62,21 @@ def validate(data: Mapping[str, Any]) -> list[SchemaError]:
     """Every defect of an Inventory document, in document order; empty when it is valid."""
     if not _PATTERN_NAMES:
         _PATTERN_NAMES.update(_pattern_names())
-    errors = [_describe(error) for error in _validator().iter_errors(data)]
+    missing: dict[tuple[int, int], Iterator[str]] = {}
+    errors = [_describe(error, missing) for error in _validator().iter_errors(data)]
     errors.extend(_placeholder_errors(data, ()))
     if not errors:
         errors.extend(_size_errors(data))
     return sorted(errors, key=lambda e: (len(e.path) == 0, [str(s) for s in e.path]))
 
 
-def _describe(error: ValidationError) -> SchemaError:
-    error = _innermost(error)
+def _describe(error: ValidationError, missing: dict[tuple[int, int], Iterator[str]]) -> SchemaError:
+    """The error for one of jsonschema's, read from its keyword, keyword value, instance and path (never
+    from its English message); ``missing`` tracks which required field each ``required`` error is."""
+    inner = _innermost(error)
+    if inner is not error:
+        missing = {}  # best_match picks the first of a branch's required errors: its first missing field
+    error = inner
     path = _path(error.absolute_path)
     if error.validator == "additionalProperties":
         known = _properties(error)
@@ -85,8 +84,24 @@ def _describe(error: ValidationError) -> SchemaError:
         if extra:
             match = closest(extra[0], known)
             hint = f"did you mean {match}?" if match else f"known fields: {', '.join(sorted(known))}"
-            return SchemaError((*path, extra[0]), f"unknown field {extra[0]!r} in the Inventory document", hint)
-    return SchemaError(path, _message(error))
+            return SchemaError(
+                "unknown-field", (*path, extra[0]), f"unknown field {extra[0]!r} in the Inventory document", hint
+            )
+    if error.validator == "required":
+        return SchemaError("missing-field", path, f"missing required field {_missing_field(error, missing)!r}")
+    return SchemaError(problem_of(str(error.validator)), path, _message(error))
+
+
+def _missing_field(error: ValidationError, missing: dict[tuple[int, int], Iterator[str]]) -> str:
+    """The field a ``required`` error is about: jsonschema reports each absent field of the keyword's
+    list as one error, in the list's order, so the n-th error of one object and schema is the n-th
+    absent field."""
+    instance = _mapping(error.instance)
+    required: Any = error.validator_value
+    absent = missing.setdefault(
+        (id(error.instance), id(error.schema)), iter([n for n in required if n not in instance])
+    )
+    return next(absent, "")
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:
@@ -131,8 +146,6 @@ def _path(steps: Any) -> Path:
 
 def _message(error: ValidationError) -> str:
     validator = error.validator
-    if validator == "required":
-        return f"missing required field {error.message.split(' is a required')[0]}"
     if validator == "const" and error.absolute_path and error.absolute_path[-1] == "apiVersion":
         return f"unsupported Inventory apiVersion {error.instance!r}; use {API_VERSION}"
     steps = list(error.absolute_path)
@@ -158,6 +171,13 @@ MAX_DEVICES = 250_000  # about 250 MB of typed devices
 
 def _size_errors(data: Mapping[str, Any]) -> Iterator[SchemaError]:
     """A valid document can still stand for more objects than a dry-run can hold."""
+    error = ExpansionBudget().take(data)
+    if error is not None:
+        yield error
+
+
+def size(data: Mapping[str, Any]) -> tuple[int, int]:
+    """How many nodes and devices a valid Inventory document expands to."""
     spec = data.get("spec") or {}
     nodes = devices = 0
     for pool in spec.get("nodePools") or []:
@@ -165,12 +185,35 @@ def _size_errors(data: Mapping[str, Any]) -> Iterator[SchemaError]:
         devices += pool["count"] * sum(_group_size(g) for g in pool.get("devices") or [])
     for network in spec.get("networkPools") or []:
         devices += sum(g.get("count", 1) for g in network["devices"])
-    if nodes > MAX_NODES:
-        yield SchemaError(
-            ("spec", "nodePools"), f"the Inventory makes {nodes} nodes; dralint expands at most {MAX_NODES}"
-        )
-    if devices > MAX_DEVICES:
-        yield SchemaError(("spec",), f"the Inventory makes {devices} devices; dralint expands at most {MAX_DEVICES}")
+    return nodes, devices
+
+
+@dataclass(slots=True)
+class ExpansionBudget:
+    """The expansion limits, for all Inventory documents of a run together (not each on its own)."""
+
+    nodes: int = 0  # expanded so far
+    devices: int = 0
+
+    def take(self, data: Mapping[str, Any]) -> SchemaError | None:
+        """Count a valid document in; the error (and nothing counted) when it would exceed a limit."""
+        nodes, devices = size(data)
+        before = " with the Inventory documents before it" if self.nodes or self.devices else ""
+        if self.nodes + nodes > MAX_NODES:
+            return SchemaError(
+                "invalid-format",
+                ("spec", "nodePools"),
+                f"the Inventory makes {self.nodes + nodes} nodes{before}; dralint expands at most {MAX_NODES}",
+            )
+        if self.devices + devices > MAX_DEVICES:
+            return SchemaError(
+                "invalid-format",
+                ("spec",),
+                f"the Inventory makes {self.devices + devices} devices{before}; dralint expands at most {MAX_DEVICES}",
+            )
+        self.nodes += nodes
+        self.devices += devices
+        return None
 
 
 def _group_size(group: Mapping[str, Any]) -> int:
@@ -185,7 +228,9 @@ def _placeholder_errors(data: Any, path: Path) -> Iterator[SchemaError]:
         for match in _PLACEHOLDER.finditer(data):
             if match.group(1) not in PLACEHOLDERS:
                 known = ", ".join("{" + p + "}" for p in PLACEHOLDERS)
-                yield SchemaError(path, f"unknown placeholder {match.group(0)} in {data!r}; known: {known}")
+                yield SchemaError(
+                    "invalid-format", path, f"unknown placeholder {match.group(0)} in {data!r}; known: {known}"
+                )
     elif isinstance(data, Mapping):
         for key, value in data.items():
             yield from _placeholder_errors(value, (*path, key))

@@ -19,6 +19,7 @@ from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
 from dralint.apimachinery.fieldpath import Path
 from dralint.cluster import compact, compact_schema
+from dralint.validate.jsontypes import SchemaError
 
 if TYPE_CHECKING:  # imported where an inventory object is met: most one-file runs have none
     from dralint.api import model
@@ -85,6 +86,14 @@ class AllocatedClaim:
     origin: Origin
 
 
+@dataclass(frozen=True, slots=True)
+class SkippedPool:
+    """A pool left out of the cluster model because the API server rejects one of its slices."""
+
+    reason: str  # "pool gpu.example.com/node-a is skipped: ResourceSlice ... is rejected ... (see ...)"
+    node: str | None  # the node its rejected slice names (it still exists, without these devices)
+
+
 @dataclass(slots=True)
 class Inventory:
     slices: list[SliceEntry] = field(default_factory=list)
@@ -93,11 +102,15 @@ class Inventory:
     taint_rules: list[TaintRuleEntry] = field(default_factory=list)
     allocated: list[AllocatedClaim] = field(default_factory=list)
     documents: list[KubeObject] = field(default_factory=list)  # compact Inventory documents
+    # (driver, pool) -> why the pool is not in the cluster model: one of its slices is rejected
+    skipped_pools: dict[tuple[str, str], SkippedPool] = field(default_factory=dict)
+    # Valid Inventory documents not expanded because, with those before them, they exceed the limits.
+    refused: list[tuple[KubeObject, SchemaError]] = field(default_factory=list)
 
     @property
     def has_devices(self) -> bool:
-        """Whether there is anything to dry-run against (at least one slice)."""
-        return bool(self.slices)
+        """Whether there is anything to dry-run against (at least one slice, stored or rejected)."""
+        return bool(self.slices) or bool(self.skipped_pools)
 
     def node(self, name: str) -> NodeEntry | None:
         for entry in self.nodes:
@@ -110,14 +123,34 @@ def is_inventory_document(obj: KubeObject) -> bool:
     return obj.kind == compact_schema.KIND and obj.group == INVENTORY_GROUP
 
 
-def build(objects: Iterable[KubeObject], normalised: Mapping[KubeObject, Normalised]) -> Inventory:
-    """The inventory described by ``objects`` (in input order)."""
-    inventory = Inventory()
+def has_device_source(obj: KubeObject) -> bool:
+    """Whether ``obj`` can put devices into the inventory (a ResourceSlice or a compact Inventory)."""
+    return (obj.kind == "ResourceSlice" and obj.is_dra) or is_inventory_document(obj)
+
+
+def build(
+    objects: Iterable[KubeObject],
+    normalised: Mapping[KubeObject, Normalised],
+    skipped_pools: Mapping[tuple[str, str], SkippedPool] | None = None,
+) -> Inventory:
+    """The inventory described by ``objects`` (in input order).
+
+    ``skipped_pools`` are pools one of whose slices the API server rejects: the slices of such a
+    pool that it would store are left out too. Upstream, a pool with a slice missing is
+    incomplete and unusable for most requests; leaving the whole pool out, with the reason,
+    keeps the dry-run from reporting that as a defect of its own.
+    """
+    inventory = Inventory(skipped_pools=dict(skipped_pools or {}))
+    budget = compact_schema.ExpansionBudget()
     for obj in objects:
         if is_inventory_document(obj):
             inventory.documents.append(obj)
             if not compact_schema.validate(obj.raw):
-                _add_expansion(inventory, obj, compact.expand(obj.raw))
+                refused = budget.take(obj.raw)
+                if refused is None:
+                    _add_expansion(inventory, obj, compact.expand(obj.raw))
+                else:
+                    inventory.refused.append((obj, refused))
             continue
         if obj.kind == "Node" and obj.group == "":
             from dralint.api import model
@@ -132,6 +165,8 @@ def build(objects: Iterable[KubeObject], normalised: Mapping[KubeObject, Normali
 
         typed = normalised[obj].typed
         if isinstance(typed, model.ResourceSlice):
+            if (typed.driver, typed.pool.name) in inventory.skipped_pools:
+                continue
             paths = tuple(("spec", "devices", i) for i in range(len(typed.devices)))
             inventory.slices.append(SliceEntry(typed, Origin(obj), paths))
         elif isinstance(typed, model.DeviceClass):
@@ -181,13 +216,15 @@ def _add_expansion(inventory: Inventory, obj: KubeObject, expansion: compact.Exp
 
 def _add_implicit_nodes(inventory: Inventory) -> None:
     known = {entry.node.name for entry in inventory.nodes}
+    named: list[str | None] = []
     for entry in inventory.slices:
-        names = [entry.slice.node_name] if entry.slice.node_name else []
-        names.extend(d.node_name for d in entry.slice.devices if d.node_name)
-        for name in names:
-            if name and name not in known:
-                from dralint.api import model
+        named.append(entry.slice.node_name)
+        named.extend(d.node_name for d in entry.slice.devices)
+    named.extend(skipped.node for skipped in inventory.skipped_pools.values())
+    for name in named:
+        if name and name not in known:
+            from dralint.api import model
 
-                known.add(name)
-                meta = model.ObjectMeta(name=name, labels={compact.HOSTNAME_LABEL: name})
-                inventory.nodes.append(NodeEntry(model.Node(meta), None))
+            known.add(name)
+            meta = model.ObjectMeta(name=name, labels={compact.HOSTNAME_LABEL: name})
+            inventory.nodes.append(NodeEntry(model.Node(meta), None))

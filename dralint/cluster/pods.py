@@ -27,6 +27,7 @@ from dralint.dryrun import eligibility
 ClaimKind = Literal["template", "claim", "extended"]
 IMPLICIT_EXTENDED_PREFIX = "deviceclass.resource.kubernetes.io/"
 EXTENDED_CLAIM_ANNOTATION = "resource.kubernetes.io/extended-resource-claim"
+POD_CLAIM_NAME_ANNOTATION = "resource.kubernetes.io/pod-claim-name"
 MAX_PODS = 100_000  # replicas beyond this are not simulated (the pods list would be the problem)
 
 
@@ -39,7 +40,7 @@ class ClaimUse:
     kind: ClaimKind
     claim: model.ResourceClaim | None  # None when the named object does not exist
     source: KubeObject | None  # the ResourceClaim / ResourceClaimTemplate written by the user
-    missing: str | None = None  # "ResourceClaimTemplate ml/gpu-template" when absent
+    missing: str | None = None  # "ResourceClaimTemplate ml/gpu-template does not exist" when absent
     # for the extended-resource claim: request name -> (container path in the pod spec, resource name)
     extended: tuple[tuple[str, Path, str], ...] = ()
 
@@ -86,23 +87,72 @@ class Pod:
 
 @dataclass(frozen=True, slots=True)
 class ClaimIndex:
-    """ResourceClaims and ResourceClaimTemplates by (namespace, name); the first definition wins."""
+    """ResourceClaims and ResourceClaimTemplates by (namespace, name); the first definition wins.
+
+    ``rejected`` says, by (kind, namespace, name), why an object the inputs define is not in the
+    cluster (the API server rejects it), so a pod naming it is explained by reference.
+    """
 
     claims: Mapping[tuple[str, str], tuple[model.ResourceClaim, KubeObject]]
     templates: Mapping[tuple[str, str], tuple[model.ResourceClaimTemplate, KubeObject]]
+    rejected: Mapping[tuple[str, str, str], str] = dataclasses.field(default_factory=dict)
+    # (namespace, pod name) -> the claims the control plane made for that pod from its templates (or that
+    # record it in status.reservedFor), each with the pod's resourceClaims entry it is for (None: unknown)
+    owned: Mapping[tuple[str, str], tuple[tuple[str | None, model.ResourceClaim, KubeObject], ...]] = dataclasses.field(
+        default_factory=dict
+    )
+
+    def absent(self, kind: str, namespace: str, name: str) -> str:
+        """Why the pod cannot have the claim or template: it is not defined, or it is rejected."""
+        return self.rejected.get((kind, namespace, name)) or f"{kind} {namespace}/{name} does not exist"
 
 
-def claim_index(normalised: Iterable[Normalised]) -> ClaimIndex:
+def claim_index(
+    normalised: Iterable[Normalised], rejected: Mapping[tuple[str, str, str], str] | None = None
+) -> ClaimIndex:
     claims: dict[tuple[str, str], tuple[model.ResourceClaim, KubeObject]] = {}
     templates: dict[tuple[str, str], tuple[model.ResourceClaimTemplate, KubeObject]] = {}
+    owned: dict[tuple[str, str], list[tuple[str | None, model.ResourceClaim, KubeObject]]] = {}
     for item in normalised:
         typed = item.typed
         namespace = item.obj.namespace or "default"
         if isinstance(typed, model.ResourceClaim):
-            claims.setdefault((namespace, typed.name), (with_namespace(typed, namespace), item.obj))
+            claim = with_namespace(typed, namespace)
+            claims.setdefault((namespace, typed.name), (claim, item.obj))
+            for pod, entry in _pods_owning(item.data, claim.allocation is not None):
+                owned.setdefault((namespace, pod), []).append((entry, claim, item.obj))
         elif isinstance(typed, model.ResourceClaimTemplate):
             templates.setdefault((namespace, typed.name), (typed, item.obj))
-    return ClaimIndex(claims, templates)
+    return ClaimIndex(claims, templates, rejected or {}, {key: tuple(value) for key, value in owned.items()})
+
+
+def _pods_owning(data: Mapping[str, object], allocated: bool) -> list[tuple[str, str | None]]:
+    """(pod name, resourceClaims entry) for the pods a ResourceClaim belongs to.
+
+    The resource claim controller names the entry in the ``pod-claim-name`` annotation and the pod
+    in a controller owner reference; an allocated claim also names its consumers in
+    ``status.reservedFor``.
+    """
+    metadata = data.get("metadata")
+    meta = metadata if isinstance(metadata, Mapping) else {}
+    annotations = meta.get("annotations")
+    entry = annotations.get(POD_CLAIM_NAME_ANNOTATION) if isinstance(annotations, Mapping) else None
+    entry = entry if isinstance(entry, str) and entry else None
+    pods: list[str] = []
+    references = meta.get("ownerReferences")
+    for ref in references if isinstance(references, list) else ():
+        if isinstance(ref, Mapping) and ref.get("kind") == "Pod" and ref.get("apiVersion") == "v1":
+            name = ref.get("name")
+            if isinstance(name, str) and name and entry is not None:
+                pods.append(name)
+    status = data.get("status")
+    reserved = status.get("reservedFor") if allocated and isinstance(status, Mapping) else None
+    for consumer in reserved if isinstance(reserved, list) else ():
+        if isinstance(consumer, Mapping) and consumer.get("resource") == "pods" and consumer.get("apiGroup", "") == "":
+            name = consumer.get("name")
+            if isinstance(name, str) and name and name not in pods:
+                pods.append(name)
+    return [(pod, entry) for pod in pods]
 
 
 def with_namespace(claim: model.ResourceClaim, namespace: str) -> model.ResourceClaim:
@@ -154,8 +204,9 @@ def expand(
         tolerations = template.spec.tolerations
         if template.per_node:
             tolerations = (*tolerations, *eligibility.DAEMONSET_TOLERATIONS)
+        real = _real_pods(template, index)
         for ordinal, name, node_name in _names(template, base, nodes, tolerations, max_pods - len(pods)):
-            claims = _claims(template, name, index, extended)
+            claims = _claims(template, name, index, extended, real.get(ordinal))
             pods.append(Pod(template, t, ordinal, name, template.namespace, claims, tolerations, node_name))
         if len(pods) >= max_pods:
             break
@@ -178,8 +229,44 @@ def _names(
             yield i, f"{base}-{i}", template.spec.node_name
 
 
+def _real_pods(template: PodTemplate, index: ClaimIndex) -> dict[int, str]:
+    """Replica ordinal -> the name of a pod of this workload that claims in the inputs were made for.
+
+    A bare Pod is itself; a StatefulSet's pods are ``<name>-<ordinal>``; the pods of other
+    workloads carry generated suffixes, so they are matched by the ``<name>-`` prefix and taken
+    in name order. DaemonSet pods are bound to nodes the names do not tell, and are not matched.
+    """
+    if not index.owned or template.per_node:
+        return {}
+    owner = template.owner
+    names = sorted(pod for namespace, pod in index.owned if namespace == template.namespace)
+    if owner.kind == "Pod":
+        return {0: template.name} if template.name in names else {}
+    prefix = f"{owner.name}-"
+    ours = [name for name in names if name.startswith(prefix)]
+    if owner.kind == "StatefulSet":
+        return {int(name[len(prefix) :]): name for name in ours if name[len(prefix) :].isdigit()}
+    return dict(enumerate(ours))
+
+
+def _owned(
+    index: ClaimIndex, namespace: str, pod: str | None, entry: str
+) -> tuple[model.ResourceClaim, KubeObject] | None:
+    """The claim the control plane made for (or reserved for) ``pod``'s entry ``entry``, if the inputs have it."""
+    if pod is None:
+        return None
+    for name, claim, obj in index.owned.get((namespace, pod), ()):
+        if name == entry or (name is None and claim.name.startswith(f"{pod}-{entry}")):
+            return claim, obj
+    return None
+
+
 def _claims(
-    template: PodTemplate, pod_name: str, index: ClaimIndex, extended: Mapping[str, str]
+    template: PodTemplate,
+    pod_name: str,
+    index: ClaimIndex,
+    extended: Mapping[str, str],
+    real_pod: str | None = None,
 ) -> tuple[ClaimUse, ...]:
     namespace = template.namespace
     uses: list[ClaimUse] = []
@@ -187,14 +274,18 @@ def _claims(
         if entry.resource_claim_name is not None:
             found = index.claims.get((namespace, entry.resource_claim_name))
             if found is None:
-                missing = f"ResourceClaim {namespace}/{entry.resource_claim_name}"
+                missing = index.absent("ResourceClaim", namespace, entry.resource_claim_name)
                 uses.append(ClaimUse(entry, i, "claim", None, None, missing))
             else:
                 uses.append(ClaimUse(entry, i, "claim", found[0], found[1]))
         elif entry.resource_claim_template_name is not None:
+            generated = _owned(index, namespace, real_pod, entry.name)
+            if generated is not None:  # the pod's own claim, made from the template earlier
+                uses.append(ClaimUse(entry, i, "template", generated[0], generated[1]))
+                continue
             found_template = index.templates.get((namespace, entry.resource_claim_template_name))
             if found_template is None:
-                missing = f"ResourceClaimTemplate {namespace}/{entry.resource_claim_template_name}"
+                missing = index.absent("ResourceClaimTemplate", namespace, entry.resource_claim_template_name)
                 uses.append(ClaimUse(entry, i, "template", None, None, missing))
                 continue
             source, obj = found_template

@@ -47,6 +47,7 @@ class CheckSettings:
     show_suppressed: bool = False
     write_baseline: str | None = None
     jobs: int | None = None  # worker processes for many files; None: one per core
+    freeze_loaded: bool = False  # gc.freeze() after loading: a process-wide effect the command line asks for
     environment: Mapping[str, str] | None = None  # None: os.environ
     today: datetime.date | None = None  # for expiry dates; None: today
     # Shortcuts for programmatic callers (tests, benchmarks): the same as the flags.
@@ -101,7 +102,7 @@ def analyse(settings: CheckSettings) -> Outcome:
     files = plan.inputs(settings.paths or (".",))
     baseline = None
     if effective.baseline is not None and settings.write_baseline is None:
-        baseline = baselines.read(effective.baseline)
+        baseline = baselines.read(effective.baseline, max_bytes=plan.limits.max_file_bytes)
     with pipeline.read_and_check(
         plan,
         files,
@@ -110,6 +111,7 @@ def analyse(settings: CheckSettings) -> Outcome:
         selection=chosen,
         jobs=settings.jobs if settings.jobs is not None else parallel.default_jobs(),
         stdin_name=settings.stdin_name,
+        freeze=settings.freeze_loaded,
     ) as (ctx, found):
         suppressor = Suppressor(
             ctx, rules, exceptions=exceptions, baseline=baseline, root=effective.root, today=settings.today

@@ -42,7 +42,12 @@ def expand(settings: ExpandSettings) -> int:
         more = f" (and {len(problems) - 1} more; dralint check {settings.path} lists them)" if len(problems) > 1 else ""
         raise InputError(f"invalid Inventory document: {file}:{line}:{column}: {message}{more}")
     objects: list[Any] = []
+    budget = compact_schema.ExpansionBudget()
     for obj in documents:
+        refused = budget.take(obj.raw)
+        if refused is not None:
+            line, column = obj.position(refused.path)
+            raise InputError(f"invalid Inventory document: {obj.file}:{line}:{column}: {refused.message}")
         expansion = compact.expand(obj.raw)
         objects.extend(node.data for node in expansion.nodes)
         objects.extend(item.data for item in expansion.slices)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import Literal, TextIO
 
@@ -25,14 +26,14 @@ Strategy = Literal["pack", "spread"]
 class SimulateSettings:
     paths: tuple[str, ...]
     inventory: tuple[str, ...] = ()
-    format: str = "text"
-    output: str | None = None
+    outputs: tuple[tuple[str, str | None], ...] = (("text", None),)  # (format, file or None for stdout)
     flags: Layer = field(default_factory=Layer)  # settings given on the command line
     strategy: Strategy = "pack"
     stdin_name: str = "-"
     config: str | None = None
     no_config: bool = False
     environment: Mapping[str, str] | None = None  # None: os.environ
+    freeze_loaded: bool = False  # gc.freeze() after loading: a process-wide effect the command line asks for
     # Shortcuts for programmatic callers (tests): the same as the flags.
     release: str | None = None
     feature_gates: Mapping[str, bool] | None = None
@@ -50,11 +51,14 @@ class SimulateSettings:
 
 def run(settings: SimulateSettings) -> int:
     """0 when every pod was placed, 1 when some were not (2, raised, without an inventory)."""
-    if settings.format not in simulation.FORMATS:
-        raise UsageError(f"unknown format {settings.format!r}; known: {', '.join(sorted(simulation.FORMATS))}")
+    for name, _ in settings.outputs:
+        if name not in simulation.FORMATS:
+            raise UsageError(f"unknown format {name!r}; known: {', '.join(sorted(simulation.FORMATS))}")
     plan = pipeline.configure(settings.request())
     files = plan.inputs(settings.paths)
-    ctx = pipeline.read(plan, files, options=plan.options(), stdin_name=settings.stdin_name)
+    ctx = pipeline.read(
+        plan, files, options=plan.options(), stdin_name=settings.stdin_name, freeze=settings.freeze_loaded
+    )
     analysis = pipeline.dry_run(ctx, strategy=settings.strategy)
     if not analysis.active:
         raise InputError(
@@ -62,14 +66,13 @@ def run(settings: SimulateSettings) -> int:
             "(--inventory, or inventory: in .dralint.yaml)"
         )
     result = report.build(analysis)
-    render = simulation.renderer(settings.format)
-    if settings.output is None:
-        render(result, sys.stdout)
-    else:
-        try:
-            stream: TextIO
-            with open(settings.output, "w", encoding="utf-8", newline="\n") as stream:
-                render(result, stream)
-        except OSError as error:
-            raise UsageError(f"cannot write {settings.output}: {error.strerror or error}") from None
+    with ExitStack() as stack:
+        for name, path in settings.outputs:
+            stream: TextIO = sys.stdout
+            if path is not None:
+                try:
+                    stream = stack.enter_context(open(path, "w", encoding="utf-8", newline="\n"))
+                except OSError as error:
+                    raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+            simulation.renderer(name)(result, stream)
     return 1 if result.unplaced else 0

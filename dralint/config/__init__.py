@@ -1,4 +1,4 @@
-"""The configuration file: find it, read it, and validate it against ``schema.json``.
+"""The configuration file: find it, read it, and validate it against ``schemas/config.schema.json``.
 
 ``.dralint.yaml`` (or ``.dralint.yml``, or ``[tool.dralint]`` in ``pyproject.toml``) is looked
 for in the current directory and then its parents, up to the root of the git repository.
@@ -22,6 +22,7 @@ from dralint.read import userfile
 from dralint.validate import userschema as schemacheck
 
 CONFIG_NAMES = (".dralint.yaml", ".dralint.yml")
+SCHEMA = "config.schema.json"  # in schemas/
 PYPROJECT = "pyproject.toml"
 
 
@@ -69,9 +70,8 @@ _TOOL_HEADER = re.compile(r"^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*dralint[ \t]*[\].]"
 
 def _has_tool_table(path: str) -> bool:
     try:
-        with open(path, encoding="utf-8") as handle:
-            return _TOOL_HEADER.search(handle.read()) is not None
-    except (OSError, UnicodeDecodeError):
+        return _TOOL_HEADER.search(userfile.read_text(path)) is not None
+    except ConfigError:
         return False
 
 
@@ -85,7 +85,7 @@ def load(path: str) -> ConfigFile:
         file = userfile.UserFile(display, read.data, read.document)
     if file.data is None:
         file = userfile.UserFile(file.name, {}, file.document)
-    schemacheck.validate(schemacheck.schema(__name__, "schema.json"), file.data, file.where)
+    schemacheck.validate(schemacheck.schema(SCHEMA), file.data, file.where)
     return ConfigFile(file, os.path.dirname(os.path.abspath(path)))
 
 
@@ -100,12 +100,9 @@ def _read_pyproject(path: str, display: str) -> userfile.UserFile:
     except ImportError:  # pragma: no cover - depends on the Python version
         raise ConfigError(f"{display}: reading [tool.dralint] needs Python 3.11 or newer; use .dralint.yaml") from None
 
+    text = userfile.read_text(path)
     try:
-        with open(path, "rb") as handle:
-            text = handle.read().decode("utf-8")
         data = tomllib.loads(text)
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{display}: cannot read: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{display}: invalid TOML: {error}") from None
     match = _TOOL_HEADER.search(text)

@@ -12,44 +12,32 @@ import os
 import re
 from collections.abc import Iterable
 from functools import cache, lru_cache
+from typing import Any
+
+import pathspec
+import re2
+
+from dralint.errors import ConfigError
+
+
+class GlobError(ConfigError):
+    """A pattern that is not a valid glob (``[z-a]``): a configuration error wherever it is met."""
 
 
 @cache
-def _compile(pattern: str) -> re.Pattern[str]:
-    anchored = "/" in pattern.rstrip("/")
-    body = pattern.strip("/")
-    out: list[str] = []
-    i = 0
-    while i < len(body):
-        char = body[i]
-        if body.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif body.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif char == "*":
-            out.append("[^/]*")
-            i += 1
-        elif char == "?":
-            out.append("[^/]")
-            i += 1
-        elif char == "[":
-            end = body.find("]", i + 1)
-            if end == -1:
-                out.append(re.escape(char))
-                i += 1
-            else:
-                inner = body[i + 1 : end].replace("\\", "\\\\")
-                if inner.startswith("!"):
-                    inner = "^" + inner[1:]
-                out.append(f"[{inner}]")
-                i = end + 1
-        else:
-            out.append(re.escape(char))
-            i += 1
-    prefix = "" if anchored else "(?:.*/)?"
-    return re.compile(prefix + "".join(out) + r"\Z")
+def _compile(pattern: str) -> pathspec.PathSpec[Any]:
+    # pathspec implements gitignore's rules; its RE2 backend matches in linear time, so a
+    # pattern such as ``*a*a*a*b`` or ``**/**/**/x`` cannot make matching backtrack.
+    try:
+        return pathspec.PathSpec.from_lines("gitignore", [pattern], backend="re2")
+    except (ValueError, TypeError, re.error, re2.error) as error:
+        reason = getattr(error, "msg", None) or str(error)  # re.error's msg lacks the regex position
+        raise GlobError(f"invalid glob {pattern!r}: {reason}") from None
+
+
+def check(pattern: str) -> None:
+    """Raise :class:`GlobError` when ``pattern`` is not a valid glob (the configuration checks this)."""
+    _compile(_normalise(pattern))
 
 
 def _normalise(path: str) -> str:
@@ -62,9 +50,9 @@ def _normalise(path: str) -> str:
 @lru_cache(maxsize=65536)
 def matches(pattern: str, path: str) -> bool:
     """Whether ``path`` (relative, ``/``-separated) or one of its parent directories matches ``pattern``."""
-    regex = _compile(_normalise(pattern))
+    spec = _compile(_normalise(pattern))
     parts = _normalise(path).split("/")
-    return any(regex.match("/".join(parts[:end])) for end in range(len(parts), 0, -1))
+    return any(spec.match_file("/".join(parts[:end])) for end in range(len(parts), 0, -1))
 
 
 def matches_any(patterns: Iterable[str], path: str) -> bool:

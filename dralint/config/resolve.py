@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from dralint.apimachinery.fieldpath import Path
-from dralint.config import ConfigFile
+from dralint.config import ConfigFile, globs
+from dralint.errors import ConfigError
 
 # Environment variable → Layer field; list values are comma-separated (paths: os.pathsep).
 ENVIRONMENT: dict[str, str] = {
@@ -159,6 +160,7 @@ def from_file(config: ConfigFile) -> Layer:
             return tuple(Ref(part, config.where(at)) for part in _as_list(value))
         return tuple(Ref(str(item), config.where((*at, n))) for n, item in enumerate(value))
 
+    _check_globs(config)
     rules = data.get("rules") or {}
     values: dict[str, Any] = {
         "inventory": paths("inventory", data.get("inventory")),
@@ -194,6 +196,24 @@ def from_file(config: ConfigFile) -> Layer:
     if "exceptions" in data:
         values["exceptions"] = tuple(_exception(config, n, entry) for n, entry in enumerate(data["exceptions"]))
     return Layer(**values)
+
+
+def _check_globs(config: ConfigFile) -> None:
+    """Every path glob of the file compiles; a bad one is an error at its position."""
+    data = config.data
+    found: list[tuple[str, Path]] = []
+    if isinstance(data.get("exclude"), str):
+        found.extend((glob, ("exclude",)) for glob in _as_list(data["exclude"]))
+    else:
+        found.extend((glob, ("exclude", n)) for n, glob in enumerate(data.get("exclude") or ()))
+    found.extend((glob, ("pathIgnores", glob)) for glob in data.get("pathIgnores") or {})
+    for n, entry in enumerate(data.get("exceptions") or ()):
+        found.extend((glob, ("exceptions", n, "path")) for glob in _as_list(entry.get("path", ())))
+    for glob, at in found:
+        try:
+            globs.check(glob)
+        except globs.GlobError as error:
+            raise ConfigError(f"{config.where(at)}: {error}") from None
 
 
 def _exception(config: ConfigFile, index: int, entry: Mapping[str, Any]) -> ExceptionSpec:

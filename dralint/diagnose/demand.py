@@ -57,7 +57,8 @@ def per_pod_devices(claims: Sequence[model.ResourceClaim], device_class: str) ->
     total = 0
     for claim in claims:
         for request in claim.spec.requests:
-            spec = request.exactly or (request.first_available[0] if request.first_available else None)
+            parts = request.parts()
+            spec = parts[0].spec if parts else None  # the exactly block, else the first entry
             if spec is not None and spec.device_class_name == device_class and spec.allocation_mode != "All":
                 total += spec.count
     return total

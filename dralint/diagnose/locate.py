@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dralint.api.model import find_part
 from dralint.api.objects import KubeObject
 from dralint.apimachinery.fieldpath import Path
 from dralint.cluster.pods import ClaimUse, Pod
@@ -19,16 +20,12 @@ def request(use: ClaimUse, label: str) -> tuple[KubeObject | None, Path]:
     if use.claim is None:
         return use.source, ()
     base: Path = ("spec", "spec", "devices", "requests") if use.kind == "template" else ("spec", "devices", "requests")
-    parent, _, sub = label.partition("/")
-    for i, item in enumerate(use.claim.spec.requests):
-        if item.name != parent:
-            continue
-        if sub:
-            for j, entry in enumerate(item.first_available or ()):
-                if entry.name == sub:
-                    return use.source, (*base, i, "firstAvailable", j)
-        return use.source, (*base, i)
-    return use.source, base
+    found = find_part(use.claim.spec.requests, label)
+    if found is None:
+        return use.source, base
+    index, part = found
+    # An entry points at itself; a request (or an entry not found) at the request.
+    return use.source, (*base, index, *part.path) if part is not None and part.entry is not None else (*base, index)
 
 
 def claim_entry(pod: Pod, use: ClaimUse) -> tuple[KubeObject, Path]:

@@ -8,11 +8,12 @@ rest), and every selector that errors on some device is reported once, with the 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from dralint.api import model
 from dralint.api.objects import KubeObject
+from dralint.api.requests import written_requests
 from dralint.apimachinery.fieldpath import Path
 from dralint.cel import CelError, CelRuntimeError, DeviceValue, Selector, compile_selector, device_value
 from dralint.cel.dra import COST_LIMIT
@@ -61,6 +62,10 @@ def _compile(selectors: Sequence[model.DeviceSelector]) -> list[Selector | None]
     return out
 
 
+class BudgetExhausted(Exception):
+    """``limits.maxSelectorEvaluations`` evaluations were spent."""
+
+
 Outcome = tuple[list[Candidate], dict[int, tuple[str, Candidate, int, int]]]
 
 
@@ -75,7 +80,9 @@ class Evaluator:
     results through the compiled selectors).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.evaluations = 0
         self._groups: dict[tuple[int, int, str | None], list[list[int]]] = {}
         self._outcomes: dict[tuple[int, tuple[str, ...]], Outcome] = {}
 
@@ -97,6 +104,9 @@ class Evaluator:
             first: tuple[int, str] | None = None
             failing = 0
             for group in self._grouped(selector, devices, alive):
+                self.evaluations += 1
+                if self.evaluations > self.budget:
+                    raise BudgetExhausted
                 try:
                     if selector.matches(devices[group[0]].value):
                         accepted.extend(group)
@@ -137,56 +147,67 @@ def _group(selector: Selector, devices: Sequence[Candidate], indices: Sequence[i
     return list(groups.values())
 
 
+@dataclass(frozen=True, slots=True)
+class Stopped:
+    """Where the evaluation stopped at ``limits.maxSelectorEvaluations``."""
+
+    obj: KubeObject
+    path: Path
+    owner: str  # the first selectors' owner left unevaluated
+    unchecked: int  # selector lists left unevaluated, that one included
+
+
+@dataclass(frozen=True, slots=True)
+class SelectorErrors:
+    errors: list[SelectorError]
+    stopped: Stopped | None
+
+
 def find(
     classes: Sequence[tuple[model.DeviceClass, KubeObject]],
     claims: Sequence[tuple[model.ResourceClaimSpec, KubeObject, Path]],
     slices: Sequence[model.ResourceSlice],
-) -> Iterator[SelectorError]:
-    """Runtime errors of class selectors on all devices, and of request selectors on the devices their class accepts."""
+    *,
+    budget: int,
+) -> SelectorErrors:
+    """Runtime errors of class selectors on all devices, and of request selectors on the devices their class
+    accepts, until ``budget`` evaluations (of one device per projection group) are spent."""
     devices = candidates(slices)
-    evaluator = Evaluator()
+    evaluator = Evaluator(budget)
     accepted: dict[str, list[Candidate]] = {}
-    for device_class, obj in classes:
-        passed, errors = evaluator.evaluate(device_class.selectors, devices)
-        accepted[device_class.name] = passed
-        for index, (message, first, failing, evaluated) in sorted(errors.items()):
-            owner = f"DeviceClass {device_class.name}"
-            yield SelectorError(
-                obj,
-                ("spec", "selectors", index, "cel", "expression"),
-                index,
-                _expression(device_class.selectors[index]),
-                owner,
-                message,
-                first.name,
-                failing,
-                evaluated,
+    # (selectors, their class, object, path, the class they define or None, owner for messages)
+    work: list[tuple[Sequence[model.DeviceSelector], str, KubeObject, Path, str | None, str]] = [
+        (c.selectors, "", obj, ("spec",), c.name, f"DeviceClass {c.name}") for c, obj in classes
+    ]
+    for request in written_requests(claims):
+        part = request.spec
+        work.append((part.selectors, part.device_class_name, request.obj, request.path, None, request.owner))
+    errors: list[SelectorError] = []
+    for position, (selectors, class_name, obj, path, defines, owner) in enumerate(work):
+        pool = devices if defines is not None else accepted.get(class_name)
+        if pool is None or (defines is None and not selectors):
+            continue
+        try:
+            passed, failed = evaluator.evaluate(selectors, pool)
+        except BudgetExhausted:
+            return SelectorErrors(errors, Stopped(obj, (*path, "selectors"), owner, len(work) - position))
+        if defines is not None:
+            accepted[defines] = passed
+        for index, (message, first, failing, evaluated) in sorted(failed.items()):
+            errors.append(
+                SelectorError(
+                    obj,
+                    (*path, "selectors", index, "cel", "expression"),
+                    index,
+                    _expression(selectors[index]),
+                    owner,
+                    message,
+                    first.name,
+                    failing,
+                    evaluated,
+                )
             )
-    for spec, obj, base in claims:
-        for r, request in enumerate(spec.requests):
-            parts: list[tuple[model.ExactDeviceRequest | model.DeviceSubRequest, Path, str]] = []
-            if request.exactly is not None:
-                parts.append((request.exactly, (*base, r, "exactly"), request.name))
-            for e, entry in enumerate(request.first_available or ()):
-                parts.append((entry, (*base, r, "firstAvailable", e), f"{request.name}/{entry.name}"))
-            for part, path, label in parts:
-                pool = accepted.get(part.device_class_name)
-                if pool is None or not part.selectors:
-                    continue
-                _, errors = evaluator.evaluate(part.selectors, pool)
-                for index, (message, first, failing, evaluated) in sorted(errors.items()):
-                    owner = f"{obj.kind} {obj.namespace}/{obj.name} request {label}"
-                    yield SelectorError(
-                        obj,
-                        (*path, "selectors", index, "cel", "expression"),
-                        index,
-                        _expression(part.selectors[index]),
-                        owner,
-                        message,
-                        first.name,
-                        failing,
-                        evaluated,
-                    )
+    return SelectorErrors(errors, None)
 
 
 def _expression(selector: model.DeviceSelector) -> str:

@@ -133,16 +133,8 @@ def summarise(
 def request_spec(
     claim: model.ResourceClaim | None, label: str
 ) -> model.ExactDeviceRequest | model.DeviceSubRequest | None:
-    if claim is None:
-        return None
-    parent, _, sub = label.partition("/")
-    for request in claim.spec.requests:
-        if request.name != parent:
-            continue
-        if sub:
-            return next((e for e in request.first_available or () if e.name == sub), None)
-        return request.exactly
-    return None
+    found = model.find_part(claim.spec.requests, label) if claim is not None else None
+    return found[1].spec if found is not None and found[1] is not None else None
 
 
 def _with_selector_detail(

@@ -7,6 +7,7 @@ only for the pods that did not fit, and once per pod template.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -19,13 +20,11 @@ from dralint.cluster import pods as pods_module
 from dralint.cluster.inventory import Inventory
 from dralint.diagnose import hints, why
 from dralint.dryrun.filters import PlacedPods
-from dralint.dryrun.placement import Limits, Placement, Simulation, Strategy, simulate
+from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Strategy, simulate
 from dralint.dryrun.state import Cluster, SearchBudget
 from dralint.dryrun.utilisation import PoolUtilisation, utilisation
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
-
     from dralint.api.normalise import Normalised
     from dralint.api.objects import KubeObject
     from dralint.api.workloads import PodTemplate
@@ -83,6 +82,26 @@ class Analysis:  # not slotted: it caches lazily computed properties
     def vocabulary(self) -> hints.Vocabulary:
         return hints.vocabulary(entry.slice for entry in self.inventory.slices)
 
+    def skipped(self, nodes: Iterable[str], device_class: str) -> list[str]:
+        """Why pools that could serve a request of ``device_class`` on these nodes are not in the cluster model.
+
+        A pool is skipped when the API server rejects one of its slices. It counts when it is on one
+        of the nodes (or on none) and its driver is one whose devices the class accepts, or, when the
+        class accepts no stored device at all, one its selectors name (or the class has none).
+        """
+        names = set(nodes)
+        accepted = {driver for driver, _ in self.class_devices(device_class)}
+        entry = self.inventory.classes.get(device_class)
+        selectors = entry.device_class.selectors if entry is not None else ()
+        text = " ".join(s.cel.expression for s in selectors if s.cel is not None)
+        out = []
+        for (driver, _), pool in self.inventory.skipped_pools.items():
+            if pool.node is not None and pool.node not in names:
+                continue
+            if driver in accepted or (not accepted and (not selectors or driver in text)):
+                out.append(pool.reason)
+        return out
+
     def class_devices(self, name: str) -> list[tuple[str, model.Device]]:
         """Inventory devices the selectors of DeviceClass ``name`` accept."""
         cached = self._class_devices.get(name)
@@ -106,16 +125,43 @@ class Analysis:  # not slotted: it caches lazily computed properties
     def reasons(self, failure: Failure) -> list[why.RequestWhy]:
         """Per request of the failing pod's claims: the funnel, failing clauses and hints."""
         claims = [use.claim for use in failure.first.attempted if use.claim is not None]
+        return self.reasons_for(claims, failure.explanations)
+
+    @cached_property
+    def empty(self) -> Cluster:
+        """The inventory's devices with nothing allocated, not even what the inventory says is in use."""
+        return Cluster(self.cluster.slices, self.cluster.classes, self.features, budget=self.cluster.budget)
+
+    def never_allocatable(self, claim: model.ResourceClaim) -> list[why.RequestWhy] | str | None:
+        """Why a claim no pod uses could not be allocated on any node of the empty cluster.
+
+        ``None`` when it can be (or when the dry-run cannot tell: its search budget ran out); the
+        allocator's error text when the allocator fails on it; else the reasons per request.
+        """
+        nodes = list(self.nodes_by_name.values())
+        for node in nodes:
+            attempt = self.empty.attempt(node, [claim])
+            if attempt.results is not None:
+                return None
+            if attempt.error is not None and not attempt.failed_on_node:
+                return attempt.error
+        if not nodes:
+            return None
+        explanations = [self.empty.explain(node, [claim]) for node in nodes[:MAX_EXPLAINED_NODES]]
+        return self.reasons_for([claim], explanations)
+
+    def reasons_for(
+        self, claims: Sequence[model.ResourceClaim], explanations: Sequence[Explanation]
+    ) -> list[why.RequestWhy]:
+        """Per request of ``claims``, from the allocator's explanations per candidate node."""
         names: set[str] = set()
         for claim in claims:
             for request in claim.spec.requests:
-                if request.exactly is not None:
-                    names.add(request.exactly.device_class_name)
-                names.update(entry.device_class_name for entry in request.first_available or ())
+                names.update(part.spec.device_class_name for part in request.parts())
         devices = {name: self.class_devices(name) for name in sorted(names) if name}
         classes = {name: entry.device_class for name, entry in self.inventory.classes.items()}
         every = [(e.slice.driver, d) for e in self.inventory.slices for d in e.slice.devices]
-        return why.summarise(failure.explanations, claims, devices, self.vocabulary, classes, every)
+        return why.summarise(explanations, claims, devices, self.vocabulary, classes, every)
 
     def _failure(self, group: list[Placement]) -> Failure:
         first = group[0]
@@ -135,18 +181,21 @@ def analyse(
     *,
     limits: InputLimits,
     strategy: Strategy = "pack",
+    rejected: Mapping[tuple[str, str, str], str] | None = None,
     namespaces: Mapping[str, Mapping[str, str]] | None = None,
 ) -> Analysis:
     """The dry-run of every pod of ``pod_templates`` (claims from ``normalised``) against ``inventory``.
 
-    ``namespaces`` gives the labels of namespaces, for the namespaceSelector of pod affinity terms.
+    ``rejected`` says why claims and templates the inputs define are not in the cluster, by
+    (kind, namespace, name), for the pods that name them. ``namespaces`` gives the labels of
+    namespaces, for the namespaceSelector of pod affinity terms.
     """
     features = features_for(target)
     slices = [entry.slice for entry in inventory.slices]
     if taint_rules_apply(target):
         slices = apply_taint_rules(slices, [entry.rule for entry in inventory.taint_rules])
     classes = {name: entry.device_class for name, entry in inventory.classes.items()}
-    index = pods_module.claim_index(normalised.values())
+    index = pods_module.claim_index(normalised.values(), rejected)
     extended = pods_module.extended_resource_classes(inventory.classes) if target.enabled("DRAExtendedResource") else {}
     pods = pods_module.expand(pod_templates, index, inventory.nodes, extended)
     # The scheduler evaluates selectors in the StoredExpressions environment (everything enabled).
@@ -158,7 +207,6 @@ def analyse(
         claims_cluster.add(c.allocation for c in existing if c.allocation is not None)
     preallocated = {(c.namespace, c.name): c.allocation for c in existing if c.allocation is not None}
     consumers = {(c.namespace, c.name): c.reserved_for for c in existing}
-    reserved = Limits(reserved_for=RESERVED_FOR_LIMIT.get(target.release, 256))
     placed = PlacedPods(inventory.nodes, namespaces=namespaces, dra_backed=extended.keys())
     result = (
         simulate(
@@ -169,7 +217,7 @@ def analyse(
             preallocated=preallocated,
             preconsumers=consumers,
             strategy=strategy,
-            limits=reserved,
+            reserved_for=RESERVED_FOR_LIMIT.get(target.release, RESERVED_FOR_MAX),
             placed=placed,
         )
         if inventory.has_devices

@@ -147,9 +147,7 @@ class PlacedPods:
 
     @staticmethod
     def _completed(terms: Sequence[AffinityTerm], labels: LabelMap) -> list[_Term]:
-        return [
-            _Term(t, with_label_keys(t.selector, labels, t.match_label_keys, t.mismatch_label_keys)) for t in terms
-        ]
+        return [_Term(t, with_label_keys(t.selector, labels, t.match_label_keys, t.mismatch_label_keys)) for t in terms]
 
     def _affinity(self, pod: Pod) -> Check:
         labels = pod.template.labels

@@ -69,9 +69,8 @@ class Simulation:
     consumers: dict[tuple[str, str], int] = field(default_factory=dict)  # pods reserving each claim
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
-    reserved_for: int = 256  # consumers of one claim (32 in Kubernetes 1.31)
+# The API server's cap on the consumers of one claim (ResourceClaimReservedForMaxSize; 32 in 1.31).
+RESERVED_FOR_MAX = 256
 
 
 def simulate(
@@ -83,15 +82,14 @@ def simulate(
     preallocated: Mapping[tuple[str, str], model.AllocationResult] | None = None,
     preconsumers: Mapping[tuple[str, str], int] | None = None,
     strategy: Strategy = "pack",
-    limits: Limits | None = None,
+    reserved_for: int = RESERVED_FOR_MAX,
     placed: PlacedPods | None = None,
 ) -> Simulation:
     """Place ``pods`` in order; ``commit`` is told about every allocation that was made.
 
     ``placed`` applies the filters that depend on earlier pods (resources, pod affinity, spread).
     """
-    limits = limits or Limits()
-    run = _Run(nodes, allocate, commit, strategy, limits, placed or PlacedPods(nodes))
+    run = _Run(nodes, allocate, commit, strategy, reserved_for, placed or PlacedPods(nodes))
     run.result.allocated.update(preallocated or {})
     run.result.consumers.update(preconsumers or {})
     for pod in pods:
@@ -118,7 +116,7 @@ class _Run:
         allocate: Allocate,
         commit: Callable[[Sequence[model.AllocationResult]], None],
         strategy: Strategy,
-        limits: Limits,
+        reserved_for: int,
         placed: PlacedPods,
     ) -> None:
         self.nodes = nodes
@@ -127,7 +125,7 @@ class _Run:
         self.allocate = allocate
         self.commit = commit
         self.strategy = strategy
-        self.limits = limits
+        self.reserved_for = reserved_for
         self.result = Simulation()
         self.eligible_cache: dict[tuple[int, str | None], _Eligible] = {}
         self.candidate_cache: dict[tuple[object, ...], list[int]] = {}
@@ -140,7 +138,7 @@ class _Run:
     def place(self, pod: Pod) -> Placement:
         missing = [use.missing for use in pod.claims if use.missing]
         if missing:
-            return Placement(pod, "missing-claim", reason=f"{missing[0]} does not exist")
+            return Placement(pod, "missing-claim", reason=missing[0])
         eligible = self._eligible(pod)
         if not eligible.indexes:
             return _no_node(pod, eligible.excluded)
@@ -151,11 +149,11 @@ class _Run:
             if existing is None:
                 to_allocate.append(use)
                 continue
-            if use.shared and self.result.consumers.get(use.key, 0) >= self.limits.reserved_for:
+            if use.shared and self.result.consumers.get(use.key, 0) >= self.reserved_for:
                 return Placement(
                     pod,
                     "claim-consumers",
-                    reason=f"claim {use.key[0]}/{use.key[1]} is already reserved by {self.limits.reserved_for} pods",
+                    reason=f"claim {use.key[0]}/{use.key[1]} is already reserved by {self.reserved_for} pods",
                 )
             reused.append((use, existing))
         candidates = self._candidates(pod, eligible.indexes, reused)

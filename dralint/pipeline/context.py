@@ -19,15 +19,19 @@ from dralint.limits import Limits
 if TYPE_CHECKING:
     # Imported where used: a run that needs no normalised objects (a file without DRA objects,
     # ``dralint rules``) should not pay for the typed model.
+    from dralint.admission import Admission
+    from dralint.admission.validation import Validated, Validator
     from dralint.api.normalise import Normalised
     from dralint.api.objects import KubeObject, Unidentified
     from dralint.api.versions import Target
     from dralint.api.workloads import PodTemplate
-    from dralint.cluster.inventory import Inventory
+    from dralint.cluster.inventory import Inventory, SkippedPool
+    from dralint.diagnose.selector_errors import SelectorErrors
     from dralint.dryrun.analysis import Analysis
     from dralint.dryrun.placement import Strategy
     from dralint.read.sources import SourceFile
     from dralint.read.yamldoc import DecodeIssue, Document
+    from dralint.validate.apiserver.errors import FieldError
     from dralint.validate.schema import SchemaError
 
 
@@ -68,14 +72,10 @@ class CheckContext:
         workspace: Workspace,
         target: Target,
         options: Options | None = None,
-        *,
-        admitted: list[KubeObject] | None = None,
     ) -> None:
         self.workspace = workspace
         self.target = target
         self.options = options or Options()
-        # The objects the cluster model is built from (the admission seam: see dralint.pipeline.run).
-        self.admitted = workspace.objects if admitted is None else admitted
 
     @property
     def objects(self) -> list[KubeObject]:
@@ -105,10 +105,42 @@ class CheckContext:
         """The cluster inventory: inventory kinds among all loaded objects, compact Inventories expanded."""
         from dralint.cluster import inventory
 
-        if self.admitted is self.workspace.objects:
-            return inventory.build(self.admitted, self.normalised)
-        admitted = set(self.admitted)
-        return inventory.build(self.admitted, {o: n for o, n in self.normalised.items() if o in admitted})
+        if not any(inventory.has_device_source(obj) for obj in self.workspace.objects):
+            # Nothing to dry-run against: admission would change nothing the checks read.
+            return inventory.build(self.workspace.objects, self.normalised)
+        admission = self.admission
+        return inventory.build(admission.objects, admission.stored, self.rejected_pools)
+
+    @cached_property
+    def rejected_pools(self) -> dict[tuple[str, str], SkippedPool]:
+        """(driver, pool) -> why: the pools of which the API server rejects a slice."""
+        from dralint.api import read
+        from dralint.cluster.inventory import SkippedPool
+
+        out: dict[tuple[str, str], SkippedPool] = {}
+        for obj, rejection in self.admission.rejected.items():
+            normalised = self.normalised.get(obj)
+            if obj.kind != "ResourceSlice" or normalised is None:
+                continue
+            spec = read.mapping_or_empty(normalised.data, "spec")
+            driver, pool = read.text(spec, "driver"), read.text(read.mapping_or_empty(spec, "pool"), "name")
+            if driver and pool:
+                reason = f"pool {driver}/{pool} is skipped: {rejection.sentence()}"
+                out.setdefault((driver, pool), SkippedPool(reason, read.text(spec, "nodeName") or None))
+        return out
+
+    @cached_property
+    def selector_errors(self) -> SelectorErrors:
+        """CEL runtime errors of the selectors on the inventory's devices (DRA420), and where the
+        evaluation stopped at ``limits.maxSelectorEvaluations`` (DRA008)."""
+        from dralint.api.requests import claim_specs
+        from dralint.diagnose import selector_errors
+
+        inventory = self.inventory
+        classes = [(entry.device_class, entry.origin.obj) for entry in inventory.classes.values()]
+        claims = claim_specs(self.admission.stored.values())
+        slices = [entry.slice for entry in inventory.slices]
+        return selector_errors.find(classes, claims, slices, budget=self.options.limits.max_selector_evaluations)
 
     @cached_property
     def analysis(self) -> Analysis:
@@ -120,21 +152,55 @@ class CheckContext:
         from dralint.cluster.namespaces import namespace_labels
         from dralint.dryrun import analysis
 
-        normalised = self.normalised
-        templates = self.pod_templates
-        if self.admitted is not self.workspace.objects:
-            admitted = set(self.admitted)
-            normalised = {o: n for o, n in normalised.items() if o in admitted}
-            templates = [t for t in templates if t.owner in admitted]
+        admission = self.admission
+        admitted = set(admission.objects)
+        templates = [t for t in self.pod_templates if t.owner in admitted]
+        rejected = {
+            (kind, namespace, name): rejection.sentence()
+            for (_, kind, namespace, name), rejection in admission.rejected_names.items()
+            if kind in ("ResourceClaim", "ResourceClaimTemplate")
+        }
         return analysis.analyse(
             self.target,
             self.inventory,
-            normalised,
+            admission.stored,
             templates,
             limits=self.options.limits,
             strategy=strategy,
-            namespaces=namespace_labels(self),
+            namespaces=namespace_labels(admission.objects, self.options.namespaces),
+            rejected=rejected,
         )
+
+    @cached_property
+    def validator(self) -> Validator:
+        from dralint.admission.validation import Validator
+
+        return Validator(self.target)
+
+    @cached_property
+    def validated(self) -> dict[KubeObject, Validated]:
+        """Every DRA object the target serves: as the API server stores it, and its validation errors."""
+        from dralint.api.versions import SERVED
+
+        release = self.target.release
+        validate = self.validator.validate
+        return {
+            obj: validate(normalised)
+            for obj, normalised in self.normalised.items()
+            if release in SERVED.get((obj.kind, obj.version), ())
+        }
+
+    @cached_property
+    def pod_spec_errors(self) -> dict[KubeObject, list[FieldError]]:
+        """The validation errors of the pod specs' claims, per workload (only workloads with errors)."""
+        return self.validator.pod_errors(self.pod_templates)
+
+    @cached_property
+    def admission(self) -> Admission:
+        """What the API server would store of the inputs, and what it would reject (read by the cluster model)."""
+        from dralint import admission
+
+        return admission.admit(self)
 
     @cached_property
     def schema_errors(self) -> dict[KubeObject, list[SchemaError]]:

@@ -13,10 +13,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from dralint import checks
 from dralint.api.objects import KubeObject
 from dralint.apimachinery.fieldpath import Path
+from dralint.checks import registry
 from dralint.config import globs
+from dralint.errors import InternalError
 from dralint.findings import SEVERITY_RANK, Finding, Location, Severity, Suppression, Violation
 from dralint.pipeline.context import CheckContext
 from dralint.read.yamldoc import Lookup, look_up_all
@@ -52,7 +53,7 @@ def run(
     return finish(ctx, rules, selection, collect(ctx, rules, selection), suppressor)
 
 
-def collect(ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, scope: checks.Scope = "all") -> Found:
+def collect(ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, scope: registry.Scope = "all") -> Found:
     """The findings of the enabled rules whose checks are in ``scope``, resolved but not yet suppressed.
 
     ``local`` checks look at one object (or one file) at a time, so the inputs can be split
@@ -91,7 +92,7 @@ def finish(
         findings.append(finding)
     if suppressor is None:
         return findings
-    ran = frozenset(r for r in selection.enabled if not checks.is_engine(rules[r].check))
+    ran = frozenset(r for r in selection.enabled if not registry.is_engine(rules[r].check))
     for violation in suppressor.violations(ran):
         if violation.rule not in selection.enabled:
             continue
@@ -102,7 +103,7 @@ def finish(
 
 
 def _violations(
-    ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, scope: checks.Scope
+    ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, scope: registry.Scope
 ) -> Iterator[Violation]:
     """Violations of the enabled rules in ``scope``: registered checks in name order, then CEL policies (local)."""
     wanted: dict[str, set[str]] = {}
@@ -111,11 +112,18 @@ def _violations(
         rule = rules[rule_id]
         if rule.policy is not None:
             policies.append(rule)
-        elif rule.check is not None and not checks.is_engine(rule.check) and checks.in_scope(rule.check, scope):
+        elif rule.check is not None and not registry.is_engine(rule.check) and registry.in_scope(rule.check, scope):
             wanted.setdefault(rule.check, set()).add(rule_id)
     for check_name in sorted(wanted):
-        for violation in checks.load(check_name)(ctx):
-            if violation.rule in wanted[check_name]:
+        for violation in registry.CHECKS[check_name](ctx):
+            owner = rules.get(violation.rule)
+            if owner is None or owner.check != check_name:
+                # A check reporting a rule it does not own is a bug: never drop its finding silently.
+                raise InternalError(
+                    f"check {check_name!r} reported {violation.rule}, which the catalogue "
+                    + (f"assigns to check {owner.check!r}" if owner is not None else "does not have")
+                )
+            if violation.rule in wanted[check_name]:  # the check's other rules may be deselected
                 yield violation
     if policies and scope != "global":
         from dralint.policy import run as policy_run

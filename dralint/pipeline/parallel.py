@@ -1,7 +1,7 @@
 """The per-file half of a check, run in worker processes (``--jobs``), and the merge of its parts.
 
 The inputs are cut into consecutive slices. For each slice a worker reads and decodes the
-files and runs the local checks (:data:`dralint.checks.LOCAL_CHECKS` and CEL policies: they
+files and runs the local checks (:data:`dralint.checks.registry.LOCAL_CHECKS` and CEL policies: they
 look at one object or one file at a time) on its objects; it sends back the workspace (the
 documents without their node trees) and the findings. The parent concatenates the parts in
 input order, so the merged workspace is exactly what one process would have loaded, and runs
@@ -28,6 +28,7 @@ from dralint.api.versions import Target
 from dralint.apimachinery.fieldpath import Path
 from dralint.pipeline import engine
 from dralint.pipeline.context import CheckContext, Options, Workspace
+from dralint.process import freeze_loaded, raise_recursion_limit
 from dralint.read import sources
 from dralint.read.load import Input, load_files, merge
 from dralint.read.yamldoc import Document, Limits, Lookup
@@ -51,6 +52,7 @@ class Part:
     selection: engine.Selection
     limits: Limits
     stdin_name: str = sources.STDIN
+    freeze: bool = False  # freeze the loaded objects out of the garbage collector (see dralint.process)
 
 
 @dataclass(slots=True)
@@ -81,16 +83,18 @@ def check(
     selection: engine.Selection,
     limits: Limits,
     stdin_name: str = sources.STDIN,
+    freeze: bool = False,
 ) -> Iterator[tuple[CheckContext, engine.Found]]:
     """Load ``files`` and run the local checks (in ``jobs`` processes when that pays): the context and findings.
 
     Positions are looked up in the workers while the ``with`` block lasts; afterwards the
-    documents compose their node trees again when asked for one.
+    documents compose their node trees again when asked for one. ``freeze``: see
+    :func:`dralint.process.freeze_loaded` (only entry points ask for it).
     """
     slices = split(files, jobs)
 
     def part(chunk: tuple[Input, ...]) -> Part:
-        return Part(chunk, target, options, rules, selection, limits, stdin_name)
+        return Part(chunk, target, options, rules, selection, limits, stdin_name, freeze)
 
     if len(slices) <= 1:
         done = check_part(part(tuple(files)))
@@ -105,7 +109,8 @@ def check(
             results = workers.check([part(chunk) for chunk in slices])
             workspace = merge([result.workspace for result in results])
         finally:
-            gc.freeze()
+            if freeze:
+                freeze_loaded()
             if was_enabled:
                 gc.enable()
         for document in workspace.documents:
@@ -137,7 +142,11 @@ def split(files: Sequence[Input], jobs: int) -> list[tuple[Input, ...]]:
 def check_part(part: Part) -> Checked:
     """Load one slice of the inputs and run the local checks on it."""
     workspace = load_files(
-        part.files, stdin_name=part.stdin_name, limits=part.limits, max_file_bytes=part.limits.max_file_bytes
+        part.files,
+        stdin_name=part.stdin_name,
+        limits=part.limits,
+        max_file_bytes=part.limits.max_file_bytes,
+        freeze=part.freeze,
     )
     context = CheckContext(workspace, part.target, part.options)
     found = engine.collect(context, part.rules, part.selection, "local")
@@ -172,7 +181,12 @@ class _RemoteTraceback(Exception):
 
 
 def _serve(connection: Connection) -> None:
-    """A worker: check the parts it is sent, keep their documents, answer position look-ups in them."""
+    """A worker: check the parts it is sent, keep their documents, answer position look-ups in them.
+
+    A worker is a process of its own, started by the command line: it applies the command
+    line's process settings (a worker started by ``spawn`` does not inherit them).
+    """
+    raise_recursion_limit()
     documents: dict[tuple[str, int], Document] = {}
     while True:
         message = connection.recv()

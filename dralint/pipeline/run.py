@@ -12,11 +12,10 @@ The stages, in order (each is a function here, or a call into the folder that ow
     configure ─► read (read/) ─► validate + checks (checks/, validate/) ─► [admission] ─►
     cluster model (cluster/) ─► analysis (dryrun/, diagnose/) ─► findings (engine) ─► report (report/)
 
-**The admission seam.** :func:`admit` sits between "the objects as written" and "the cluster
-model": the inventory (:attr:`CheckContext.inventory`), the dry-run and every check that reads
-them see the objects it returns. Today it returns the objects unchanged. The admission stage
-(what the API server would store for the target release and gates; objects it would reject
-left out) replaces its body, and nothing downstream needs to change.
+**The admission seam.** The inventory (:attr:`CheckContext.inventory`), the dry-run and every
+check that reads them see the objects :mod:`dralint.admission` returns (``ctx.admission``):
+what the API server would store for the target release and gates, one per identity, without
+the objects it would reject.
 """
 
 from __future__ import annotations
@@ -38,7 +37,6 @@ from dralint.read import sources
 from dralint.read.load import Input, inputs
 
 if TYPE_CHECKING:
-    from dralint.api.objects import KubeObject
     from dralint.dryrun.analysis import Analysis
     from dralint.dryrun.placement import Strategy
     from dralint.pipeline import engine
@@ -162,19 +160,13 @@ def fail_on(effective: Effective) -> FailOn:
 # --- the stages -------------------------------------------------------------------------------
 
 
-def admit(objects: list[KubeObject], target: Target) -> list[KubeObject]:
-    """The objects the cluster model is built from: the seam where admission goes (see the module docstring).
-
-    Today every object is admitted as written.
-    """
-    del target  # admission will read the target release and gates
-    return objects
-
-
 def admitted(ctx: CheckContext) -> CheckContext:
-    """``ctx`` with the objects the cluster model is built from decided (before anything reads the model)."""
+    """``ctx`` with admission as the stage the cluster model is built from (before anything reads the model).
+
+    Admission (:mod:`dralint.admission`, ``ctx.admission``) runs on first use: a run whose
+    inputs have nothing to dry-run against never pays for it.
+    """
     assert "inventory" not in ctx.__dict__, "the cluster model was built before admission"
-    ctx.admitted = admit(ctx.workspace.objects, ctx.target)
     return ctx
 
 
@@ -188,11 +180,13 @@ def read_and_check(
     selection: engine.Selection,
     jobs: int,
     stdin_name: str = sources.STDIN,
+    freeze: bool = False,
 ) -> Iterator[tuple[CheckContext, engine.Found]]:
     """Read ``files`` and run the checks that look at one object at a time (in ``jobs`` processes when that pays).
 
     Yields the context (admitted: ready for the checks that read the cluster model) and those
     findings; positions are looked up in the worker processes while the ``with`` block lasts.
+    ``freeze`` (only entry points ask for it): see :func:`dralint.process.freeze_loaded`.
     """
     from dralint.pipeline import parallel
 
@@ -205,15 +199,20 @@ def read_and_check(
         selection=selection,
         limits=plan.limits,
         stdin_name=stdin_name,
+        freeze=freeze,
     ) as (ctx, found):
         yield admitted(ctx), found
 
 
-def read(plan: Plan, files: Sequence[Input], *, options: Options, stdin_name: str = sources.STDIN) -> CheckContext:
+def read(
+    plan: Plan, files: Sequence[Input], *, options: Options, stdin_name: str = sources.STDIN, freeze: bool = False
+) -> CheckContext:
     """Read ``files`` in this process, without running any check (``simulate``, ``inventory expand``)."""
     from dralint.read.load import load_files
 
-    workspace = load_files(files, stdin_name=stdin_name, limits=plan.limits, max_file_bytes=plan.limits.max_file_bytes)
+    workspace = load_files(
+        files, stdin_name=stdin_name, limits=plan.limits, max_file_bytes=plan.limits.max_file_bytes, freeze=freeze
+    )
     return admitted(CheckContext(workspace, plan.target, options))
 
 

@@ -52,7 +52,7 @@ def _evaluate(rule_id: str, policy: Policy, obj: KubeObject) -> Iterator[Violati
 def _boolean(expression: str, obj: KubeObject, what: str) -> bool:
     value = cel.evaluate(cel.compile_expression(expression), obj.raw)
     if not isinstance(value, bool):
-        raise cel.CelError(f"{what} gave {type(value).__name__} {value!r}, not a bool")
+        raise cel.CelRuntimeError(f"{what} gave {type(value).__name__} {value!r}, not a bool")
     return value
 
 

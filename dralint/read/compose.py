@@ -8,10 +8,12 @@ Parser errors become a :class:`ComposeError` carrying a :class:`DecodeIssue` wit
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from typing import Any
 
+from ruamel.yaml.error import StreamMark
 from ruamel.yaml.events import (
     DocumentStartEvent,
     MappingEndEvent,
@@ -19,7 +21,7 @@ from ruamel.yaml.events import (
     SequenceEndEvent,
     SequenceStartEvent,
 )
-from ruamel.yaml.nodes import MappingNode, Node, ScalarNode
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.tag import Tag
 
@@ -100,7 +102,36 @@ def _compose_fast(text: str) -> list[Node]:
     nodes: list[Node] = []
     while loader.check_node():
         nodes.append(loader.get_node())
+    if _YAML11_BREAKS.search(text):
+        _renumber(nodes, text)
     return nodes
+
+
+# libyaml (YAML 1.1, like go-yaml) also counts NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR as
+# line breaks; editors, grep, GitHub's annotations and ruamel's pure parser count only "\n".
+_YAML11_BREAKS = re.compile("[\x85\u2028\u2029]")
+
+
+def _renumber(nodes: list[Node], text: str) -> None:
+    """Marks with lines counted by "\n" only (from the character index, which both count alike)."""
+    starts = [0] + [match.end() for match in re.finditer("\n", text)]
+
+    def mark(old: Any) -> StreamMark:
+        line = bisect.bisect_right(starts, old.index) - 1
+        return StreamMark(old.name, old.index, line, old.index - starts[line])
+
+    pending: list[Node] = list(nodes)
+    seen: set[int] = set()
+    while pending:
+        node = pending.pop()
+        if id(node) in seen:  # aliases share nodes
+            continue
+        seen.add(id(node))
+        node.start_mark, node.end_mark = mark(node.start_mark), mark(node.end_mark)
+        if isinstance(node, MappingNode):
+            pending.extend(part for pair in node.value for part in pair)
+        elif isinstance(node, SequenceNode):
+            pending.extend(node.value)
 
 
 def _compose_pure(text: str) -> Iterator[Node]:

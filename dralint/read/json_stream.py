@@ -8,17 +8,19 @@ first error ends decoding and says where it is. Values come without positions in
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
 from dralint.read.issues import DecodeIssue
+from dralint.read.scalars import NumberText
 
 __all__ = ["decode"]
 
 
 def decode(text: str) -> tuple[list[tuple[Any, int]], DecodeIssue | None]:
     """(value, 1-based line where it starts) of every non-null value of ``text``, or the first error."""
-    decoder = json.JSONDecoder(parse_constant=_reject_constant)
+    decoder = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_int, parse_float=_float)
     values: list[tuple[Any, int]] = []
     index = len(text) - len(text.lstrip())
     try:
@@ -35,6 +37,20 @@ def decode(text: str) -> tuple[list[tuple[Any, int]], DecodeIssue | None]:
     except RecursionError:
         return [], DecodeIssue("too-deep", "JSON document nests too deeply", text.count("\n", 0, index) + 1, 1)
     return values, None
+
+
+def _int(text: str) -> Any:
+    """A JSON integer; one longer than Python converts (4,300 digits) is out of float64 range too."""
+    try:
+        return int(text)
+    except ValueError:
+        return _float(text)
+
+
+def _float(text: str) -> Any:
+    """A JSON number with a fraction or exponent; one that overflows a float64 stays text (as in YAML)."""
+    value = float(text)
+    return NumberText(text) if math.isinf(value) else value
 
 
 class _Constant(Exception):

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from dralint.api.objects import identify
 from dralint.pipeline.context import Workspace
+from dralint.process import freeze_loaded
 from dralint.read import sources
 from dralint.read.yamldoc import Limits, decode
 
@@ -41,19 +42,22 @@ def load_files(
     stdin_name: str = sources.STDIN,
     limits: Limits | None = None,
     max_file_bytes: int = sources.DEFAULT_MAX_FILE_BYTES,
+    freeze: bool = False,
 ) -> Workspace:
     """Read and decode ``files`` ((path, checked) pairs, in order) into a workspace.
 
-    The cyclic garbage collector is paused while loading: the node trees are many small
-    acyclic objects, and letting the collector rescan them triples the loading time. The
-    loaded objects are then frozen out of future collections.
+    The cyclic garbage collector is paused while loading (and enabled again after, if it was):
+    the node trees are many small acyclic objects, and letting the collector rescan them
+    triples the loading time. With ``freeze`` (a process-wide effect: only entry points ask for
+    it) the loaded objects are then frozen out of future collections.
     """
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         return _load(files, stdin_name=stdin_name, limits=limits, max_file_bytes=max_file_bytes)
     finally:
-        gc.freeze()
+        if freeze:
+            freeze_loaded()
         if was_enabled:
             gc.enable()
 

@@ -65,6 +65,8 @@ def _flow(lines: Sequence[str], start: Position, end: Position, *, quote: str) -
         line = lines[number]
         begin = first_col if number == first_line else 0
         stop = last_col if number == last_line else len(line)
+        if stop > len(line):  # marks from another count of lines: no exact position rather than a wrong one
+            return None
         if number != first_line:
             while begin < stop and line[begin] in _BLANK:
                 begin += 1

@@ -15,7 +15,7 @@ import re
 import struct
 from typing import Any
 
-__all__ = ["TAG_PREFIX", "TagError", "key_text", "resolve_plain", "resolve_tagged"]
+__all__ = ["TAG_PREFIX", "NumberText", "TagError", "int_text", "key_text", "resolve_plain", "resolve_tagged"]
 
 TAG_PREFIX = "tag:yaml.org,2002:"
 
@@ -43,6 +43,32 @@ _DIGITS = {
 _NUMERIC_START = frozenset("0123456789+-")
 _INT64 = (-(2**63), 2**63 - 1)
 _UINT64_MAX = 2**64 - 1
+
+
+# A decimal integer of more digits than this is out of range for 64 bits anyway; stopping here
+# also keeps ``int()`` below Python's limit on converting long digit strings (4,300 digits).
+_MAX_DECIMAL_DIGITS = 20
+# Integers wider than this are shown by size, not digits: printing them in decimal is quadratic
+# and hits the same Python limit.
+_MAX_PRINTED_BITS = 256
+
+
+class NumberText(str):
+    """The text of an unquoted number that a float64 cannot hold (``1e999999``, 5,000 digits).
+
+    go-yaml keeps such a scalar as a string, so it is one here too; the type remembers that the
+    author wrote a number, so messages say "out of range" instead of "remove the quotes".
+    """
+
+    __slots__ = ()
+
+
+def int_text(value: int) -> str:
+    """``value`` in decimal, or its size when it is too wide to print (messages, keys)."""
+    bits = abs(value).bit_length()
+    if bits <= _MAX_PRINTED_BITS:
+        return str(value)
+    return f"{'-' if value < 0 else ''}<integer of {bits} bits>"
 
 
 class TagError(ValueError):
@@ -90,7 +116,7 @@ def _number(text: str) -> Any:
 def _finite_float(number: str, text: str) -> Any:
     """strconv.ParseFloat: an overflow is an error, and go-yaml then keeps the text."""
     value = float(number)
-    return text if math.isinf(value) else value
+    return NumberText(text) if math.isinf(value) else value
 
 
 def _parse_int(text: str, *, signed: bool, bits: int | None = 64) -> tuple[int | None, str | None]:
@@ -107,6 +133,8 @@ def _parse_int(text: str, *, signed: bool, bits: int | None = 64) -> tuple[int |
         base, digits = 10, body
     if not _DIGITS[base].fullmatch(digits):
         return None, "syntax"
+    if base == 10 and len(digits) > _MAX_DECIMAL_DIGITS:
+        return None, "range"
     value = sign * int(digits, base)
     if bits is None:
         return value, None
@@ -140,7 +168,10 @@ def resolve_tagged(tag: str, text: str) -> Any:
     if short == "int" and isinstance(value, int) and not isinstance(value, bool):
         return value
     if short == "float" and isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:  # a 64-bit-plus hexadecimal integer: no float64 holds it
+            raise TagError(f"cannot decode !!int `{text[:40]}` as a !!float: out of range") from None
     if short not in ("null", "bool", "int", "float"):
         return text  # other yaml.org tags (!!map on a scalar, !!merge, ...): not resolvable, text kept
     raise TagError(f"cannot decode {_short_tag(value)} `{text}` as a !!{short}")
@@ -169,7 +200,7 @@ def key_text(value: Any, text: str) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return str(value)
+        return str(value) if abs(value).bit_length() <= _MAX_PRINTED_BITS else text
     if isinstance(value, float):
         return _go_float32(value)
     if value is None:

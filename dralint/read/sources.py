@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import stat
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -38,7 +39,9 @@ def discover(paths: Sequence[str], *, exclude: Iterable[str] = ()) -> list[str]:
     Directories are walked recursively for ``*.yaml``, ``*.yml`` and ``*.json`` (any case),
     skipping hidden folders and files, in path order (folder by folder, names compared as
     text). Paths are shown with forward slashes and without a leading ``./``. A missing path,
-    an unreadable folder or a folder without manifests is an :class:`InputError`.
+    an unreadable folder or a folder without manifests is an :class:`InputError`. A walk skips
+    FIFOs, sockets and devices (opening a FIFO would wait for a writer forever) but keeps links
+    to nothing, which :func:`read` reports; a special file named explicitly is kept for the same.
     """
     from fnmatch import fnmatch
 
@@ -55,7 +58,7 @@ def discover(paths: Sequence[str], *, exclude: Iterable[str] = ()) -> list[str]:
             if not files:
                 raise InputError(f"{path}: no *.yaml, *.yml or *.json files in this directory")
             found.extend(files)
-        elif fs_path.exists():
+        elif fs_path.exists() or fs_path.is_symlink():
             found.append(_display(path))
         else:
             raise InputError(f"{path}: no such file or directory")
@@ -72,7 +75,13 @@ def _walk(root: str) -> Iterable[str]:
         for name in files:
             if name.startswith(".") or not name.lower().endswith(MANIFEST_SUFFIXES):
                 continue
-            yield _display(os.path.join(directory, name))
+            path = os.path.join(directory, name)
+            try:
+                mode = os.stat(path).st_mode
+            except OSError:
+                mode = stat.S_IFREG  # a link to nothing (or a vanished file): read() reports it
+            if stat.S_ISREG(mode):
+                yield _display(path)
 
 
 def _display(path: str) -> str:
@@ -94,9 +103,14 @@ def read(path: str, *, stdin_name: str = STDIN, max_bytes: int = DEFAULT_MAX_FIL
     else:
         name = path
         try:
-            with open(path, "rb") as handle:
-                raw = handle.read(max_bytes + 1)
+            raw = read_bytes(path, max_bytes)
+        except NotARegularFile as error:
+            return SourceFile(name, "", (DecodeIssue("unreadable", str(error), 1, 1),))
         except OSError as error:
+            if isinstance(error, FileNotFoundError) and os.path.islink(path):
+                issue = DecodeIssue("unreadable", f"symbolic link to {os.readlink(path)}, which does not exist", 1, 1,
+                                    hint="fix or remove the link")  # fmt: skip
+                return SourceFile(name, "", (issue,))
             raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
     if len(raw) > max_bytes:
         issue = DecodeIssue(
@@ -109,6 +123,30 @@ def read(path: str, *, stdin_name: str = STDIN, max_bytes: int = DEFAULT_MAX_FIL
         return SourceFile(name, "", (issue,))
     text, issues = decode_bytes(raw)
     return SourceFile(name, text, tuple(issues))
+
+
+class NotARegularFile(OSError):
+    """A FIFO, socket or device where a file was expected: never read (a FIFO would block)."""
+
+
+_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a directory"))  # fmt: skip
+
+
+def read_bytes(path: str, max_bytes: int) -> bytes:
+    """At most ``max_bytes + 1`` bytes of the regular file ``path`` (more means: too large).
+
+    Every file dralint reads goes through here (manifests, configuration, baselines, rule
+    files), so one size limit applies to all, and a special file is refused before a read
+    could block or never end (``/dev/zero``, a FIFO): it is opened non-blocking and checked.
+    """
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(descriptor, "rb") as handle:
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+            raise NotARegularFile(f"{kind}, not a regular file; not read")
+        return handle.read(max_bytes + 1)
 
 
 _BOMS = (

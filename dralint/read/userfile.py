@@ -11,6 +11,7 @@ from typing import Any
 
 from dralint.apimachinery.fieldpath import Path
 from dralint.errors import ConfigError
+from dralint.read.sources import DEFAULT_MAX_FILE_BYTES, NotARegularFile, read_bytes
 from dralint.read.yamldoc import Document, decode
 
 
@@ -47,12 +48,20 @@ def parse(name: str, text: str) -> UserFile:
     return UserFile(name, documents[0].data, documents[0])
 
 
-def read(path: str) -> UserFile:
+def read_text(path: str, *, max_bytes: int = DEFAULT_MAX_FILE_BYTES, what: str = "file") -> str:
+    """The UTF-8 text of a file that configures dralint, within the same size limit as manifests."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        raw = read_bytes(path, max_bytes)
+        if len(raw) > max_bytes:
+            raise ConfigError(f"{path}: {what} is larger than {max_bytes} bytes (limits.maxFileBytes)")
+        return raw.decode("utf-8")
     except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
+        raise ConfigError(f"{path}: no such {what}") from None
+    except NotARegularFile as error:
+        raise ConfigError(f"{path}: {error}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
-    return parse(path, text)
+
+
+def read(path: str, *, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> UserFile:
+    return parse(path, read_text(path, max_bytes=max_bytes))

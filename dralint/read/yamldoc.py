@@ -383,7 +383,8 @@ def decode(
     if _too_many(1 + sum(1 for m in _DOC_SEPARATOR.finditer(text) if m.start() > 0), limits):
         return [], [_too_many_documents(limits)]
     documents, issues = _decode_all(file, text, limits)
-    if _too_many(len(documents), limits):
+    # The items of a List (and of a bare YAML list) are objects as good as documents: they count.
+    if _too_many(sum(_objects_in(document.data) for document in documents), limits):
         return [], [_too_many_documents(limits)]
     for document in documents:
         document.text = text
@@ -394,6 +395,14 @@ def decode(
     return documents, issues
 
 
+def _objects_in(data: Any) -> int:
+    """How many objects a document holds: the items of ``kind: *List`` and bare lists, else one."""
+    items = data.get("items") if isinstance(data, dict) and str(data.get("kind", "")).endswith("List") else data
+    if not isinstance(items, list):
+        return 1
+    return max(1, sum(_objects_in(item) if isinstance(item, (dict, list)) else 1 for item in items))
+
+
 def _too_many(documents: int, limits: Limits) -> bool:
     return documents > limits.max_documents_per_file
 
@@ -401,7 +410,7 @@ def _too_many(documents: int, limits: Limits) -> bool:
 def _too_many_documents(limits: Limits) -> DecodeIssue:
     return DecodeIssue(
         "too-large",
-        f"file holds more than {limits.max_documents_per_file} documents; not checked",
+        f"file holds more than {limits.max_documents_per_file} documents (List items count); not checked",
         1,
         1,
         hint="split the file, or raise limits.maxDocumentsPerFile in the configuration",

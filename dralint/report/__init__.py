@@ -8,12 +8,14 @@ with ``show_suppressed``.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from dralint.findings import Finding, ObjectRef
+from dralint.report import escape
 from dralint.rules import Rule
 
 FORMATS: dict[str, str] = {
@@ -25,6 +27,16 @@ FORMATS: dict[str, str] = {
     "sarif": "dralint.report.sarif",
     "text": "dralint.report.text",  # the name of concise before full existed; kept for scripts
 }
+# What each format needs done to text from the input before it renders it (report/escape.py).
+ESCAPES: dict[str, Callable[[str], str]] = {
+    "github": escape.for_terminal,
+    "json": escape.for_unicode,
+    "junit": escape.for_xml,
+    "sarif": escape.for_unicode,
+    "text": escape.for_terminal,
+}
+# The full format escapes the source lines it shows itself (report/full.py), keeping carets aligned.
+ESCAPES |= {"concise": escape.for_terminal, "full": escape.for_terminal}
 AUTO = "auto"  # github under GitHub Actions, full on a terminal, concise elsewhere (decided by the check command)
 DOCS_URL = "https://github.com/dralint/dralint/blob/main/docs/rules/{id}.md"
 
@@ -86,9 +98,24 @@ Renderer = Callable[[Report, TextIO], None]
 
 
 def renderer(name: str) -> Renderer:
+    """The format's ``render``, given the report with its input text escaped as the format needs."""
     module = importlib.import_module(FORMATS[name])
     function: Renderer = module.render
-    return function
+    treat = ESCAPES[name]
+
+    def render(report: Report, stream: TextIO) -> None:
+        function(
+            dataclasses.replace(
+                report,
+                findings=escape.strings(report.findings, treat),
+                objects=escape.strings(report.objects, treat),
+                files=escape.strings(report.files, treat),
+                relative_paths=escape.strings(report.relative_paths, treat),
+            ),
+            stream,
+        )
+
+    return render
 
 
 def help_uri(rule: Rule) -> str | None:

@@ -21,7 +21,7 @@ import unicodedata
 from typing import TextIO
 
 from dralint.findings import Finding
-from dralint.report import Report
+from dralint.report import Report, escape
 from dralint.report.text import finding_line, summary_line
 
 _BLUE, _RED, _RESET = "\033[34m", "\033[31m", "\033[0m"
@@ -66,17 +66,8 @@ def _excerpt(report: Report, finding: Finding, source: str) -> str:
 
 
 def display(text: str) -> str:
-    """``text`` safe for a terminal: tabs as spaces, other control characters escaped (``\\x1b``)."""
-    out = []
-    for char in text:
-        code = ord(char)
-        if char == "\t":
-            out.append(" ")
-        elif code < 0x20 or 0x7F <= code < 0xA0 or unicodedata.category(char) in ("Zl", "Zp"):
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-        else:
-            out.append(char)
-    return "".join(out)
+    """``text`` safe for a terminal: tabs as one space, other control characters escaped (``\\x1b``)."""
+    return escape.for_terminal(text.replace("\t", " "))
 
 
 def width(text: str) -> int:

@@ -1,7 +1,7 @@
 """The rule catalogue: every rule dralint knows, loaded from YAML files.
 
 A rule is data (id, name, category, default severity, summary, typed options, documentation)
-plus what reports it: the name of a Python check registered in :mod:`dralint.checks`, or a CEL
+plus what reports it: the name of a Python check registered in :mod:`dralint.checks.registry`, or a CEL
 ``policy`` over the object (the way ValidatingAdmissionPolicy works). Built-in rules live in
 this folder (``CATALOGUE_FILES``); users add their own files with ``--rules`` or the
 configuration. Every file is validated against ``schema.json``; a broken file is a
@@ -15,9 +15,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any, Literal
 
+from dralint import data
 from dralint.apimachinery.fieldpath import Path, parse
 from dralint.errors import ConfigError
 from dralint.findings import Severity
@@ -113,7 +113,7 @@ class Rule:
 
 
 def _schema() -> Mapping[str, Any]:
-    return schemacheck.schema(__name__, "schema.json")
+    return schemacheck.schema("rules.schema.json")
 
 
 def load_file(file: userfile.UserFile, *, builtin: bool, validate: bool = True) -> list[Rule]:
@@ -197,10 +197,10 @@ def _check_rule(rule: Rule, entry: Mapping[str, Any], file: userfile.UserFile, i
         if rule.check is not None:
             fail(("check",), "`check` names one of dralint's Python checks; user rules are CEL policies (`policy:`)")
     if rule.check is not None:
-        from dralint import checks  # the registry brings the object model: only load it when a rule names a check
+        from dralint.checks import registry  # the checks bring the object model: only when a rule names one
 
-        if not checks.known(rule.check):
-            hint = schemacheck.did_you_mean(rule.check, sorted(checks.CHECKS))
+        if not registry.known(rule.check):
+            hint = schemacheck.did_you_mean(rule.check, sorted(registry.CHECKS))
             fail(("check",), f"no check is registered as {rule.check!r}{hint}")
     for option in rule.options.values():
         problems = schemacheck.problems(option.json_schema(), option.default)
@@ -228,7 +228,7 @@ def _compile_policy(rule: Rule, data: Mapping[str, Any], file: userfile.UserFile
     for path, text, result in expressions:
         try:
             cel.compile_expression(text, result)
-        except cel.CelError as error:
+        except cel.CelCompileError as error:
             full = (index, "policy", *path)
             if error.offset is not None and file.document is not None:
                 line, column = file.document.scalar_position(file.base + full, error.offset)
@@ -257,9 +257,9 @@ def _merge(into: dict[str, Rule], rules: Iterable[Rule]) -> None:
 def builtin_rules() -> dict[str, Rule]:
     """The built-in catalogue, keyed by rule id, in id order."""
     rules: dict[str, Rule] = {}
-    package = resources.files(__name__)
+    folder = data.folder("rules")
     for name in CATALOGUE_FILES:
-        resource = package / name
+        resource = folder / name
         if not resource.is_file():
             continue
         file = userfile.parse(f"rules/{name}", resource.read_text(encoding="utf-8"))

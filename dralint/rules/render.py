@@ -69,7 +69,7 @@ def index(rules: Iterable[Rule], *, links: bool = True) -> str:
     out = [
         INDEX_TITLE,
         "",
-        "Generated from `dralint/rules/*.yaml` by `scripts/generate_rule_docs.py`; do not edit.",
+        "Generated from `rules/*.yaml` by `scripts/generate_rule_docs.py`; do not edit.",
         "",
         "| ID | Name | Category | Severity | Summary |",
         "| --- | --- | --- | --- | --- |",

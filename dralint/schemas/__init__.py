@@ -1,10 +1,11 @@
 """The generated schema store: JSON schemas of the kinds dralint validates, per Kubernetes release.
 
-``schemas.json.gz`` is written by ``scripts/generate_schemas.py`` from the kubernetes-validate
-bundle and shipped as package data; nothing is fetched at run time. It holds every definition
-once, named by a hash of its content (``$ref``s point at those names), and per release the
-root definition of each (apiVersion, kind). This module reads it and walks schemas along field
-paths; validation itself is :mod:`dralint.validate.schema`.
+``schemas/kubernetes.json.gz`` is written by ``scripts/generate_schemas.py`` from the
+kubernetes-validate bundle and shipped with dralint (see :mod:`dralint.data`); nothing is
+fetched at run time. It holds every definition once, named by a hash of its content
+(``$ref``s point at those names), and per release the root definition of each (apiVersion,
+kind). This module reads it and walks schemas along field paths; validation itself is
+:mod:`dralint.validate.schema`.
 """
 
 from __future__ import annotations
@@ -13,13 +14,13 @@ import gzip
 import json
 from collections.abc import Mapping
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from dralint import data
 from dralint.apimachinery.fieldpath import Key, Path
 
 FORMAT_VERSION = 1
-STORE_FILE = "schemas.json.gz"
+STORE_FILE = "kubernetes.json.gz"  # in the top-level schemas/ folder
 
 Schema = Mapping[str, Any]
 
@@ -27,10 +28,10 @@ Schema = Mapping[str, Any]
 @cache
 def store() -> Mapping[str, Any]:
     """The decoded store (read once)."""
-    data: dict[str, Any] = json.loads(gzip.decompress((resources.files(__name__) / STORE_FILE).read_bytes()))
-    if data.get("format") != FORMAT_VERSION:  # pragma: no cover - guards a stale generated file
-        raise RuntimeError(f"{STORE_FILE} has format {data.get('format')}, expected {FORMAT_VERSION}")
-    return data
+    loaded: dict[str, Any] = json.loads(gzip.decompress((data.folder("schemas") / STORE_FILE).read_bytes()))
+    if loaded.get("format") != FORMAT_VERSION:  # pragma: no cover - guards a stale generated file
+        raise RuntimeError(f"{STORE_FILE} has format {loaded.get('format')}, expected {FORMAT_VERSION}")
+    return loaded
 
 
 def definitions() -> Mapping[str, Schema]:

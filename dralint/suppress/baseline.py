@@ -18,6 +18,8 @@ from typing import Any
 from dralint.config import globs
 from dralint.errors import ConfigError, UsageError
 from dralint.findings import Finding
+from dralint.read import json_stream, userfile
+from dralint.read.sources import DEFAULT_MAX_FILE_BYTES
 from dralint.suppress.fingerprint import fingerprint
 
 VERSION = 1
@@ -42,14 +44,12 @@ class Baseline:
         return False
 
 
-def read(path: str) -> Baseline:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data: Any = json.load(handle)
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such baseline file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ConfigError(f"{path}: not a dralint baseline: {error}") from None
+def read(path: str, *, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> Baseline:
+    """The baseline at ``path``; read with the manifests' size limit and decoder (depth, long numbers)."""
+    values, issue = json_stream.decode(userfile.read_text(path, max_bytes=max_bytes, what="baseline file"))
+    if issue is not None:
+        raise ConfigError(f"{path}:{issue.line}:{issue.column}: not a dralint baseline: {issue.message}")
+    data: Any = values[0][0] if len(values) == 1 else None
     findings = data.get("findings") if isinstance(data, dict) else None
     if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(findings, list):
         raise ConfigError(f'{path}: not a dralint baseline (expected {{"version": {VERSION}, "findings": [...]}})')

@@ -1,6 +1,6 @@
 """A validator for the JSON-schema subset of the Kubernetes OpenAPI schemas, compiled into closures.
 
-The generated schemas (``dralint/schemas``) use eight keywords: ``type``, ``properties``,
+The generated schemas (``schemas/kubernetes.json.gz``) use eight keywords: ``type``, ``properties``,
 ``additionalProperties``, ``items``, ``required``, ``enum``, ``format`` and ``$ref``. Each schema
 object becomes one closure that applies its keywords; ``$ref`` targets are compiled the first
 time a value reaches them, so a one-file run compiles only the parts of a schema its objects

@@ -1,4 +1,5 @@
-"""The JSON-schema type of a decoded YAML value, and how messages name each type.
+"""What the schema checks share: the JSON-schema type of a decoded value, how messages name each
+type, and the one error they all report (:class:`SchemaError`).
 
 Shared by every validator that tells a user "expected a list, got a string": the manifest
 schema check, the configuration and rule-file check, and the Inventory document check.
@@ -7,7 +8,35 @@ schema check, the configuration and rule-file check, and the Inventory document 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from dralint.apimachinery.fieldpath import Path
+
+Problem = Literal["unknown-field", "wrong-type", "missing-field", "invalid-quantity", "invalid-format"]
+
+# The JSON-schema keywords whose failure is a problem of its own; any other keyword's is "invalid-format".
+_PROBLEM_OF_KEYWORD: dict[str, Problem] = {
+    "additionalProperties": "unknown-field",
+    "required": "missing-field",
+    "type": "wrong-type",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaError:
+    """One schema defect: what kind, where (relative to the document, map keys marked), the text, a hint."""
+
+    problem: Problem
+    path: Path
+    message: str
+    hint: str | None = None
+
+
+def problem_of(keyword: str) -> Problem:
+    """The kind of problem a failed JSON-schema keyword is."""
+    return _PROBLEM_OF_KEYWORD.get(keyword, "invalid-format")
+
 
 TYPE_PHRASES: dict[str, str] = {
     "object": "a mapping",

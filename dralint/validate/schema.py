@@ -18,27 +18,17 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import Any, Literal
+from typing import Any
 
 from dralint import schemas
 from dralint.api.versions import RELEASES
 from dralint.apimachinery.fieldpath import Path, render
 from dralint.apimachinery.quantity import QuantityError, parse_quantity
+from dralint.read.scalars import NumberText, int_text
 from dralint.validate.compiled import Check, Compiler, Issue
-from dralint.validate.jsontypes import TYPE_PHRASES, json_type, type_phrase
+from dralint.validate.jsontypes import TYPE_PHRASES, Problem, SchemaError, json_type, type_phrase
 
-Problem = Literal["unknown-field", "wrong-type", "missing-field", "invalid-quantity", "invalid-format"]
-
-
-@dataclass(frozen=True, slots=True)
-class SchemaError:
-    """One schema defect: what kind, where (relative to the object, map keys marked), and the text."""
-
-    problem: Problem
-    path: Path
-    message: str
-    hint: str | None = None
-
+__all__ = ["Problem", "SchemaError", "Validator", "format_problem", "validate", "validator"]
 
 _INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 # metav1.Time is decoded with Go's time.RFC3339 layout.
@@ -167,7 +157,9 @@ def _show(value: Any) -> str:
         return f'string "{text}"'
     if isinstance(value, bool):
         return f"boolean {str(value).lower()}"
-    if isinstance(value, (int, float)):
+    if isinstance(value, int):
+        return f"{json_type(value)} {int_text(value)}"
+    if isinstance(value, float):
         return f"{json_type(value)} {value}"
     return type_phrase(value)
 
@@ -192,6 +184,11 @@ def _wrong_type(
         hint = "quote the value: YAML reads unquoted y, n, yes, no, on and off as booleans"
     elif names == ["a string"] and scalar:
         hint = f'quote the value: "{written or _plain(instance)}"'
+    elif names in (["an integer"], ["a number"]) and isinstance(instance, NumberText):
+        # go-yaml kept the unquoted number as text because no float64 holds it.
+        return SchemaError(
+            "wrong-type", path, f"{render(path)} must be {wanted}, got {_show_number(instance)} that is out of range"
+        )
     elif names in (["an integer"], ["a number"], ["a boolean"]) and got == "string":
         hint = "write the value without quotes"
     elif names == ["a list"] and got == "object":
@@ -207,8 +204,14 @@ def _wrong_type(
     return SchemaError("wrong-type", path, f"{render(path)} must be {wanted}, got {_show(instance)}", hint)
 
 
+def _show_number(text: str) -> str:
+    return f"number {text if len(text) <= 40 else text[:37] + '...'}"
+
+
 def _plain(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+    if isinstance(value, bool):
+        return str(value).lower()
+    return int_text(value) if isinstance(value, int) else str(value)
 
 
 def _bad_format(path: Path, fmt: str, instance: Any, detail: str) -> SchemaError:

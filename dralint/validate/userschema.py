@@ -11,14 +11,13 @@ import difflib
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from dralint import data
 from dralint.apimachinery.fieldpath import Path, render
 from dralint.errors import ConfigError
-from dralint.validate.jsontypes import TYPE_PHRASES, type_phrase
+from dralint.validate.jsontypes import TYPE_PHRASES, SchemaError, problem_of, type_phrase
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -26,19 +25,13 @@ if TYPE_CHECKING:
 Where = Callable[[Path], str]  # field path -> "file:line:col"
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
-    path: Path  # where in the instance
-    message: str
-
-
 @cache
-def schema(package: str, name: str) -> Mapping[str, Any]:
-    """A JSON schema shipped as package data (``schema("dralint.config", "schema.json")``).
+def schema(name: str) -> Mapping[str, Any]:
+    """One of the JSON schemas of dralint's own files in ``schemas/`` (``schema("config.schema.json")``).
 
     Not checked against the meta-schema here (that costs more than validating): a test does it.
     """
-    text = (resources.files(package) / name).read_text(encoding="utf-8")
+    text = (data.folder("schemas") / name).read_text(encoding="utf-8")
     loaded: Mapping[str, Any] = json.loads(text)
     return loaded
 
@@ -58,16 +51,18 @@ def did_you_mean(word: str, candidates: Sequence[str], *, cutoff: float = 0.6) -
     return f"; did you mean {match!r}?" if match else ""
 
 
-def problems(schema_: Mapping[str, Any], instance: Any) -> list[Problem]:
+def problems(schema_: Mapping[str, Any], instance: Any) -> list[SchemaError]:
     """Every problem of ``instance``, in document order of their paths."""
     from jsonschema import Draft202012Validator  # imported only when a user file is checked (50-80 ms)
 
     validator = Draft202012Validator(schema_)
-    out: list[Problem] = []
+    out: list[SchemaError] = []
     for error in validator.iter_errors(instance):
         out.extend(_explain(error))
+    # Each required error names every absent key (jsonschema gives one error per key): keep each once.
+    unique = list(dict.fromkeys(out))
     # Unknown keys first: a misspelt key is usually why a required one is "missing".
-    return sorted(out, key=lambda p: (not p.message.startswith("unknown key"), _order(p.path)))
+    return sorted(unique, key=lambda p: (p.problem != "unknown-field", _order(p.path)))
 
 
 def _order(path: Path) -> list[tuple[int, int | str]]:
@@ -78,8 +73,11 @@ def _order(path: Path) -> list[tuple[int, int | str]]:
 _EXPECTED = {**TYPE_PHRASES, "boolean": "true or false"}
 
 
-def _explain(error: ValidationError) -> list[Problem]:
+def _explain(error: ValidationError) -> list[SchemaError]:
+    """The problems of one of jsonschema's errors, read from its keyword, keyword value, instance and
+    path (never from its English message, except for keywords no user file is expected to fail)."""
     path: Path = tuple(error.absolute_path)
+    problem = problem_of(str(error.validator))
     sub = error.schema if isinstance(error.schema, Mapping) else {}
     kind = error.validator
     expected: Any = error.validator_value
@@ -91,36 +89,38 @@ def _explain(error: ValidationError) -> list[Problem]:
             if key in known or any(_search(p, key) for p in pattern_props):
                 continue
             hint = did_you_mean(str(key), known) or (f"; known keys: {', '.join(known)}" if known else "")
-            out.append(Problem((*path, str(key)), f"unknown key {key!r}{hint}"))
+            out.append(SchemaError(problem, (*path, str(key)), f"unknown key {key!r}{hint}"))
         return out
     if kind == "required":
-        missing = error.message.split("'")[1] if "'" in error.message else error.message
-        return [Problem(path, f"missing required key {missing!r}")]
+        present = error.instance if isinstance(error.instance, Mapping) else {}
+        return [
+            SchemaError(problem, path, f"missing required key {name!r}") for name in expected if name not in present
+        ]
     if kind == "enum":
         allowed = [str(v) for v in expected]
         hint = did_you_mean(str(error.instance), allowed)
-        return [Problem(path, f"{error.instance!r} is not one of {', '.join(allowed)}{hint}")]
+        return [SchemaError(problem, path, f"{error.instance!r} is not one of {', '.join(allowed)}{hint}")]
     if kind == "const":
-        return [Problem(path, f"must be {expected!r}")]
+        return [SchemaError(problem, path, f"must be {expected!r}")]
     if kind == "type":
         types = expected if isinstance(expected, list) else [expected]
         names = " or ".join(_EXPECTED.get(str(t), str(t)) for t in types)
         advice = f"; {sub['x-message']}" if "x-message" in sub else ""
-        return [Problem(path, f"expected {names}, got {type_phrase(error.instance)}{advice}")]
+        return [SchemaError(problem, path, f"expected {names}, got {type_phrase(error.instance)}{advice}")]
     if "x-message" in sub:
-        return [Problem(path, f"{error.instance!r}: {sub['x-message']}")]
+        return [SchemaError(problem, path, f"{error.instance!r}: {sub['x-message']}")]
     if kind in ("minLength", "minItems", "minProperties"):
-        return [Problem(path, "must not be empty")]
+        return [SchemaError(problem, path, "must not be empty")]
     if kind == "propertyNames":
-        return [Problem(path, f"invalid key {error.instance!r}")]
-    return [Problem(path, error.message)]
+        return [SchemaError(problem, path, f"invalid key {error.instance!r}")]
+    return [SchemaError(problem, path, error.message)]
 
 
 def _search(pattern: str, text: str) -> bool:
     return re.search(pattern, text) is not None
 
 
-def raise_first(found: Sequence[Problem], where: Where) -> None:
+def raise_first(found: Sequence[SchemaError], where: Where) -> None:
     """Raise a :class:`ConfigError` for the first problem (counting the others), if any."""
     if not found:
         return

@@ -13,7 +13,8 @@ from dralint.api.model import device as model_device
 from dralint.api.versions import make_target
 from dralint.cel import CelCompileError, CelRuntimeError, compile_selector, device_value, selector_environment
 from dralint.cel.batch import match_all
-from dralint.cel.dra import DeviceValue, Selector
+from dralint.cel.device import DeviceValue
+from dralint.cel.dra import Selector
 from tests.conftest import SHARED, require_shared
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "cel"

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from dralint.api.model import device as model_device
 from dralint.cel import CelCompileError, CelRuntimeError, compile_selector, device_value
-from dralint.cel.dra import DeviceValue
+from dralint.cel.device import DeviceValue
 
 DEVICE: DeviceValue = device_value(
     "gpu.example.com",

@@ -6,7 +6,10 @@ from; every one must finish within two seconds of CPU and 64 MiB of allocations.
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 import time
 import tracemalloc
 from typing import Any
@@ -16,7 +19,7 @@ from ruamel.yaml import YAML
 
 from dralint.api.model import device as model_device
 from dralint.cel import CelCompileError, CelRuntimeError, compile, compile_selector, device_value, policy_environment
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, ROOT
 
 HOSTILE = FIXTURES / "cel" / "hostile"
 _YAML = YAML(typ="safe", pure=True)
@@ -67,3 +70,22 @@ def test_hostile_cases_cover_every_item() -> None:
                    "getHours('+99:99')", "getHours('+24:00')", "'%.1000000000f'", "lists.range(100000000)"):  # fmt: skip
         assert any(needle in text for text in texts), needle
     assert all(c["env"] in ("selector", "policy") for c in CASES)
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "dralint", "check", "--no-config", *args]
+    return subprocess.run(command, capture_output=True, text=True, env=env, check=False, cwd=ROOT)
+
+
+def test_rule_file_with_a_huge_integer_is_a_configuration_error() -> None:
+    rules = HOSTILE / "rules-huge-int.yaml"
+    result = _cli("--rules", str(rules), str(HOSTILE / "infinite-capacity.yaml"))
+    assert result.returncode == 2
+    assert result.stderr == f"dralint: error: {rules}:10:46: rule ACME900: policy.expression: invalid int literal\n"
+
+
+def test_slice_with_an_infinite_capacity_is_accepted_and_evaluated() -> None:
+    result = _cli(str(HOSTILE / "infinite-capacity.yaml"))
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == "1 file, 3 objects: 0 errors, 0 warnings, 0 info\n"

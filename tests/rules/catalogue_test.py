@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import dralint.rules
-from dralint import checks
+from dralint.checks import registry
 from dralint.errors import ConfigError
 from dralint.pipeline.context import Options
 from dralint.read import userfile
@@ -31,8 +31,8 @@ def test_builtin_rules_have_unique_ids_and_names_in_their_ranges() -> None:
 
 def test_registered_checks_are_exactly_the_checks_rules_name() -> None:
     named = {r.check for r in builtin_rules().values() if r.check is not None}
-    assert named - checks.ENGINE_CHECKS == set(checks.CHECKS)
-    assert named & checks.ENGINE_CHECKS == checks.ENGINE_CHECKS
+    assert named - registry.ENGINE_CHECKS == set(registry.CHECKS)
+    assert named & registry.ENGINE_CHECKS == registry.ENGINE_CHECKS
 
 
 def test_by_name_or_id_finds_both_spellings() -> None:

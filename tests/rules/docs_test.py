@@ -16,7 +16,7 @@ from dralint.rules.render import pages
 from testing.run import ROOT, check, rules_of
 
 RULES = list(builtin_rules().values())
-EXAMPLE_POLICIES = str(ROOT / "docs" / "policies")
+EXAMPLE_POLICIES = str(ROOT / "rules" / "examples")
 DOCUMENTED_POLICIES = [r for r in catalogue([EXAMPLE_POLICIES]).values() if not r.builtin and r.docs]
 
 

@@ -38,7 +38,7 @@ def _generator() -> ModuleType:
 def test_committed_store_equals_a_fresh_generation() -> None:
     pytest.importorskip("kubernetes_validate", reason="kubernetes-validate (dev extra) regenerates the schemas")
     generator = _generator()
-    committed = json.loads(gzip.decompress((ROOT / "dralint" / "schemas" / schemas.STORE_FILE).read_bytes()))
+    committed = json.loads(gzip.decompress((ROOT / "schemas" / schemas.STORE_FILE).read_bytes()))
     assert committed == generator.generate(), "run scripts/generate_schemas.py"
 
 

@@ -66,9 +66,9 @@ def test_baseline_counts_each_recorded_finding_once(tmp_path: Path, monkeypatch:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("{", "not a dralint baseline: Expecting property name"),
-        ('{"version": 2, "findings": []}', 'not a dralint baseline (expected {"version": 1, "findings": [...]})'),
-        ('{"version": 1, "findings": [{"rule": "DRA200"}]}', "every baseline entry needs a fingerprint"),
+        ("{", ":1:2: not a dralint baseline: invalid JSON: Expecting property name"),
+        ('{"version": 2, "findings": []}', ': not a dralint baseline (expected {"version": 1, "findings": [...]})'),
+        ('{"version": 1, "findings": [{"rule": "DRA200"}]}', ": every baseline entry needs a fingerprint"),
     ],
 )
 def test_broken_baseline_is_a_config_error(tmp_path: Path, content: str, message: str) -> None:
@@ -76,4 +76,4 @@ def test_broken_baseline_is_a_config_error(tmp_path: Path, content: str, message
     baseline.write_text(content)
     with pytest.raises(ConfigError) as raised:
         check([LEGACY], flags=Layer(baseline=str(baseline)))
-    assert str(raised.value).startswith(f"{baseline}: {message}")
+    assert str(raised.value).startswith(f"{baseline}{message}")

@@ -278,6 +278,19 @@ class _Checker:
             self.set_type(call, BOOL if ok else ERROR)
             self.overloads[call.id] = tuple(function.overloads)
             return
+        # Resolution against concrete argument types depends on nothing else, and most calls have
+        # them: it is done once per environment (thousands of selectors share their comparisons).
+        ground = all(_ground(t) for t in arg_types)
+        cache: dict[tuple[str, bool, tuple[Type, ...]], tuple[Type, tuple[Overload, ...]]] = self.env.extra.setdefault(
+            "resolved_overloads", {}
+        )
+        key = (function.name, target is not None, tuple(arg_types))
+        if ground:
+            found = cache.get(key)
+            if found is not None:
+                self.overloads[call.id] = found[1]
+                self.set_type(call, found[0])
+                return
         result: Type | None = None
         matched: list[Overload] = []
         for overload in function.overloads:
@@ -309,6 +322,8 @@ class _Checker:
             return
         self.overloads[call.id] = tuple(matched)
         self.set_type(call, result)
+        if ground and _ground(result):
+            cache[key] = (result, tuple(matched))
 
     # --- aggregates --------------------------------------------------------------------------
     def join(self, e: Expr, previous: Type | None, current: Type) -> Type:
@@ -408,6 +423,11 @@ class _Checker:
 
 
 _PARAMS: dict[int, tuple[str, ...]] = {}
+
+
+def _ground(t: Type) -> bool:
+    """Whether ``t`` mentions no type parameter or type variable."""
+    return t.kind != "param" and all(_ground(p) for p in t.params)
 
 
 def _type_params(overload: Overload) -> tuple[str, ...]:

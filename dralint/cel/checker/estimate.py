@@ -332,16 +332,18 @@ class _Coster:
             depth = 1 if not args else (_int_literal(args[0]) or MAX)
             size = self.size_or_unknown(target)
             return _add(_add(_factor(size, float(depth)), (1, 1)), _fixed(LIST_CREATE_COST)), size
-        if overload_id == "list_distinct" or overload_id.endswith("_sort"):
+        if overload_id == "list_distinct" or overload_id.endswith(("_sort", "_sortByAssociatedKeys")):
             if target is None:
                 return None
-            size = self.size_or_unknown(target)
+            # sortBy's cost is the self-comparison of its keys list (the argument).
+            compared = args[0] if overload_id.endswith("_sortByAssociatedKeys") and args else target
+            size = self.size_or_unknown(compared)
             factor = 2.0
-            element = self.type(target)
-            sorts_text = element is not None and element.params and element.params[0].kind in ("string", "bytes")
-            if overload_id.endswith("_sort") and sorts_text:
+            if overload_id.startswith(("list_string_", "list_bytes_")):
                 factor += STRING_FACTOR
-            return _add(_add(_factor(_mul(size, size), factor), (1, 1)), _fixed(LIST_CREATE_COST)), size
+            # cel-go's estimateAllocatingListCall reports the squared size as the result's size too.
+            squared = _mul(size, size)
+            return _add(_add(_factor(squared, factor), (1, 1)), _fixed(LIST_CREATE_COST)), squared
         if function in TRAVERSAL_FUNCTIONS and target is not None:
             size = self.size_or_unknown(target)
             element_cost: Range = (1, 1)

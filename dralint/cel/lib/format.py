@@ -137,10 +137,13 @@ def _format_value(kind: str, precision: int | None, value: Any) -> str:
             value = float(value.replace("Infinity", "inf"))
         elif t is not float:
             raise _FormatError(_CLAUSE_ERRORS[kind].format(name))
-        digits = 6 if precision is None else precision
-        if not _go_reads_number(digits):
+        # cel-go writes "%.<p>f" for the fixed clause but "%<p>e" for the scientific one, so
+        # there the number is a width (padding on the left) and the precision stays 6.
+        digits = 6 if precision is None or kind == "e" else precision
+        width = precision if kind == "e" and precision is not None else 0
+        if not _go_reads_number(digits) or not _go_reads_number(width):
             return _NO_VERB
-        refuse_larger(digits, MAX_STRING_SIZE)
+        refuse_larger(max(digits, width), MAX_STRING_SIZE)
         if math.isnan(value):
             return "NaN"
         if math.isinf(value):
@@ -150,7 +153,7 @@ def _format_value(kind: str, precision: int | None, value: Any) -> str:
         mantissa, _, exponent = f"{value:.{digits}e}".partition("e")
         sign = "⁻" if exponent.startswith("-") else ""
         power = "".join(_SUPERSCRIPT[d] for d in exponent.lstrip("+-"))
-        return f"{mantissa}\u202f×\u202f10{sign}{power}"
+        return f"{mantissa}\u202f×\u202f10{sign}{power}".rjust(width)
     if kind == "b":
         if t is bool:
             return "1" if value else "0"

@@ -21,9 +21,15 @@ from dralint.cel.checker.types import (
     param,
 )
 from dralint.cel.errors import CelRuntimeError
+from dralint.cel.parser.macros import MACROS_LISTS
 from dralint.cel.runtime import arithmetic
 from dralint.cel.runtime import semantics as runtime
-from dralint.cel.runtime.costs import list_output_cost, list_self_compare_cost
+from dralint.cel.runtime.costs import (
+    list_flatten_cost,
+    list_keys_compare_cost,
+    list_output_cost,
+    list_self_compare_cost,
+)
 from dralint.cel.runtime.values import MAX_LIST_SIZE, Duration, UInt, refuse_larger
 
 __all__ = ["install_k8s_lists", "install_lists_ext", "install_sets"]
@@ -76,9 +82,12 @@ def install_k8s_lists(env: Environment, *, version: int = 1) -> None:
 
 
 def _is_sorted(items: list[Any]) -> bool:
+    """Kubernetes' ``isSorted``: every element must be comparable, but a pair of different types
+    (a list of ``dyn``) compares to an error value, which is not "greater", so it is skipped."""
     previous: Any = _START
     for item in items:
-        if previous is not _START and runtime.compare(previous, item) == 1:
+        runtime.compare(item, item)  # "no such overload" for an element that cannot be compared
+        if previous is not _START and _compare(previous, item) == 1:
             return False
         previous = item
     return True
@@ -95,14 +104,23 @@ def _sum(zero: Any, items: list[Any]) -> Any:
 
 
 def _extreme(name: str, prefer: int, items: list[Any]) -> Any:
-    if not items:
-        raise CelRuntimeError(f"{name} called on empty list")
-    result = items[0]
-    runtime.compare(result, result)  # elements must be comparable
-    for item in items[1:]:
-        if runtime.compare(result, item) == prefer:
+    """Kubernetes' ``min``/``max``: like ``isSorted``, a pair of different types is skipped."""
+    result: Any = _START
+    for item in items:
+        runtime.compare(item, item)  # every element must be comparable
+        if result is _START or _compare(result, item) == prefer:
             result = item
+    if result is _START:
+        raise CelRuntimeError(f"{name} called on empty list")
     return result
+
+
+def _compare(a: Any, b: Any) -> int | None:
+    """``a.Compare(b)``, or None where cel-go gets an error value (different types)."""
+    try:
+        return runtime.compare(a, b)
+    except CelRuntimeError:
+        return None
 
 
 def _max(items: list[Any]) -> Any:
@@ -140,8 +158,8 @@ def install_lists_ext(env: Environment, *, version: int = 3) -> None:
     if version >= 1:
         env.add(
             "flatten",
-            Overload("list_flatten", (list_of(list_a),), list_a, _flatten, True, ("A",)),
-            Overload("list_flatten_int", (list_of(DYN), INT), list_of(DYN), _flatten, member=True),
+            Overload("list_flatten", (list_of(list_a),), list_a, _flatten, True, ("A",), list_flatten_cost),
+            Overload("list_flatten_int", (list_of(DYN), INT), list_of(DYN), _flatten, True, (), list_flatten_cost),
         )
     if version >= 2:
         env.add(
@@ -151,6 +169,22 @@ def install_lists_ext(env: Environment, *, version: int = 3) -> None:
                 for _, t in _COMPARABLE
             ),
         )
+        env.add(
+            "@sortByAssociatedKeys",
+            *(
+                Overload(
+                    f"list_{t.name}_sortByAssociatedKeys",
+                    (list_a, list_of(t)),
+                    list_a,
+                    _sort_by_keys,
+                    True,
+                    ("A",),
+                    list_keys_compare_cost,
+                )
+                for _, t in _COMPARABLE
+            ),
+        )
+        env.macros = env.macros | MACROS_LISTS
         env.add("lists.range", Overload("lists_range", (INT,), list_of(INT), _range, cost=list_output_cost))
         env.add("reverse", Overload("list_reverse", (list_a,), list_a, _reverse, True, ("A",), list_output_cost))
         env.add(
@@ -181,11 +215,34 @@ def _flatten(items: list[Any], depth: int = 1) -> list[Any]:
 
 
 def _sort(items: list[Any]) -> list[Any]:
-    if items:
-        first = runtime.type_name(items[0])
-        if any(runtime.type_name(i) != first for i in items):
-            raise CelRuntimeError("list elements must have the same type")
-    return sorted(items, key=functools.cmp_to_key(runtime.compare))
+    return _sort_by_keys(items, items)
+
+
+def _sort_by_keys(items: list[Any], keys: list[Any]) -> list[Any]:
+    """cel-go's ``sortListByAssociatedKeys`` (``sort()`` and the ``sortBy`` macro): ``items``
+    in the order of their ``keys``, which must be comparable values of one type.
+
+    Go's ``sort.Slice`` is stable up to 12 elements (insertion sort); past that, elements with
+    equal keys may come out in another order than this stable sort gives.
+    """
+    if len(items) != len(keys):
+        raise CelRuntimeError(
+            "@sortByAssociatedKeys() expected a list of the same size as the associated keys list, "
+            f"but got {len(items)} and {len(keys)} elements respectively"
+        )
+    if not keys:
+        return list(items)
+    if _compare(keys[0], keys[0]) is None:
+        raise CelRuntimeError("list elements must be comparable")
+    first = runtime.type_name(keys[0])
+    if any(runtime.type_name(k) != first for k in keys):
+        raise CelRuntimeError("list elements must have the same type")
+
+    def by_key(i: int, j: int) -> int:
+        return runtime.compare(keys[i], keys[j])
+
+    order = sorted(range(len(keys)), key=functools.cmp_to_key(by_key))
+    return [items[i] for i in order]
 
 
 def _range(n: int) -> list[int]:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from dralint.cel.parser.nodes import Call, Comprehension, CreateList, CreateMap, Expr, Ident, Literal, Select
 
-__all__ = ["ACCUMULATOR", "MACROS_BASE", "MACROS_TWO_VAR", "MacroError", "MacroExpander"]
+__all__ = ["ACCUMULATOR", "MACROS_BASE", "MACROS_LISTS", "MACROS_TWO_VAR", "MacroError", "MacroExpander"]
 
 ACCUMULATOR = "@result"
 
@@ -44,6 +44,11 @@ MACROS_TWO_VAR = frozenset(
         ("transformMapEntry", 4, True),
     }
 )
+
+
+# cel-go's lists extension, version 2 and later (ext/lists.go).
+MACROS_LISTS = frozenset({("sortBy", 2, True)})
+_SORT_BY_INPUT = "@__sortBy_input__"
 
 
 class MacroError(Exception):
@@ -88,15 +93,17 @@ class MacroExpander:
             return self.bind(target, args)
         if function in ("optMap", "optFlatMap"):
             return self.opt_map(function, target, args)
+        if function == "sortBy":
+            return self.sort_by(target, args)
         if (len(args) == 2 and function in ("all", "exists", "exists_one", "map", "filter")) or (
             function == "map" and len(args) == 3
         ):
             return self.one_var(function, target, args)
         return self.two_var(function, target, args)
 
-    def iter_var(self, arg: Expr) -> str:
+    def iter_var(self, arg: Expr, not_a_name: str = "argument must be a simple name") -> str:
         if not isinstance(arg, Ident):
-            raise MacroError(arg.id, "argument must be a simple name")
+            raise MacroError(arg.id, not_a_name)
         if arg.name in (ACCUMULATOR, "__result__"):
             raise MacroError(arg.id, "iteration variable overwrites accumulator variable")
         return arg.name
@@ -132,7 +139,11 @@ class MacroExpander:
         return self.fold(target, var, self.lit(0, "int"), self.lit(True, "bool"), step, result, var2)
 
     def one_var(self, function: str, target: Expr, args: tuple[Expr, ...]) -> Expr:
-        var = self.iter_var(args[0])
+        # cel-go's MakeMap and MakeFilter word a non-name differently from the quantifiers.
+        quantifier = function in ("all", "exists", "exists_one")
+        var = self.iter_var(
+            args[0], "argument must be a simple name" if quantifier else "argument is not an identifier"
+        )
         if function in ("all", "exists", "exists_one"):
             return self.quantifier(function, target, var, args[1])
         if function == "filter":
@@ -187,6 +198,26 @@ class MacroExpander:
             self.lit(False, "bool"),
             self.ident(name_arg.name),
             args[2],
+        )
+
+    def sort_by(self, target: Expr, args: tuple[Expr, ...]) -> Expr:
+        """``list.sortBy(e, key)``: bind the list, then sort it by its elements' keys, as
+        cel-go's ``sortByMacro`` expands it."""
+        if not isinstance(target, (CreateList, Select, Ident, Comprehension, Call)):
+            raise MacroError(
+                target.id, "sortBy can only be applied to a list, identifier, comprehension, call or select expression"
+            )
+        keys = self.one_var("map", self.ident(_SORT_BY_INPUT), args)
+        sorted_call = self.call("@sortByAssociatedKeys", keys, target=self.ident(_SORT_BY_INPUT))
+        return Comprehension(
+            self.node(),
+            CreateList(self.node(), ()),
+            "#unused",
+            _SORT_BY_INPUT,
+            target,
+            self.lit(False, "bool"),
+            self.ident(_SORT_BY_INPUT),
+            sorted_call,
         )
 
     def opt_map(self, function: str, target: Expr, args: tuple[Expr, ...]) -> Expr:

@@ -9,14 +9,36 @@ slot per variable and per comprehension variable) and returning a value or raisi
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dralint.cel.errors import CelRuntimeError
 
-__all__ = ["NOT_CONSTANT", "Cancelled", "ErrorValue", "Fn", "FoldError", "add_cost", "const"]
+if TYPE_CHECKING:
+    from dralint.cel.parser.nodes import Expr
+
+__all__ = ["NOT_CONSTANT", "Cancelled", "Compiles", "ErrorValue", "Fn", "FoldError", "add_cost", "const"]
 
 Fn = Callable[[list[Any]], Any]
 NOT_CONSTANT = object()
+
+
+class Compiles(Protocol):
+    """What the compilers of special forms (operators, comprehensions) ask of the compiler that calls them.
+
+    A protocol, so that those modules need not import the compiler, which imports them.
+    """
+
+    track: bool  # whether the runtime cost is tracked
+    limit: int  # the runtime cost limit
+    scopes: list[dict[str, tuple[int, bool]]]  # name -> (frame slot, may hold an error), innermost last
+
+    def slot(self) -> int: ...
+
+    def charge(self, fn: Fn, cost: int) -> Fn: ...
+
+    def compile(self, e: Expr) -> tuple[Fn, Any]: ...
+
+    def value(self, e: Expr) -> Fn: ...
 
 
 class Cancelled(Exception):

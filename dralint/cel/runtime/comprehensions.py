@@ -7,20 +7,17 @@ The accumulator may hold an error as a value (a later step can still absorb it);
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.parser.nodes import Call, Comprehension, CreateList, CreateMap, Expr, Ident, Literal
 from dralint.cel.runtime import semantics as runtime
-from dralint.cel.runtime.closures import NOT_CONSTANT, ErrorValue, Fn, add_cost
-
-if TYPE_CHECKING:
-    from dralint.cel.runtime.compiler import Compiler
+from dralint.cel.runtime.closures import NOT_CONSTANT, Compiles, ErrorValue, Fn, add_cost
 
 __all__ = ["comprehension"]
 
 
-def comprehension(compiler: Compiler, e: Comprehension) -> tuple[Fn, Any]:
+def comprehension(compiler: Compiles, e: Comprehension) -> tuple[Fn, Any]:
     """A fold: the range evaluated once, the accumulator and iteration variables in frame slots."""
     iter_range = compiler.value(e.iter_range)
     accu_slot = compiler.slot()
@@ -80,7 +77,7 @@ def comprehension(compiler: Compiler, e: Comprehension) -> tuple[Fn, Any]:
     return run, NOT_CONSTANT
 
 
-def _builder_step(compiler: Compiler, e: Comprehension) -> Callable[[list[Any], Any], None] | None:
+def _builder_step(compiler: Compiles, e: Comprehension) -> Callable[[list[Any], Any], None] | None:
     """In-place steps for map/filter/transform* (cel-go also builds these results mutably).
 
     Recognises ``@result + [x]`` and ``cel.@mapInsert(@result, ...)``, optionally under

@@ -22,7 +22,16 @@ from dralint.cel.cost_factors import (
 from dralint.cel.runtime.semantics import type_name
 from dralint.cel.runtime.values import Optional
 
-__all__ = ["actual_size", "call_cost", "cost_before", "list_output_cost", "list_self_compare_cost", "traversal_cost"]
+__all__ = [
+    "actual_size",
+    "call_cost",
+    "cost_before",
+    "list_flatten_cost",
+    "list_keys_compare_cost",
+    "list_output_cost",
+    "list_self_compare_cost",
+    "traversal_cost",
+]
 
 _STRING_LINEAR = frozenset(
     ("starts_with_string", "ends_with_string", "string_to_bytes", "bytes_to_string", "strings_quote", "string_format")
@@ -139,9 +148,23 @@ def list_output_cost(args: tuple[Any, ...], result: Any) -> int:
 
 def list_self_compare_cost(args: tuple[Any, ...], result: Any) -> int:
     """cel-go's ``trackListSelfCompare`` (distinct, sort): quadratic in the list size."""
-    items = args[0]
+    return _self_compare(args[0])
+
+
+def list_keys_compare_cost(args: tuple[Any, ...], result: Any) -> int:
+    """cel-go's ``trackListSortBy``: the self-comparison of the keys list."""
+    return _self_compare(args[1])
+
+
+def _self_compare(items: Any) -> int:
     size = len(items)
     factor = 2.0
     if size and isinstance(items[0], (str, bytes)):
         factor += STRING_FACTOR
-    return math.ceil(size * size * factor) + 1 + LIST_CREATE_COST
+    return int(size * size * factor) + 1 + LIST_CREATE_COST  # Go's uint64(float64(...)) truncates
+
+
+def list_flatten_cost(args: tuple[Any, ...], result: Any) -> int:
+    """cel-go's ``trackListFlatten``: the input size times the depth."""
+    depth = args[1] if len(args) == 2 else 1
+    return int(actual_size(args[0]) * float(depth)) + 1 + LIST_CREATE_COST

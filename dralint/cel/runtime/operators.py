@@ -9,21 +9,18 @@ maps of ``transformMap``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.parser.nodes import Call, Literal
 from dralint.cel.runtime import semantics as runtime
-from dralint.cel.runtime.closures import NOT_CONSTANT, Fn
+from dralint.cel.runtime.closures import NOT_CONSTANT, Compiles, Fn
 from dralint.cel.runtime.values import Optional
-
-if TYPE_CHECKING:
-    from dralint.cel.runtime.compiler import Compiler
 
 __all__ = ["SPECIAL"]
 
 
-def _logic(compiler: Compiler, e: Call) -> tuple[Fn, Any]:
+def _logic(compiler: Compiles, e: Call) -> tuple[Fn, Any]:
     left = compiler.value(e.args[0])
     right = compiler.value(e.args[1])
     absorbing = e.function == "_||_"  # true absorbs for ||, false for &&
@@ -55,7 +52,7 @@ def _logic(compiler: Compiler, e: Call) -> tuple[Fn, Any]:
     return run, NOT_CONSTANT
 
 
-def _conditional(compiler: Compiler, e: Call) -> tuple[Fn, Any]:
+def _conditional(compiler: Compiles, e: Call) -> tuple[Fn, Any]:
     condition = compiler.value(e.args[0])
     truthy = compiler.value(e.args[1])
     falsy = compiler.value(e.args[2])
@@ -71,7 +68,7 @@ def _conditional(compiler: Compiler, e: Call) -> tuple[Fn, Any]:
     return run, NOT_CONSTANT
 
 
-def _not_strictly_false(compiler: Compiler, e: Call) -> tuple[Fn, Any]:
+def _not_strictly_false(compiler: Compiles, e: Call) -> tuple[Fn, Any]:
     operand = compiler.value(e.args[0])
 
     def run(f: list[Any]) -> bool:
@@ -83,7 +80,7 @@ def _not_strictly_false(compiler: Compiler, e: Call) -> tuple[Fn, Any]:
     return compiler.charge(run, 1), NOT_CONSTANT
 
 
-def _optional_field(compiler: Compiler, e: Call) -> tuple[Fn, Any]:
+def _optional_field(compiler: Compiles, e: Call) -> tuple[Fn, Any]:
     operand = compiler.value(e.args[0])
     literal = e.args[1]
     assert isinstance(literal, Literal)
@@ -98,7 +95,7 @@ def _optional_field(compiler: Compiler, e: Call) -> tuple[Fn, Any]:
     return compiler.charge(run, 1), NOT_CONSTANT
 
 
-def _optional_index(compiler: Compiler, e: Call) -> tuple[Fn, Any]:
+def _optional_index(compiler: Compiles, e: Call) -> tuple[Fn, Any]:
     operand = compiler.value(e.args[0])
     key_fn = compiler.value(e.args[1])
 
@@ -109,7 +106,7 @@ def _optional_index(compiler: Compiler, e: Call) -> tuple[Fn, Any]:
     return compiler.charge(run, 1), NOT_CONSTANT
 
 
-def _map_insert(compiler: Compiler, e: Call) -> tuple[Fn, Any]:
+def _map_insert(compiler: Compiles, e: Call) -> tuple[Fn, Any]:
     fns = [compiler.value(a) for a in e.args]
 
     def run(f: list[Any]) -> dict[Any, Any]:
@@ -121,7 +118,7 @@ def _map_insert(compiler: Compiler, e: Call) -> tuple[Fn, Any]:
     return compiler.charge(run, 1), NOT_CONSTANT
 
 
-SPECIAL: dict[str, Callable[[Compiler, Call], tuple[Fn, Any]]] = {
+SPECIAL: dict[str, Callable[[Compiles, Call], tuple[Fn, Any]]] = {
     "_&&_": _logic,
     "_||_": _logic,
     "_?_:_": _conditional,

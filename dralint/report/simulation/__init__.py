@@ -7,6 +7,7 @@ import importlib
 from collections.abc import Callable
 from typing import TextIO
 
+from dralint.report import escape
 from dralint.report.simulation.model import SimulationReport
 
 FORMATS: dict[str, str] = {
@@ -14,14 +15,26 @@ FORMATS: dict[str, str] = {
     "json": "dralint.report.simulation.json_format",
     "text": "dralint.report.simulation.text",
 }
+# What each format needs done to text from the input (report/escape.py); HTML escapes markup itself.
+ESCAPES: dict[str, Callable[[str], str]] = {
+    "html": escape.for_unicode,
+    "json": escape.for_unicode,
+    "text": escape.for_terminal,
+}
 
 Renderer = Callable[[SimulationReport, TextIO], None]
 
 
 def renderer(name: str) -> Renderer:
+    """The format's ``render``, given the report with its input text escaped as the format needs."""
     module = importlib.import_module(FORMATS[name])
     function: Renderer = module.render
-    return function
+    treat = ESCAPES[name]
+
+    def render(report: SimulationReport, stream: TextIO) -> None:
+        function(escape.strings(report, treat), stream)
+
+    return render
 
 
 def percent(value: float) -> str:

@@ -37,6 +37,7 @@ class Kind(Enum):
     STATUS = auto()
     REQUEST_REFERENCE = auto()
     POD_CLAIM_REFERENCE = auto()
+    OWNER_REFERENCE = auto()
 
 
 # The kinds under their own names, as the validators pass them (``kind=ONE_OF``).
@@ -53,6 +54,7 @@ FORBIDDEN = Kind.FORBIDDEN
 STATUS = Kind.STATUS
 REQUEST_REFERENCE = Kind.REQUEST_REFERENCE
 POD_CLAIM_REFERENCE = Kind.POD_CLAIM_REFERENCE
+OWNER_REFERENCE = Kind.OWNER_REFERENCE
 
 _DEFAULT_KIND: dict[ErrorType, Kind] = {
     "Required": REQUIRED,

@@ -18,7 +18,17 @@ from dralint.apimachinery.validation import (
     mask_trailing_dash,
     qualified_name_errors,
 )
-from dralint.validate.apiserver.errors import METADATA, FieldError, forbidden, invalid, required, retag, too_long
+from dralint.validate.apiserver.errors import (
+    METADATA,
+    OWNER_REFERENCE,
+    FieldError,
+    GoValue,
+    forbidden,
+    invalid,
+    required,
+    retag,
+    too_long,
+)
 from dralint.validate.apiserver.formats import label_name, suggest_label, suggest_subdomain
 
 TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024
@@ -58,7 +68,63 @@ def object_meta(meta: Any, *, namespaced: bool, path: Path = ("metadata",)) -> l
             )
     out.extend(label_map(meta.get("labels"), (*path, "labels")))
     out.extend(annotation_map(meta.get("annotations"), (*path, "annotations")))
-    return retag(out, METADATA)
+    return [*retag(out, METADATA), *owner_references(meta.get("ownerReferences"), (*path, "ownerReferences"))]
+
+
+# Kinds that may not own anything (apimachinery's BannedOwners), as (group, version, kind).
+_BANNED_OWNERS = frozenset({("", "v1", "Event")})
+
+
+def owner_references(data: Any, path: Path) -> list[FieldError]:
+    """``ValidateOwnerReferences``: each entry names apiVersion (with a version), kind, name and uid; at most one
+    is the controller; Events own nothing."""
+    out: list[FieldError] = []
+    if not isinstance(data, list):
+        return out
+    controllers: list[str] = []
+    for i, ref in enumerate(data):
+        if not isinstance(ref, Mapping):
+            continue
+        at = (*path, i)
+        api_version, kind = _text(ref, "apiVersion"), _text(ref, "kind")
+        group, version = _group_version(api_version)
+        hint = "copy the owner's apiVersion, kind, name and uid from the cluster (kubectl get -o yaml)"
+        if not version:
+            out.append(invalid((*at, "apiVersion"), api_version, "version must not be empty", hint=hint))
+        for name in ("kind", "name", "uid"):
+            if not _text(ref, name):
+                out.append(invalid((*at, name), _text(ref, name), f"{name} must not be empty", hint=hint))
+        if (group, version, kind) in _BANNED_OWNERS:
+            detail = f"{group}/{version}, Kind={kind} is disallowed from being an owner"
+            out.append(invalid(at, GoValue("metav1.OwnerReference{...}"), detail, hint="remove the reference"))
+        if ref.get("controller") is True:
+            controllers.append(_text(ref, "name"))
+    if len(controllers) > 1:
+        detail = (
+            "Only one reference can have Controller set to true. "
+            f'Found "true" in references for {controllers[0]} and {controllers[1]}'
+        )
+        out.append(
+            invalid(
+                path, GoValue("[]metav1.OwnerReference{...}"), detail, hint="set controller: true on one reference only"
+            )
+        )
+    return retag(out, OWNER_REFERENCE)
+
+
+def _text(data: Mapping[str, Any], key: str) -> str:
+    value = data.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def _group_version(api_version: str) -> tuple[str, str]:
+    """``schema.ParseGroupVersion``, with an unparsable value read as no version at all."""
+    if not api_version:
+        return "", ""
+    if api_version.count("/") > 1:
+        return "", ""
+    group, _, version = api_version.rpartition("/")
+    return group, version
 
 
 def label_map(data: Any, path: Path) -> list[FieldError]:

@@ -1,0 +1,82 @@
+"""What input text may not carry into an output: the one place that makes reports safe to print.
+
+Names, values and paths in findings come from untrusted manifests and file names. Printed raw,
+an escape sequence reaches the terminal (OSC, clear-screen), a newline forges a whole finding
+line, and a lone surrogate (``"\\udcff"`` in JSON) cannot be encoded as UTF-8 at all. Each
+output format names the treatment it needs (``ESCAPES``); the report registries apply it to
+every string of a finished report before the format renders it, so no rule or renderer has to.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+__all__ = ["for_terminal", "for_unicode", "for_xml", "strings"]
+
+T = TypeVar("T")
+
+# C0 controls (tab and newline included: they break the one-line-per-finding format), DEL, C1
+# controls (0x9b is a one-byte CSI on some terminals), the Unicode line and paragraph
+# separators, and lone surrogates.
+_TERMINAL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+# XML 1.0 allows only tab, newline and carriage return below U+0020, and no surrogates, U+FFFE, U+FFFF.
+_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _visible(match: re.Match[str]) -> str:
+    char = match.group()
+    if char in _NAMED:
+        return _NAMED[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def for_terminal(text: str) -> str:
+    """``text`` with control characters, line separators and lone surrogates written as ``\\x1b``, ``\\n``."""
+    return _TERMINAL.sub(_visible, text) if _TERMINAL.search(text) else text
+
+
+def for_xml(text: str) -> str:
+    """``text`` with the characters XML 1.0 cannot hold written as ``\\x1b`` (tab and newline stay)."""
+    return _XML.sub(_visible, text) if _XML.search(text) else text
+
+
+def for_unicode(text: str) -> str:
+    """``text`` with lone surrogates written as ``\\udcff``: what any UTF-8 output needs (JSON escapes the rest)."""
+    return _SURROGATE.sub(_visible, text) if _SURROGATE.search(text) else text
+
+
+def strings(value: T, escape: Callable[[str], str]) -> T:
+    """``value`` with ``escape`` applied to every string in it (dataclasses, tuples, lists, dicts).
+
+    Unchanged parts are returned as they are, so a clean report costs one scan of its text.
+    """
+    return _walk(value, escape)  # type: ignore[no-any-return]
+
+
+def _walk(value: Any, escape: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return escape(value)
+    if isinstance(value, tuple):
+        items = tuple(_walk(item, escape) for item in value)
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    if isinstance(value, list):
+        return [_walk(item, escape) for item in value]
+    if isinstance(value, dict):
+        return {_walk(k, escape): _walk(v, escape) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {}
+        for field in dataclasses.fields(value):
+            if not field.init:
+                continue
+            old = getattr(value, field.name)
+            new = _walk(old, escape)
+            if new is not old:
+                changes[field.name] = new
+        return dataclasses.replace(value, **changes) if changes else value
+    return value

@@ -1,0 +1,114 @@
+"""The dry-run's placement loop with the real allocator: order, strategies, shared and existing claims."""
+
+from __future__ import annotations
+
+from dralint.dryrun.placement import Strategy
+from dralint.dryrun.utilisation import utilisation
+from testing.simulate import context
+
+
+def _placements(
+    name: str, *, strategy: Strategy = "pack", release: str = "1.37", gates: dict[str, bool] | None = None
+) -> list[tuple[str, str, str, str]]:
+    result = context(name, release=release, gates=gates).dry_run(strategy)
+    return [
+        (
+            p.pod.name,
+            p.outcome,
+            p.node or "-",
+            ",".join(r.device for _, a in p.allocations for r in a.results),
+        )
+        for p in result.simulation.placements
+    ]
+
+
+def test_simulate_packs_pods_onto_the_first_node_that_fits() -> None:
+    assert _placements("placement/three-nodes.yaml") == [
+        ("web-0", "placed", "node-0", "gpu-0"),
+        ("web-1", "placed", "node-0", "gpu-1"),
+        ("web-2", "placed", "node-1", "gpu-0"),
+        ("web-3", "placed", "node-1", "gpu-1"),
+    ]
+
+
+def test_simulate_spread_continues_after_the_node_used_last() -> None:
+    assert _placements("placement/three-nodes.yaml", strategy="spread") == [
+        ("web-0", "placed", "node-0", "gpu-0"),
+        ("web-1", "placed", "node-1", "gpu-0"),
+        ("web-2", "placed", "node-2", "gpu-0"),
+        ("web-3", "placed", "node-0", "gpu-1"),
+    ]
+
+
+def test_simulate_allocates_a_named_claim_once_and_counts_its_consumers() -> None:
+    placements = _placements("placement/shared-claim.yaml")
+    assert placements[:2] == [("sweep-0", "placed", "node-0", "gpu-0"), ("sweep-1", "placed", "node-0", "gpu-0")]
+    assert {p[1:] for p in placements[:40]} == {("placed", "node-0", "gpu-0")}
+    # bound to node-1, but the claim's device is on node-0
+    assert placements[40] == ("pinned", "claim-elsewhere", "-", "")
+
+
+def test_simulate_stops_at_the_claim_consumer_limit_of_the_release() -> None:
+    # (1.31 serves no resource.k8s.io/v1: the API server would reject the v1 objects of shared-claim.yaml)
+    placements = _placements(
+        "placement/shared-claim-1.31.yaml", release="1.31", gates={"DynamicResourceAllocation": True}
+    )
+    outcomes = [p[1] for p in placements[:40]]
+    assert outcomes == ["placed"] * 32 + ["claim-consumers"] * 8
+
+
+def test_simulate_keeps_existing_allocations_and_reuses_allocated_claims() -> None:
+    # (mixed.yaml redefines the inventory's DeviceClass with an extended resource name: as with kubectl apply -f,
+    # the definition read last is the one the cluster keeps)
+    result = context("inventory/kubectl-list.yaml", "workloads/mixed.yaml").dry_run()
+    rows = [(p.pod.name, p.outcome, p.node) for p in result.simulation.placements]
+    assert rows == [
+        ("trainer-0", "placed", "worker-2"),  # tolerates worker-2's taint; worker-1's gpu-1 is taken
+        ("trainer-1", "placed", "worker-1"),
+        ("inference-0", "missing-claim", None),
+        ("inference-1", "missing-claim", None),
+        ("monitor-worker-2", "unsatisfiable", None),
+        ("batch-0", "unsatisfiable", None),
+    ]
+    assert result.simulation.consumers[("ml", "already-running")] == 1
+
+
+def test_simulate_partitions_share_counters_with_the_whole_device() -> None:
+    assert _placements("placement/partitions.yaml") == [
+        ("small-0", "placed", "node-0", "mig-gpu-0-1g-0"),
+        ("small-1", "placed", "node-0", "mig-gpu-0-1g-1"),
+        ("small-2", "placed", "node-0", "mig-gpu-0-1g-2"),
+        ("big", "placed", "node-0", "gpu-0"),
+    ]
+
+
+def test_utilisation_weights_atomic_devices_and_counter_sets() -> None:
+    result = context("placement/partitions.yaml").dry_run()
+    (pool,) = result.utilisation
+    assert (pool.driver, pool.pool, pool.devices, pool.allocated) == ("gpu.example.com", "node-0", 10, 4)
+    # atomic: 1 of 2 = 0.5; partitionable: one counter set at max(3/7 slices, 15Gi/40Gi) = 3/7;
+    # weighted by 2 atomic devices and 1 counter set.
+    assert abs(pool.utilisation - (0.5 * 2 / 3 + (3 / 7) / 3)) < 1e-9
+    assert [(c.counter_set, c.counter, str(c.consumed), str(c.total)) for c in pool.counters] == [
+        ("mig-gpu-0-counters", "memory", "15Gi", "40Gi"),
+        ("mig-gpu-0-counters", "slices", "3", "7"),
+    ]
+
+
+def test_utilisation_of_the_packed_pools() -> None:
+    result = context("placement/three-nodes.yaml").dry_run()
+    assert [(u.pool, u.allocated, u.devices, u.utilisation) for u in result.utilisation] == [
+        ("node-0", 2, 2, 1.0),
+        ("node-1", 2, 2, 1.0),
+        ("node-2", 0, 2, 0.0),
+    ]
+
+
+def test_admin_access_allocations_neither_block_devices_nor_count_as_utilised() -> None:
+    result = context("placement/admin.yaml").dry_run()
+    assert _placements("placement/admin.yaml") == [("new", "placed", "node-a", "gpu-0")]
+    (pool,) = result.utilisation
+    # gpu-1 (training) and gpu-0 (the new pod) are allocated; the admin allocation of gpu-0 is not counted
+    assert (pool.allocated, pool.devices, pool.utilisation) == (2, 2, 1.0)
+    existing = [a.claim.allocation for a in result.inventory.allocated if a.claim.allocation is not None]
+    assert [(u.allocated, u.utilisation) for u in utilisation(result.inventory.slices, existing)] == [(1, 0.5)]

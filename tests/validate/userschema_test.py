@@ -1,0 +1,51 @@
+"""User-facing JSON-schema validation: positions, plain-language messages, did-you-mean."""
+
+from __future__ import annotations
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from dralint.errors import ConfigError
+from dralint.read import userfile
+from dralint.validate import userschema as schemacheck
+
+
+@pytest.mark.parametrize("name", ["config.schema.json", "inventory.schema.json", "rules.schema.json"])
+def test_shipped_schemas_are_valid_json_schemas(name: str) -> None:
+    Draft202012Validator.check_schema(schemacheck.schema(name))
+
+
+SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name"],
+    "properties": {
+        "name": {"type": "string"},
+        "level": {"enum": ["low", "high"]},
+        "items": {"type": "array", "items": {"type": "integer"}, "minItems": 1},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("nme: x\n", "t.yaml:1:1: nme: unknown key 'nme'; did you mean 'name'? (and 1 more problem)"),
+        ("name: x\ncolour: red\n", "t.yaml:2:1: colour: unknown key 'colour'; known keys: items, level, name"),
+        ("name: x\nlevel: hihg\n", "t.yaml:2:1: level: 'hihg' is not one of low, high; did you mean 'high'?"),
+        ("name: [x]\n", "t.yaml:1:1: name: expected a string, got a list"),
+        ("name: x\nitems: [1, two]\n", "t.yaml:2:12: items[1]: expected an integer, got a string"),
+        ("name: x\nitems: []\n", "t.yaml:2:1: items: must not be empty"),
+        ("level: low\n", "t.yaml:1:1: missing required key 'name'"),
+    ],
+)
+def test_validate_explains_problems_where_they_are(text: str, message: str) -> None:
+    file = userfile.parse("t.yaml", text)
+    with pytest.raises(ConfigError) as raised:
+        schemacheck.validate(SCHEMA, file.data, file.where)
+    assert str(raised.value) == message
+
+
+def test_closest_is_case_insensitive_as_a_last_resort() -> None:
+    assert schemacheck.closest("FAILON", ["failOn", "baseline"]) == "failOn"
+    assert schemacheck.closest("zzz", ["failOn"]) is None
