@@ -73,14 +73,18 @@ def _requests(spec: Any) -> list[tuple[int, MutableMapping[str, Any]]]:
 
 def _nest_request(request: MutableMapping[str, Any]) -> None:
     """Flat request → ``exactly``: its exact-request fields move into a new ``exactly`` where the first one was."""
-    moved = [key for key in request if key in FLAT_REQUEST_FIELDS]
-    if not moved:
+    _wrap(request, "exactly", [key for key in request if key in FLAT_REQUEST_FIELDS])
+
+
+def _wrap(mapping: MutableMapping[str, Any], wrapper: str, keys: list[str]) -> None:
+    """Move ``keys`` of ``mapping`` into a new ``mapping[wrapper]``, placed where the first of them was."""
+    if not keys:
         return
-    exactly = _empty_like(request)
-    position = list(request).index(moved[0])
-    for key in moved:
-        _move(request, exactly, key)
-    _insert(request, position, "exactly", exactly)
+    inner = _empty_like(mapping)
+    position = list(mapping).index(keys[0])
+    for key in keys:
+        _move(mapping, inner, key)
+    _insert(mapping, position, wrapper, inner)
 
 
 def _flatten_request(request: MutableMapping[str, Any], at: Path) -> None:
@@ -115,14 +119,7 @@ def _unwrap(mapping: MutableMapping[str, Any], wrapper: str, at: Path) -> None:
 
 def _wrap_basic(device: MutableMapping[str, Any]) -> None:
     """Device fields → ``basic``: everything but the name, in its order."""
-    moved = [key for key in device if key != "name"]
-    if not moved:
-        return
-    basic = _empty_like(device)
-    position = list(device).index(moved[0])
-    for key in moved:
-        _move(device, basic, key)
-    _insert(device, position, "basic", basic)
+    _wrap(device, "basic", [key for key in device if key != "name"])
 
 
 def _convert_capacity(device: MutableMapping[str, Any], source: str, target: str, at: Path) -> None:
