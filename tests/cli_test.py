@@ -173,6 +173,7 @@ def test_check_builds_settings_from_the_command_line(monkeypatch: pytest.MonkeyP
             simulate=False,
             color=True,
             jobs=3,
+            freeze_loaded=True,
         )
     ]
 
