@@ -43,6 +43,13 @@ def test_convert_matches_golden_and_converts_back_to_the_same_text(source: str, 
         assert convert_text(converted.text, source, back).text == original
 
 
+def test_convert_rewrites_list_items_in_json() -> None:
+    source = (REWRITE / "list-v1beta2.json").read_text(encoding="utf-8")
+    converted = convert_text(source, "list-v1beta2.json", "v1beta1")
+    assert converted.objects == 1
+    assert converted.text == (REWRITE / "list-v1beta2.to-v1beta1.json").read_text(encoding="utf-8")
+
+
 def test_convert_refuses_what_the_target_cannot_hold() -> None:
     policy = (REWRITE / "slice-request-policy-v1.yaml").read_text(encoding="utf-8")
     with pytest.raises(ConvertError) as refused:
