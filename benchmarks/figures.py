@@ -17,6 +17,37 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 ENV = "DRALINT_BENCH_FIGURES"
+# ``python -c PEAK_COMMAND ARGS`` is the dralint command line, writing its peak resident memory
+# (VmHWM) to stderr at exit. Linux resets VmHWM at exec; a child's wait4 ``ru_maxrss`` would
+# include the memory of the parent it was forked from.
+PEAK_COMMAND = (
+    "import atexit, sys\n"
+    "def peak():\n"
+    "    with open('/proc/self/status') as status:\n"
+    "        sys.stderr.write(next(l for l in status if l.startswith('VmHWM')))\n"
+    "atexit.register(peak)\n"
+    "sys.argv[0] = 'dralint'\n"
+    "from dralint.cli import main\n"
+    "main()\n"
+)
+
+
+def peak_mb(stderr: str) -> tuple[float, str]:
+    """(peak MB, stderr without the VmHWM line) of a PEAK_COMMAND run."""
+    lines = stderr.splitlines(keepends=True)
+    peak = next((int(line.split()[1]) for line in lines if line.startswith("VmHWM")), 0)
+    return peak / 1024, "".join(line for line in lines if not line.startswith("VmHWM"))
+
+
+def own_peak_mb() -> float:
+    """This process's peak resident memory so far (VmHWM; ru_maxrss where /proc is missing)."""
+    try:
+        with open("/proc/self/status", encoding="utf-8") as status:
+            return int(next(line for line in status if line.startswith("VmHWM")).split()[1]) / 1024
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 
 

@@ -27,21 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from figures import Figure, record  # noqa: E402
+from figures import PEAK_COMMAND, Figure, peak_mb, record  # noqa: E402
 
 from testing import hostile, hostile_cel  # noqa: E402
-
-# The command line, reporting its peak resident memory (VmHWM: /proc resets it when Python starts).
-PEAK = (
-    "import atexit, sys\n"
-    "def peak():\n"
-    "    with open('/proc/self/status') as status:\n"
-    "        sys.stderr.write(next(l for l in status if l.startswith('VmHWM')))\n"
-    "atexit.register(peak)\n"
-    "sys.argv[0] = 'dralint'\n"
-    "from dralint.cli import main\n"
-    "main()\n"
-)
 
 
 def _costly() -> str:
@@ -66,16 +54,16 @@ RAISED = "limits: {maxFileBytes: 67108864, maxDocumentsPerFile: 200000}\n"
 
 def run(path: Path, config: Path | None) -> tuple[float, float, int, str]:
     """(wall seconds, peak MB, exit code, first finding or error line) of one check."""
-    command = [sys.executable, "-c", PEAK, "check", "-j", "1", str(path)]
+    command = [sys.executable, "-c", PEAK_COMMAND, "check", "-j", "1", str(path)]
     command += ["--config", str(config)] if config else ["--no-config"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     start = time.perf_counter()
     result = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
-    peak = next((int(line.split()[1]) for line in result.stderr.splitlines() if line.startswith("VmHWM")), 0)
-    lines = [line for line in (result.stdout + result.stderr).splitlines() if line.strip() and "VmHWM" not in line]
+    peak, stderr = peak_mb(result.stderr)
+    lines = [line for line in (result.stdout + stderr).splitlines() if line.strip()]
     first = next((line for line in lines if " DRA" in line), lines[0] if lines else "")
-    return wall, peak / 1024, result.returncode, first.split(": ", 1)[-1]
+    return wall, peak, result.returncode, first.split(": ", 1)[-1]
 
 
 def main() -> int:

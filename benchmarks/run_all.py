@@ -20,6 +20,7 @@ import datetime
 import json
 import os
 import platform
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -53,6 +54,7 @@ BENCHMARKS = [
     Benchmark("apiserver_bench.py", (), ("--slices", "50", "--repeat", "1"), "kube-apiserver checks"),
     Benchmark("suppress_bench.py", (), ("--repeat", "1"), "Suppressions and reporters"),
     Benchmark("fuzz_cel_bench.py", (), ("--selectors", "200", "--styled", "20"), "CEL fuzzing"),
+    Benchmark("fuzz_bench.py", ("--examples", "1500"), ("--examples", "5"), "Fuzzing"),
 ]
 
 NOTES = """\
@@ -151,6 +153,10 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="fewer repetitions, smaller inputs (a smoke test)")
     parser.add_argument("--output", type=Path, default=ROOT / "BENCHMARKS.md")
     parser.add_argument("--only", nargs="*", help="run only these scripts (for trying the harness)")
+    parser.add_argument(
+        "--merge", action="store_true", help="with --only: keep the other benchmarks' figures and output from --output"
+    )
+    parser.add_argument("--args", default=None, help='with one --only script: its arguments instead ("--x 1")')
     args = parser.parse_args()
     started = datetime.datetime.now(datetime.timezone.utc)
     load_before = _load()
@@ -161,7 +167,8 @@ def main() -> int:
             if args.only and bench.script not in args.only:
                 continue
             figure_file = Path(folder) / f"{bench.script}.jsonl"
-            command = [sys.executable, f"benchmarks/{bench.script}", *(bench.quick if args.quick else bench.args)]
+            arguments = shlex.split(args.args) if args.args is not None else bench.quick if args.quick else bench.args
+            command = [sys.executable, f"benchmarks/{bench.script}", *arguments]
             print(f"running {' '.join(command[1:])}", flush=True)
             start = time.perf_counter()
             result = subprocess.run(
@@ -183,6 +190,8 @@ def main() -> int:
                 for line in figure_file.read_text(encoding="utf-8").splitlines():
                     figures.append((bench, Figure(**json.loads(line))))
     text = _render(args.quick, started, load_before, _load(), figures, sections)
+    if args.merge and args.only and args.output.exists():
+        text = _merge(args.output.read_text(encoding="utf-8"), text, args.only)
     args.output.write_text(text, encoding="utf-8")
     print(f"wrote {args.output}")
     return 0
@@ -225,6 +234,48 @@ def _render(
         "",
     ]
     return "\n".join(header) + "\n".join(sections)
+
+
+def _merge(old: str, new: str, rerun: list[str]) -> str:
+    """``new`` (of the ``rerun`` scripts only) with the other scripts' table rows and sections from ``old``."""
+    titles = {bench.title for bench in BENCHMARKS if bench.script in rerun}
+
+    def rows(text: str) -> list[str]:
+        return [line for line in text.splitlines() if line.startswith("| ") and "`python benchmarks/" in line]
+
+    def sections(text: str) -> list[str]:
+        body = text.split("## Output of each benchmark\n", 1)[-1]
+        return ["### " + part for part in body.split("### ")[1:]]
+
+    def rerun_row(row: str) -> bool:
+        return any(f"`python benchmarks/{script}`" in row for script in rerun)
+
+    kept_rows = [row for row in rows(old) if not rerun_row(row)]
+    kept_sections = [part for part in sections(old) if part.split("\n", 1)[0][4:] not in titles]
+    order = [bench.script for bench in BENCHMARKS]
+    all_rows = sorted(
+        kept_rows + rows(new),
+        key=lambda row: next((i for i, script in enumerate(order) if f"`python benchmarks/{script}`" in row), 99),
+    )
+    titles_order = [bench.title for bench in BENCHMARKS]
+    all_sections = sorted(
+        kept_sections + sections(new),
+        key=lambda part: titles_order.index(t) if (t := part.split("\n", 1)[0][4:]) in titles_order else 99,
+    )
+    head, _, _ = new.partition("| Figure | Result |")
+    _, _, notes = new.partition("\n\n" + NOTES.split("\n", 1)[0])
+    table = "| Figure | Result | Target | Measured against | Reproduce |\n|---|---|---|---|---|\n"
+    return (
+        head
+        + table
+        + "\n".join(all_rows)
+        + "\n\n"
+        + NOTES.split("\n", 1)[0]
+        + notes.split("## Output of each benchmark\n")[0]
+        + "## Output of each benchmark\n\n"
+        + "".join(part.rstrip("\n") + "\n\n" for part in all_sections).rstrip("\n")
+        + "\n"
+    )
 
 
 def _load() -> str:

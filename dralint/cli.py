@@ -123,12 +123,12 @@ def _layer(
     release: str | None,
     feature_gates: str | None,
     inventory: tuple[str, ...],
-    rules: tuple[str, ...],
-    select: tuple[str, ...],
-    ignore: tuple[str, ...],
-    exclude: tuple[str, ...],
-    fail_on: str | None,
-    baseline: str | None,
+    rules: tuple[str, ...] = (),
+    select: tuple[str, ...] = (),
+    ignore: tuple[str, ...] = (),
+    exclude: tuple[str, ...] = (),
+    fail_on: str | None = None,
+    baseline: str | None = None,
 ) -> Any:
     """The command-line layer of the settings: only what was given (``None`` lets environment and file decide)."""
     from dralint.config.resolve import Layer, Ref
@@ -441,17 +441,7 @@ def simulate(
         settings = command.SimulateSettings(
             paths=paths,
             outputs=_outputs(formats, outputs, default="text"),
-            flags=_layer(
-                release=release,
-                feature_gates=feature_gates,
-                inventory=inventory,
-                rules=(),
-                select=(),
-                ignore=(),
-                exclude=(),
-                fail_on=None,
-                baseline=None,
-            ),
+            flags=_layer(release=release, feature_gates=feature_gates, inventory=inventory),
             strategy=strategy,
             stdin_name=stdin_filename,
             config=config,

@@ -173,7 +173,7 @@ def test_check_builds_settings_from_the_command_line(monkeypatch: pytest.MonkeyP
             simulate=False,
             color=True,
             jobs=3,
-            freeze_loaded=True,
+            freeze_loaded=True,  # the command line asks for gc.freeze after loading (dralint/process.py)
         )
     ]
 

@@ -1,4 +1,4 @@
-"""Structurally mutated manifests end in a report or exit code 2, the same way every time (testing/fuzz.py).
+"""Mutated manifests and inventories end in well-formed reports or exit code 2, the same way every time (testing/fuzz.py).
 
 A fixed, derandomised profile with a bounded number of examples keeps CI fast and repeatable;
 ``scripts/fuzz.py`` runs the same property for as long as you like. The fixed-seed text
@@ -15,16 +15,16 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from testing.fuzz import MUTATIONS, Mutation, check_property, documents
+from testing.fuzz import MUTATIONS, Family, Mutation, Raw, check_property, documents
 
 
 @cache
-def _documents() -> list[dict[str, Any]]:
-    return documents()
+def _documents(family: Family = "manifests") -> list[dict[str, Any]]:
+    return documents(family)
 
 
 @settings(
-    max_examples=60,
+    max_examples=25,
     derandomize=True,
     database=None,
     deadline=None,
@@ -39,6 +39,37 @@ def test_mutated_documents_end_in_a_report_or_exit_2(index: int, mutations: list
     pool = _documents()
     with tempfile.TemporaryDirectory() as directory:
         check_property(Path(directory), pool[index % len(pool)], mutations, as_json)
+
+
+@settings(
+    max_examples=15,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    index=st.integers(min_value=0, max_value=10**6),
+    mutations=st.lists(MUTATIONS, min_size=1, max_size=4),
+    as_json=st.booleans(),
+)
+def test_mutated_inventories_end_in_a_report_or_exit_2(index: int, mutations: list[Mutation], as_json: bool) -> None:
+    pool = _documents("inventories")
+    with tempfile.TemporaryDirectory() as directory:
+        check_property(Path(directory), pool[index % len(pool)], mutations, as_json, "inventories")
+
+
+def test_the_inventory_pool_has_every_inventory_kind() -> None:
+    assert {d["kind"] for d in _documents("inventories")} >= {"ResourceSlice", "DeviceClass", "Node", "Inventory"}
+
+
+def test_raw_values_reach_the_file_unquoted() -> None:
+    pool = _documents()
+    claim = next(d for d in pool if d.get("kind") == "ResourceClaim")
+    with tempfile.TemporaryDirectory() as directory:
+        run = check_property(Path(directory), claim, [Mutation((2, 0), "replace", value=Raw("9" * 5000))], True)
+        assert "9" * 5000 in (Path(directory) / "case.json").read_text(encoding="utf-8")
+    assert run.exit_code == 1 and "9" * 40 in run.output
 
 
 def test_fuzzing_reaches_the_later_stages() -> None:

@@ -90,14 +90,14 @@ def test_a_hostile_baseline_is_exit_2(name: str, reason: str) -> None:
 # --- files that must not be read: /dev/zero, FIFOs, huge configuration -------------------------
 
 
-@pytest.mark.parametrize("option", ["--baseline", "--config"])
+@pytest.mark.parametrize("option", ["--baseline", "--config", "--rules"])
 def test_dev_zero_as_a_configuration_file_is_refused_at_once(option: str) -> None:
     if not os.path.exists("/dev/zero"):
         pytest.skip("no /dev/zero")
     started = time.monotonic()
     result = cli(
         "check",
-        *(["--no-config"] if option == "--baseline" else []),
+        *(["--no-config"] if option != "--config" else []),
         option,
         "/dev/zero",
         str(HOSTILE / "float-overflow.json"),
@@ -212,18 +212,18 @@ def test_text_outputs_escape_control_characters_from_the_input(fmt: str, tmp_pat
     assert all(line.startswith((str(HOSTILE), str(tmp_path), "::", "2 files")) for line in lines), out
     assert "ResourceClaim/default/a\\nrepo.yaml:1:1: error DRA999 forged\\x1b]0;pwned\\x07\\x1b[2J" in out
     assert "evil\\x1b[2J\\nrepo.yaml:1:1: error DRA999 x.yaml" in out
-    assert '"\\udcff"' in out
+    assert 'got string "\ufffd"' in out  # an escaped lone surrogate decodes to U+FFFD, as in Go
     out.encode("utf-8")  # strict: no lone surrogate reached the output
 
 
 @pytest.mark.parametrize("fmt", ["json", "sarif"])
-def test_json_outputs_survive_a_lone_surrogate(fmt: str) -> None:
+def test_json_outputs_survive_an_escaped_lone_surrogate(fmt: str) -> None:
     import json
 
     result = cli("check", "--no-config", "-f", fmt, str(HOSTILE / "injection.json"))
     assert result.returncode == 1, result.stderr
-    assert "\\\\udcff" in result.stdout  # the surrogate, written out
     assert json.loads(result.stdout)
+    assert "\ufffd" in result.stdout  # an escaped lone surrogate decodes to U+FFFD, as in Go
 
 
 def test_junit_is_well_formed_xml_with_esc_nul_and_bel_in_values() -> None:
@@ -238,20 +238,33 @@ def test_junit_is_well_formed_xml_with_esc_nul_and_bel_in_values() -> None:
 
 
 def test_simulate_text_escapes_control_characters() -> None:
+    # The selector's text reaches the reason of the unplaced pod (an admitted object: the API
+    # server stores a selector that does not compile).
     result = cli(
         "simulate", "--no-config", "-i", str(ROOT / "examples" / "cluster"), str(HOSTILE / "simulate-injection.json")
     )
     assert result.returncode == 1, result.stderr  # the pod is not placed
     assert "\x1b" not in result.stdout and "\x07" not in result.stdout
-    assert (
-        "default/p\\x1b]0;pwned\\x07\\nforged: line (Pod default/p\\x1b]0;pwned\\x07\\nforged: line): error:"
-        in result.stdout
-    )
+    unplaced = result.stdout.split("Unplaced pods (1)\n", 1)[1].splitlines()
+    assert len(unplaced) == 1 and unplaced[0].startswith("default/p (Pod default/p): error: claim default/p-g:")
+    assert '== "\\x1b]0;pwned\\x07\\x1b[2J\\n' in unplaced[0]
 
 
 def test_an_error_line_escapes_a_file_name() -> None:
     result = cli("check", "--no-config", "no\x1b[2Jsuch\nfile.yaml")
     assert _one_line_error(result) == "dralint: error: no\\x1b[2Jsuch\\nfile.yaml: no such file or directory"
+
+
+def test_a_lone_surrogate_in_a_file_name_is_escaped_in_every_format(tmp_path: Path) -> None:
+    # A file name that is not UTF-8 reaches Python as lone surrogates (surrogateescape).
+    folder = tmp_path / "walk"
+    folder.mkdir()
+    (folder / os.fsdecode(b"bad\xff.yaml")).write_text("kind: [\n", encoding="utf-8")
+    for fmt in ("text", "github", "json", "sarif", "junit"):
+        result = cli("check", "--no-config", "-f", fmt, str(folder))
+        assert result.returncode == 1, result.stderr
+        shown = result.stdout.replace("\\\\", "\\").replace("%5C", "\\")  # JSON escapes it; SARIF URIs quote it
+        assert "bad\\udcff.yaml" in shown, (fmt, result.stdout)
 
 
 # --- NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR: line numbers as editors count them -----------------

@@ -23,36 +23,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+from dralint.admission.types import Inputs, Rejection, source_line
 from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
-from dralint.apimachinery.fieldpath import Path
 
-if TYPE_CHECKING:
-    from dralint.pipeline.context import CheckContext
+__all__ = ["Admission", "Identity", "Inputs", "Rejection", "admit", "identity", "source_line"]
 
 # group, kind, namespace ("" for cluster-scoped kinds), name
 Identity = tuple[str, str, str, str]
-
-
-@dataclass(frozen=True, slots=True)
-class Rejection:
-    """Why the API server would not store an object: the finding that says so and where it is."""
-
-    rule: str
-    file: str
-    line: int
-    what: str  # "ResourceSlice node-a-gpu"
-
-    def reference(self, here: str | None = None) -> str:
-        """``see DRA125 at slices.yaml:15`` (``at line 15`` when read in file ``here``): where the user reads why."""
-        where = f"line {self.line}" if self.file == here else f"{self.file}:{self.line}"
-        return f"see {self.rule} at {where}"
-
-    def sentence(self) -> str:
-        """``ResourceSlice node-a-gpu is rejected by the API server (see DRA125 at slices.yaml:15)``."""
-        return f"{self.what} is rejected by the API server ({self.reference()})"
 
 
 @dataclass(slots=True)
@@ -79,7 +58,7 @@ def identity(obj: KubeObject) -> Identity | None:
     return (obj.group, obj.kind, obj.namespace or "", name)
 
 
-def admit(ctx: CheckContext) -> Admission:
+def admit(ctx: Inputs) -> Admission:
     """Run every loaded object through admission (see the module docstring)."""
     from dralint.admission import verdicts
 
@@ -92,7 +71,7 @@ def admit(ctx: CheckContext) -> Admission:
             admission.rejected[obj] = rejection
         else:
             stored[obj] = judge.stored(obj)
-    checked = ctx.workspace.checked_files
+    checked = ctx.checked_files
     winners = _winners(stored, checked)
     for obj in ctx.objects:
         key = identity(obj)
@@ -124,8 +103,3 @@ def _winners(stored: dict[KubeObject, Normalised | None], checked: Iterable[str]
             continue  # the manifests are applied over what the cluster has
         out[key] = obj
     return out
-
-
-def source_line(obj: KubeObject, path: Path) -> int:
-    """The line of ``path`` (in the user's shape) in ``obj``'s file."""
-    return obj.position(path)[0]

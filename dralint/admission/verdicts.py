@@ -8,24 +8,17 @@ first for the object (the lowest line), so a reference leads straight to it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from dralint.admission import Rejection, source_line
+from dralint.admission.types import Inputs, Rejection, source_line
 from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
 from dralint.apimachinery.fieldpath import Path
-from dralint.checks.apiserver import RULE_OF_KIND
-from dralint.checks.gated_fields import RULE_OF_OUTCOME
+from dralint.checks.api_problems import RULE_OF_KIND, RULE_OF_OUTCOME, RULE_OF_PROBLEM, reported
 from dralint.checks.rule_ids import RuleId
-from dralint.checks.schema import RULE_OF_PROBLEM, reported
 from dralint.validate.apiserver.errors import Kind
-
-if TYPE_CHECKING:
-    from dralint.pipeline.context import CheckContext
 
 
 class Judge:
-    def __init__(self, ctx: CheckContext) -> None:
+    def __init__(self, ctx: Inputs) -> None:
         self.ctx = ctx
         # Workloads are validated for the claims of their pod specs (the rest of a pod is not DRA's business).
         self.workloads = {template.owner for template in ctx.pod_templates}

@@ -1,21 +1,23 @@
 """Pod templates inside workloads: where each pod spec sits, its namespace, and how many pods it makes.
 
-Known kinds (Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob,
-ReplicationController, PodTemplate, LeaderWorkerSet) are read from their documented fields.
-Any other object is searched for embedded pod templates (a mapping whose ``spec`` has
-``containers``), so JobSets, Kubeflow jobs, RayClusters and the like work without being
-listed; their pod count is the product of the counts met on the way down: ``replicas``, and
-for Job-shaped mappings the pods running at once (``parallelism``, capped by ``completions``).
+Kinds of the producer table (:mod:`dralint.api.producers`: the workload kinds, LeaderWorkerSet,
+KubeVirt VMs, and the user's own entries) are read from the fields the table names. Any other
+object is searched for embedded pod templates (a mapping whose ``spec`` has ``containers``), so
+JobSets, Kubeflow jobs, RayClusters and the like work without being listed; their pod count is
+the product of the counts met on the way down: ``replicas``, and for Job-shaped mappings the
+pods running at once (``parallelism``, capped by ``completions``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from dralint.api import meta, read
 from dralint.api.objects import KubeObject
+from dralint.api.producers import DEFAULT, Producers
 from dralint.api.scheduling import PodScheduling, pod_scheduling
 from dralint.apimachinery.fieldpath import Path, value_at
 
@@ -79,6 +81,11 @@ class PodTemplate:
     spec: PodSpec
     labels: Mapping[str, str] = field(default_factory=dict)
     annotations: Mapping[str, str] = field(default_factory=dict)
+    claims_at: Path | None = None  # where the pod's resourceClaims are written, when not in the spec
+
+    def claim_path(self, index: int) -> Path:
+        """The path of entry ``index`` of the pod's ``resourceClaims`` in the owner."""
+        return (*(self.claims_at or (*self.path, "resourceClaims")), index)
 
     @property
     def metadata_path(self) -> Path:
@@ -103,58 +110,22 @@ def _job_pods(job_spec: Any) -> int:
     return parallelism
 
 
-def _leader_worker_set(raw: Any) -> list[tuple[Path, int]]:
-    """LeaderWorkerSet: ``replicas`` groups of ``size`` pods, one of them the leader.
-
-    Without a ``leaderTemplate`` every pod of a group (the leader too) uses ``workerTemplate``.
-    """
-    groups = _count(value_at(raw, ("spec", "replicas")))
-    size = _count(value_at(raw, ("spec", "leaderWorkerTemplate", "size")))
-    base: Path = ("spec", "leaderWorkerTemplate")
-    if isinstance(value_at(raw, (*base, "leaderTemplate")), Mapping):
-        return [((*base, "leaderTemplate"), groups), ((*base, "workerTemplate"), groups * max(size - 1, 0))]
-    return [((*base, "workerTemplate"), groups * size)]
-
-
-# kind -> (path of the pod template mapping, replica function of the object's raw data)
-_KNOWN: dict[str, tuple[Path, Any]] = {
-    "Deployment": (("spec", "template"), lambda raw: _count(value_at(raw, ("spec", "replicas")))),
-    "ReplicaSet": (("spec", "template"), lambda raw: _count(value_at(raw, ("spec", "replicas")))),
-    "StatefulSet": (("spec", "template"), lambda raw: _count(value_at(raw, ("spec", "replicas")))),
-    "ReplicationController": (("spec", "template"), lambda raw: _count(value_at(raw, ("spec", "replicas")))),
-    "DaemonSet": (("spec", "template"), lambda raw: None),
-    "Job": (("spec", "template"), lambda raw: _job_pods(value_at(raw, ("spec",)))),
-    "CronJob": (
-        ("spec", "jobTemplate", "spec", "template"),
-        lambda raw: _job_pods(value_at(raw, ("spec", "jobTemplate", "spec"))),
-    ),
-    "PodTemplate": (("template",), lambda raw: 0),
-}
-_CORE_WORKLOAD_GROUPS = {"", "apps", "batch", "extensions"}
-
-
-def pod_templates(obj: KubeObject) -> list[PodTemplate]:
-    """Every pod template of ``obj`` (a Pod is its own template)."""
+def pod_templates(obj: KubeObject, producers: Producers = DEFAULT) -> list[PodTemplate]:
+    """Every pod template of ``obj`` (a Pod is its own template), as the producer table locates them."""
     if obj.is_dra:
         return []
     raw = obj.raw
     namespace = obj.namespace or "default"
     name = obj.name or obj.kind.lower()
-    if obj.kind == "Pod" and obj.group == "":
-        return [_template(obj, ("spec",), raw, namespace, name, 1)]
-    if obj.kind == "LeaderWorkerSet" and obj.group == "leaderworkerset.x-k8s.io":
-        return [
-            _template(obj, (*path, "spec"), template, namespace, name, replicas)
-            for path, replicas in _leader_worker_set(raw)
-            if isinstance(template := value_at(raw, path), Mapping)
-        ]
-    known = _KNOWN.get(obj.kind) if obj.group in _CORE_WORKLOAD_GROUPS else None
-    if known is not None:
-        template_path, replicas = known
-        template = value_at(raw, template_path)
-        if not isinstance(template, Mapping):
-            return []
-        return [_template(obj, (*template_path, "spec"), template, namespace, name, replicas(raw))]
+    entries = producers.pod_producers(obj.group, obj.kind)
+    if entries:
+        out = []
+        for entry in entries:
+            template = value_at(raw, entry.template) if entry.template else raw
+            if entry.applies(raw) and isinstance(template, Mapping):
+                spec_path = (*entry.template, "spec")
+                out.append(_template(obj, spec_path, template, namespace, name, entry.pods(raw), entry.claims))
+        return out
     return [
         _template(obj, (*path, "spec"), template, namespace, name, replicas)
         for path, template, replicas in _find_templates(raw, (), 1)
@@ -177,32 +148,47 @@ def _find_templates(data: Any, path: Path, replicas: int) -> Iterator[tuple[Path
 
 
 def _template(
-    owner: KubeObject, spec_path: Path, template: Mapping[str, Any], namespace: str, name: str, replicas: int | None
+    owner: KubeObject,
+    spec_path: Path,
+    template: Mapping[str, Any],
+    namespace: str,
+    name: str,
+    replicas: int | None,
+    claims_at: Path | None = None,
 ) -> PodTemplate:
     metadata = meta.object_meta(template.get("metadata"))
+    spec = pod_spec(template.get("spec"))
+    if claims_at is not None:  # a producer that writes the pod's claims elsewhere in the object
+        spec = dataclasses.replace(spec, resource_claims=pod_claims(value_at(owner.raw, claims_at)))
     return PodTemplate(
         owner=owner,
         path=spec_path,
         namespace=namespace,
         name=name,
         replicas=replicas,
-        spec=pod_spec(template.get("spec")),
+        spec=spec,
         labels=metadata.labels,
         annotations=metadata.annotations,
+        claims_at=claims_at,
+    )
+
+
+def pod_claims(items: Any) -> tuple[PodClaim, ...]:
+    """The entries of a ``resourceClaims`` list."""
+    return tuple(
+        PodClaim(
+            name=read.text(item, "name"),
+            resource_claim_name=read.opt_text(item, "resourceClaimName"),
+            resource_claim_template_name=read.opt_text(item, "resourceClaimTemplateName"),
+        )
+        for item in (items if isinstance(items, list) else ())
     )
 
 
 def pod_spec(data: Any) -> PodSpec:
     if not isinstance(data, Mapping):
         return PodSpec()
-    claims = tuple(
-        PodClaim(
-            name=read.text(item, "name"),
-            resource_claim_name=read.opt_text(item, "resourceClaimName"),
-            resource_claim_template_name=read.opt_text(item, "resourceClaimTemplateName"),
-        )
-        for item in read.items(data, "resourceClaims")
-    )
+    claims = pod_claims(data.get("resourceClaims"))
     containers = []
     for kind in ("initContainers", "containers", "ephemeralContainers"):
         for index, item in enumerate(read.items(data, kind)):

@@ -16,29 +16,12 @@ from dralint.admission.validation import validation_target
 from dralint.api.convert import PathMap
 from dralint.api.objects import KubeObject
 from dralint.apimachinery.fieldpath import render
-from dralint.checks.rule_ids import RuleId
+from dralint.checks.api_problems import RULE_OF_KIND
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 from dralint.validate import apiserver
 from dralint.validate.apiserver import pod_groups
-from dralint.validate.apiserver.errors import FieldError, Kind
-
-RULE_OF_KIND: dict[Kind, RuleId] = {
-    Kind.METADATA: RuleId.INVALID_METADATA,
-    Kind.REQUIRED: RuleId.MISSING_REQUIRED_FIELD,
-    Kind.MALFORMED: RuleId.MALFORMED_NAME,
-    Kind.TOO_MANY: RuleId.TOO_MANY_ITEMS,
-    Kind.DUPLICATE: RuleId.DUPLICATE_ENTRY,
-    Kind.ONE_OF: RuleId.ONE_OF_VIOLATION,
-    Kind.UNSUPPORTED: RuleId.UNSUPPORTED_VALUE,
-    Kind.INVALID: RuleId.INVALID_VALUE,
-    Kind.CEL_TOO_LONG: RuleId.CEL_EXPRESSION_TOO_LONG,
-    Kind.FORBIDDEN: RuleId.FORBIDDEN_FIELD,
-    Kind.STATUS: RuleId.INVALID_STATUS,
-    Kind.REQUEST_REFERENCE: RuleId.UNKNOWN_REQUEST_REFERENCE,
-    Kind.POD_CLAIM_REFERENCE: RuleId.UNKNOWN_POD_CLAIM,
-    Kind.OWNER_REFERENCE: RuleId.INVALID_OWNER_REFERENCE,
-}
+from dralint.validate.apiserver.errors import FieldError
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:

@@ -8,16 +8,10 @@ from dralint import schemas
 from dralint.api.objects import KubeObject
 from dralint.api.versions import SERVED, Target
 from dralint.apimachinery.fieldpath import Path, render
-from dralint.checks.rule_ids import RuleId
+from dralint.checks.api_problems import RULE_OF_OUTCOME
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 from dralint.validate.skew import Drop, Outcome, default_on_from, dra_object_drops, other_object_drops, pod_spec_drops
-
-RULE_OF_OUTCOME: dict[Outcome, RuleId] = {
-    "changed": RuleId.GATED_FIELD_DROPPED,
-    "ignored": RuleId.GATED_FIELD_IGNORED,
-    "rejected": RuleId.GATED_FIELD_DROP_REJECTED,
-}
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:

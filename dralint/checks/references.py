@@ -4,9 +4,10 @@ A claim's ``deviceClassName`` must name a DeviceClass, a pod's claims must name 
 ResourceClaim or ResourceClaimTemplate in the pod's namespace, and a container's
 ``claims[].request`` must name a request of that claim. Manifests often rely on objects
 installed elsewhere (a driver's Helm chart creates its DeviceClasses; operators create
-templates), so a reference to something absent from the inputs is only a finding with an
-error or warning severity when the inputs say it is probably a mistake: a near-miss name, the
-same name in another namespace, or an inventory that lists the cluster's classes.
+templates: those the producer table knows, such as NVIDIA's ComputeDomain's, count as
+defined), so a reference to something absent from the inputs is only a finding with an error
+or warning severity when the inputs say it is probably a mistake: a near-miss name, the same
+name in another namespace, or an inventory that lists the cluster's classes.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from dralint.api.normalise import Normalised
+from dralint.api.producers import Created
 from dralint.api.requests import claim_specs, written_requests
 from dralint.api.workloads import PodTemplate
 from dralint.apimachinery.fieldpath import Path
@@ -40,6 +42,7 @@ class Index:
     # kind -> namespace -> name -> normalised object
     namespaced: dict[str, dict[str, dict[str, Normalised]]] = field(default_factory=dict)
     inventory_given: bool = False
+    produced: Created = field(default_factory=dict)  # created by the controllers of other input objects
     # Suggestions for unknown class names, once per name (many claims name the same class).
     _typos: dict[str, str | None] = field(default_factory=dict)
     _hints: dict[str, str | None] = field(default_factory=dict)
@@ -67,6 +70,7 @@ def build_index(ctx: CheckContext) -> Index:
             index.namespaced.setdefault(obj.kind, {}).setdefault(obj.namespace or "default", {})[obj.name] = normalised
     checked = ctx.workspace.checked_files
     index.inventory_given = bool(checked) and any(f.name not in checked for f in ctx.workspace.files)
+    index.produced = ctx.produced
     return index
 
 
@@ -128,7 +132,7 @@ def _class_references(normalised: Normalised, index: Index) -> Iterator[Violatio
 def _pod_references(template: PodTemplate, index: Index) -> Iterator[Violation]:
     namespace = template.namespace
     for i, claim in enumerate(template.spec.resource_claims):
-        path = (*template.path, "resourceClaims", i)
+        path = template.claim_path(i)
         if claim.resource_claim_name is not None and claim.resource_claim_template_name is None:
             kind, name, field_name = "ResourceClaim", claim.resource_claim_name, "resourceClaimName"
         elif claim.resource_claim_template_name is not None and claim.resource_claim_name is None:
@@ -143,21 +147,29 @@ def _pod_references(template: PodTemplate, index: Index) -> Iterator[Violation]:
             continue
         by_namespace = index.namespaced.get(kind, {})
         target = by_namespace.get(namespace, {}).get(name)
+        if target is None and (kind, namespace, name) in index.produced:
+            continue  # an object of the inputs creates it (the producer table); its requests are unknown
         if target is None:
             templates = index.namespaced.get("ResourceClaimTemplate", {}).get(namespace, {})
             if kind == "ResourceClaim" and name in templates:
                 yield _template_named_as_claim(template, name, (*path, field_name))
             else:
-                yield _missing(template, kind, name, (*path, field_name), by_namespace)
+                created = [n for k, ns, n in index.produced if k == kind and ns == namespace]
+                yield _missing(template, kind, name, (*path, field_name), by_namespace, created)
             continue
         yield from _container_requests(template, claim.name, target)
 
 
 def _missing(
-    template: PodTemplate, kind: str, name: str, path: Path, by_namespace: dict[str, dict[str, Normalised]]
+    template: PodTemplate,
+    kind: str,
+    name: str,
+    path: Path,
+    by_namespace: dict[str, dict[str, Normalised]],
+    created: list[str],
 ) -> Violation:
     namespace = template.namespace
-    local = by_namespace.get(namespace, {})
+    local = sorted({*by_namespace.get(namespace, {}), *created})
     elsewhere = sorted(ns for ns, objects in by_namespace.items() if name in objects and ns != namespace)
     near = similar(name, local)
     message = f'{kind} "{name}" does not exist in namespace "{namespace}"'

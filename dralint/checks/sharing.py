@@ -30,7 +30,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
 
 
 def _entry(template: PodTemplate, index: int) -> tuple[str | int, ...]:
-    return (*template.path, "resourceClaims", index)
+    return template.claim_path(index)
 
 
 def _replicas(template: PodTemplate) -> str | None:

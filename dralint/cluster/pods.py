@@ -18,13 +18,14 @@ from typing import Literal
 from dralint.api import model
 from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
+from dralint.api.producers import Created
 from dralint.api.workloads import PodClaim, PodTemplate, Toleration
 from dralint.apimachinery.fieldpath import Path
 from dralint.apimachinery.quantity import QuantityError, parse_quantity
 from dralint.cluster.inventory import ClassEntry, NodeEntry
 from dralint.dryrun import eligibility
 
-ClaimKind = Literal["template", "claim", "extended"]
+ClaimKind = Literal["template", "claim", "extended", "produced"]
 IMPLICIT_EXTENDED_PREFIX = "deviceclass.resource.kubernetes.io/"
 EXTENDED_CLAIM_ANNOTATION = "resource.kubernetes.io/extended-resource-claim"
 POD_CLAIM_NAME_ANNOTATION = "resource.kubernetes.io/pod-claim-name"
@@ -38,8 +39,10 @@ class ClaimUse:
     entry: PodClaim
     entry_index: int  # in spec.resourceClaims; -1 for the extended-resource claim
     kind: ClaimKind
-    claim: model.ResourceClaim | None  # None when the named object does not exist
-    source: KubeObject | None  # the ResourceClaim / ResourceClaimTemplate written by the user
+    claim: model.ResourceClaim | None  # None when the named object does not exist, or is "produced"
+    # the ResourceClaim / ResourceClaimTemplate written by the user; for "produced", the object whose
+    # controller creates it (its content is unknown, so the dry-run does not allocate it)
+    source: KubeObject | None
     missing: str | None = None  # "ResourceClaimTemplate ml/gpu-template does not exist" when absent
     # for the extended-resource claim: request name -> (container path in the pod spec, resource name)
     extended: tuple[tuple[str, Path, str], ...] = ()
@@ -53,6 +56,11 @@ class ClaimUse:
     @property
     def shared(self) -> bool:
         return self.kind == "claim"
+
+    @property
+    def allocatable(self) -> bool:
+        """Whether the dry-run allocates the claim (not when a controller creates it from unknown content)."""
+        return self.kind != "produced"
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +109,7 @@ class ClaimIndex:
     owned: Mapping[tuple[str, str], tuple[tuple[str | None, model.ResourceClaim, KubeObject], ...]] = dataclasses.field(
         default_factory=dict
     )
+    produced: Created = dataclasses.field(default_factory=dict)  # created by other objects' controllers
 
     def absent(self, kind: str, namespace: str, name: str) -> str:
         """Why the pod cannot have the claim or template: it is not defined, or it is rejected."""
@@ -108,7 +117,9 @@ class ClaimIndex:
 
 
 def claim_index(
-    normalised: Iterable[Normalised], rejected: Mapping[tuple[str, str, str], str] | None = None
+    normalised: Iterable[Normalised],
+    rejected: Mapping[tuple[str, str, str], str] | None = None,
+    produced: Created | None = None,
 ) -> ClaimIndex:
     claims: dict[tuple[str, str], tuple[model.ResourceClaim, KubeObject]] = {}
     templates: dict[tuple[str, str], tuple[model.ResourceClaimTemplate, KubeObject]] = {}
@@ -123,7 +134,8 @@ def claim_index(
                 owned.setdefault((namespace, pod), []).append((entry, claim, item.obj))
         elif isinstance(typed, model.ResourceClaimTemplate):
             templates.setdefault((namespace, typed.name), (typed, item.obj))
-    return ClaimIndex(claims, templates, rejected or {}, {key: tuple(value) for key, value in owned.items()})
+    owned_claims = {key: tuple(value) for key, value in owned.items()}
+    return ClaimIndex(claims, templates, rejected or {}, owned_claims, produced or {})
 
 
 def _pods_owning(data: Mapping[str, object], allocated: bool) -> list[tuple[str, str | None]]:
@@ -273,7 +285,10 @@ def _claims(
     for i, entry in enumerate(template.spec.resource_claims):
         if entry.resource_claim_name is not None:
             found = index.claims.get((namespace, entry.resource_claim_name))
-            if found is None:
+            creator = index.produced.get(("ResourceClaim", namespace, entry.resource_claim_name))
+            if found is None and creator is not None:
+                uses.append(ClaimUse(entry, i, "produced", None, creator[0]))
+            elif found is None:
                 missing = index.absent("ResourceClaim", namespace, entry.resource_claim_name)
                 uses.append(ClaimUse(entry, i, "claim", None, None, missing))
             else:
@@ -284,6 +299,10 @@ def _claims(
                 uses.append(ClaimUse(entry, i, "template", generated[0], generated[1]))
                 continue
             found_template = index.templates.get((namespace, entry.resource_claim_template_name))
+            creator = index.produced.get(("ResourceClaimTemplate", namespace, entry.resource_claim_template_name))
+            if found_template is None and creator is not None:
+                uses.append(ClaimUse(entry, i, "produced", None, creator[0]))
+                continue
             if found_template is None:
                 missing = index.absent("ResourceClaimTemplate", namespace, entry.resource_claim_template_name)
                 uses.append(ClaimUse(entry, i, "template", None, None, missing))

@@ -74,6 +74,7 @@ class Layer:
     path_ignores: tuple[tuple[str, tuple[Ref, ...]], ...] | None = None
     exceptions: tuple[ExceptionSpec, ...] | None = None
     limits: Mapping[str, int] | None = None
+    producers: Mapping[str, Any] | None = None
     fail_on: Ref | None = None
     baseline: str | None = None
 
@@ -95,6 +96,7 @@ class Effective:
     path_ignores: tuple[tuple[str, tuple[Ref, ...]], ...] = ()
     exceptions: tuple[ExceptionSpec, ...] = ()
     limits: Mapping[str, int] = field(default_factory=dict)
+    producers: Mapping[str, Any] = field(default_factory=dict)  # `producers:` as validated by the schema
     fail_on: Ref | None = None
     baseline: str | None = None
     root: str = "."  # directory that globs are relative to
@@ -168,6 +170,7 @@ def from_file(config: ConfigFile) -> Layer:
         "rule_paths": paths("custom", rules.get("custom")),
         "exclude": None if "exclude" not in data else tuple(_as_list(data["exclude"])),
         "limits": data.get("limits"),
+        "producers": data.get("producers"),
         "baseline": path(data["baseline"]) if "baseline" in data else None,
     }
     if "kubernetesVersion" in data:

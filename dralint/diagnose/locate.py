@@ -33,7 +33,7 @@ def claim_entry(pod: Pod, use: ClaimUse) -> tuple[KubeObject, Path]:
     template = pod.template
     if use.entry_index < 0:
         return template.owner, use.extended[0][1] if use.extended else template.path
-    return template.owner, (*template.path, "resourceClaims", use.entry_index)
+    return template.owner, template.claim_path(use.entry_index)
 
 
 def describe(use: ClaimUse) -> str:

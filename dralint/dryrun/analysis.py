@@ -27,6 +27,7 @@ from dralint.dryrun.utilisation import PoolUtilisation, utilisation
 if TYPE_CHECKING:
     from dralint.api.normalise import Normalised
     from dralint.api.objects import KubeObject
+    from dralint.api.producers import Created
     from dralint.api.workloads import PodTemplate
     from dralint.limits import Limits as InputLimits
 
@@ -183,19 +184,21 @@ def analyse(
     strategy: Strategy = "pack",
     rejected: Mapping[tuple[str, str, str], str] | None = None,
     namespaces: Mapping[str, Mapping[str, str]] | None = None,
+    produced: Created | None = None,
 ) -> Analysis:
     """The dry-run of every pod of ``pod_templates`` (claims from ``normalised``) against ``inventory``.
 
     ``rejected`` says why claims and templates the inputs define are not in the cluster, by
     (kind, namespace, name), for the pods that name them. ``namespaces`` gives the labels of
-    namespaces, for the namespaceSelector of pod affinity terms.
+    namespaces, for the namespaceSelector of pod affinity terms; ``produced`` the claims and
+    templates other objects create (not dry-run: their content is unknown).
     """
     features = features_for(target)
     slices = [entry.slice for entry in inventory.slices]
     if taint_rules_apply(target):
         slices = apply_taint_rules(slices, [entry.rule for entry in inventory.taint_rules])
     classes = {name: entry.device_class for name, entry in inventory.classes.items()}
-    index = pods_module.claim_index(normalised.values(), rejected)
+    index = pods_module.claim_index(normalised.values(), rejected, produced)
     extended = pods_module.extended_resource_classes(inventory.classes) if target.enabled("DRAExtendedResource") else {}
     pods = pods_module.expand(pod_templates, index, inventory.nodes, extended)
     # The scheduler evaluates selectors in the StoredExpressions environment (everything enabled).
@@ -207,7 +210,8 @@ def analyse(
         claims_cluster.add(c.allocation for c in existing if c.allocation is not None)
     preallocated = {(c.namespace, c.name): c.allocation for c in existing if c.allocation is not None}
     consumers = {(c.namespace, c.name): c.reserved_for for c in existing}
-    placed = PlacedPods(inventory.nodes, namespaces=namespaces, dra_backed=extended.keys())
+    inter_pod = any(t.spec.scheduling.inter_pod for t in pod_templates)
+    placed = PlacedPods(inventory.nodes, namespaces=namespaces, dra_backed=extended.keys(), inter_pod=inter_pod)
     result = (
         simulate(
             pods,

@@ -28,13 +28,15 @@ NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
 Check = Callable[[int], Exclusion | None]  # node index -> why the pod cannot go there, or None
 
 
-@dataclass(frozen=True, slots=True)
-class _Placed:
+@dataclass(slots=True)
+class _Group:
+    """The placed pods of one pod template: they share namespace, labels and anti-affinity terms."""
+
     namespace: str
     labels: LabelMap
-    node: int
     workload: str
     anti_affinity: tuple[AffinityTerm, ...]
+    nodes: dict[int, int]  # node index -> pods of the group on it, in order of first placement
 
 
 @dataclass(slots=True)
@@ -47,6 +49,8 @@ class _Term:
 
 class PlacedPods:
     """The pods placed so far, per node, as the inter-pod and resource filters read them."""
+    # (the first workload found in a domain is the one an exclusion names: groups are in the
+    # order of their first placement)
 
     def __init__(
         self,
@@ -54,7 +58,10 @@ class PlacedPods:
         *,
         namespaces: Mapping[str, LabelMap] | None = None,
         dra_backed: Collection[str] = (),
+        inter_pod: bool = True,
     ) -> None:
+        """``inter_pod`` false says that no pod to be placed has pod (anti-)affinity or spread
+        constraints: then, without allocatable on any node, nothing needs to be remembered."""
         self.nodes = nodes
         self.namespaces = namespaces or {}
         self.dra_backed = frozenset(dra_backed)
@@ -62,10 +69,12 @@ class PlacedPods:
             resources.amounts(e.node.allocatable) if e.node.allocatable is not None else None for e in nodes
         ]
         self.constrained = any(a is not None for a in self.allocatable)
+        self.active = self.constrained or inter_pod
         self.used: list[resources.Amounts] = [{} for _ in nodes]
         self.pod_count = [0] * len(nodes)
-        self.placed: list[_Placed] = []
-        self.repelling: list[_Placed] = []  # placed pods with required anti-affinity
+        # Placed pods per pod template: a selector is matched once per template, not once per pod.
+        self.groups: dict[int, _Group] = {}
+        self.repelling: list[_Group] = []  # groups with required anti-affinity
         self._requests: dict[int, resources.Amounts] = {}  # per pod template
         self._spread_nodes: dict[tuple[int, int], list[int]] = {}  # (template, constraint) -> counted nodes
 
@@ -76,18 +85,24 @@ class PlacedPods:
         return cached
 
     def add(self, pod: Pod, node: int) -> None:
+        if not self.active:
+            return
         self.pod_count[node] += 1
         if self.constrained:
             resources.add_usage(self.used[node], self.requests(pod).items())
-        placed = _Placed(
-            pod.namespace, pod.template.labels, node, pod.workload, pod.template.spec.scheduling.anti_affinity
-        )
-        self.placed.append(placed)
-        if placed.anti_affinity:
-            self.repelling.append(placed)
+        group = self.groups.get(pod.template_index)
+        if group is None:
+            anti = pod.template.spec.scheduling.anti_affinity
+            group = _Group(pod.namespace, pod.template.labels, pod.workload, anti, {})
+            self.groups[pod.template_index] = group
+            if anti:
+                self.repelling.append(group)
+        group.nodes[node] = group.nodes.get(node, 0) + 1
 
     def prepare(self, pod: Pod) -> Check | None:
         """The filters for ``pod`` against the pods placed so far; ``None`` when none can exclude a node."""
+        if not self.active:
+            return None
         checks: list[Check] = []  # in kube-scheduler's order; the first that excludes a node names why
         if self.constrained:
             checks.append(self._fit(pod))
@@ -159,24 +174,29 @@ class PlacedPods:
         repelled: dict[tuple[str, str], str] = {}
         for other in self.repelling:
             for term in self._completed(other.anti_affinity, other.labels):
-                value = node_labels[other.node].get(term.term.topology_key)
-                if value is not None and self._term_matches(term, other.namespace, pod.namespace, labels):
-                    repelled.setdefault((term.term.topology_key, value), other.workload)
+                if not self._term_matches(term, other.namespace, pod.namespace, labels):
+                    continue
+                for node in other.nodes:
+                    value = node_labels[node].get(term.term.topology_key)
+                    if value is not None:
+                        repelled.setdefault((term.term.topology_key, value), other.workload)
         # per anti-affinity term: topology value -> the first workload with a selected pod there
         avoided: list[dict[str, str]] = [{} for _ in anti]
         attracted: dict[tuple[str, str], int] = {}
-        for other in self.placed:
-            on = node_labels[other.node]
+        for other in self.groups.values():
             for i, term in enumerate(anti):
-                value = on.get(term.term.topology_key)
-                if value is not None and self._term_matches(term, pod.namespace, other.namespace, other.labels):
-                    avoided[i].setdefault(value, other.workload)
+                if self._term_matches(term, pod.namespace, other.namespace, other.labels):
+                    for node in other.nodes:
+                        value = node_labels[node].get(term.term.topology_key)
+                        if value is not None:
+                            avoided[i].setdefault(value, other.workload)
             if affinity and all(self._term_matches(t, pod.namespace, other.namespace, other.labels) for t in affinity):
-                for term in affinity:
-                    value = on.get(term.term.topology_key)
-                    if value is not None:
-                        key = (term.term.topology_key, value)
-                        attracted[key] = attracted.get(key, 0) + 1
+                for node, count in other.nodes.items():
+                    for term in affinity:
+                        value = node_labels[node].get(term.term.topology_key)
+                        if value is not None:
+                            key = (term.term.topology_key, value)
+                            attracted[key] = attracted.get(key, 0) + count
         # the first pod of a group that selects itself may go anywhere its terms' topologies exist
         first_of_group = not attracted and all(
             self._term_matches(t, pod.namespace, pod.namespace, labels) for t in affinity
@@ -247,11 +267,12 @@ class PlacedPods:
             counts: dict[str, int] = {self.nodes[i].node.labels[key]: 0 for i in counted}
             counted_set = set(counted)
             if selector is not None:
-                for other in self.placed:
-                    if other.node not in counted_set or other.namespace != pod.namespace:
+                for other in self.groups.values():
+                    if other.namespace != pod.namespace or not selector.matches(other.labels):
                         continue
-                    if selector.matches(other.labels):
-                        counts[self.nodes[other.node].node.labels[key]] += 1
+                    for node, count in other.nodes.items():
+                        if node in counted_set:
+                            counts[self.nodes[node].node.labels[key]] += count
             minimum = min(counts.values(), default=0)
             if constraint.min_domains is not None and len(counts) < constraint.min_domains:
                 minimum = 0

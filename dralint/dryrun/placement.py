@@ -145,6 +145,8 @@ class _Run:
         reused: list[tuple[ClaimUse, model.AllocationResult]] = []
         to_allocate: list[ClaimUse] = []
         for use in pod.claims:
+            if not use.allocatable:
+                continue
             existing = self._existing(use)
             if existing is None:
                 to_allocate.append(use)
@@ -214,9 +216,11 @@ class _Run:
 
     def _filtered(self, check: Check | None, candidates: list[int]) -> list[tuple[str, eligibility.Exclusion]]:
         """The candidates the filters that depend on earlier pods exclude, with why."""
-        out = []
+        out: list[tuple[str, eligibility.Exclusion]] = []
+        if check is None:
+            return out
         for index in candidates:
-            why = check(index) if check is not None else None
+            why = check(index)
             if why is not None:
                 out.append((self.nodes[index].node.name, why))
         return out
@@ -237,7 +241,8 @@ class _Run:
             self.result.allocated[use.key] = result
             pairs.append((use, result))
         for use in pod.claims:
-            self.result.consumers[use.key] = self.result.consumers.get(use.key, 0) + 1
+            if use.allocatable:
+                self.result.consumers[use.key] = self.result.consumers.get(use.key, 0) + 1
         order = {id(use): n for n, use in enumerate(pod.claims)}
         pairs.sort(key=lambda pair: order[id(pair[0])])
         return Placement(pod, "placed", self.nodes[index].node.name, tuple(pairs))

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from dralint.api.producers import DEFAULT as DEFAULT_PRODUCERS
+from dralint.api.producers import Producers
 from dralint.limits import Limits
 
 if TYPE_CHECKING:
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from dralint.admission.validation import Validated, Validator
     from dralint.api.normalise import Normalised
     from dralint.api.objects import KubeObject, Unidentified
+    from dralint.api.producers import Created
     from dralint.api.versions import Target
     from dralint.api.workloads import PodTemplate
     from dralint.cluster.inventory import Inventory, SkippedPool
@@ -58,6 +61,7 @@ class Options:
     # rule id -> option -> value, defaults filled in (``config.select.rule_options``)
     extra: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     limits: Limits = field(default_factory=Limits)  # the dry-run reads its search budgets here
+    producers: Producers = DEFAULT_PRODUCERS  # kinds that make pods and claims (built-in and configured)
 
     def option(self, rule: str, name: str) -> Any:
         """The value of a rule's option (as configured, else its default from the catalogue)."""
@@ -81,6 +85,11 @@ class CheckContext:
     def objects(self) -> list[KubeObject]:
         return self.workspace.objects
 
+    @property
+    def checked_files(self) -> frozenset[str]:
+        """The files findings are reported for (the others are context)."""
+        return self.workspace.checked_files
+
     @cached_property
     def normalised(self) -> dict[KubeObject, Normalised]:
         """Every current DRA object, defaulted and converted to v1, in input order."""
@@ -98,7 +107,15 @@ class CheckContext:
         """Every pod template of every workload, in input order."""
         from dralint.api.workloads import pod_templates
 
-        return [template for obj in self.workspace.objects for template in pod_templates(obj)]
+        producers = self.options.producers
+        return [template for obj in self.workspace.objects for template in pod_templates(obj, producers)]
+
+    @cached_property
+    def produced(self) -> Created:
+        """ResourceClaimTemplates and ResourceClaims that objects of the inputs create (an operator's CRs)."""
+        from dralint.api.producers import created
+
+        return created(self.workspace.objects, self.options.producers)
 
     @cached_property
     def inventory(self) -> Inventory:
@@ -169,6 +186,7 @@ class CheckContext:
             strategy=strategy,
             namespaces=namespace_labels(admission.objects, self.options.namespaces),
             rejected=rejected,
+            produced=self.produced,
         )
 
     @cached_property

@@ -87,7 +87,10 @@ class Plan:
         self, *, simulate: bool = True, rule_options: Mapping[str, Mapping[str, object]] | None = None
     ) -> Options:
         """The analysis options of this run (the dry-run's search budgets come from the limits)."""
-        return Options(simulate=simulate, extra=dict(rule_options or {}), limits=self.limits)
+        from dralint.api.producers import table
+
+        producers = table(self.effective.producers)
+        return Options(simulate=simulate, extra=dict(rule_options or {}), limits=self.limits, producers=producers)
 
 
 def configure(request: Request) -> Plan:

@@ -29,6 +29,8 @@ def decode(text: str) -> tuple[list[tuple[Any, int]], DecodeIssue | None]:
             if data is not None:
                 values.append((data, text.count("\n", 0, index) + 1))
             index = len(text) - len(text[end:].lstrip())
+        if _SURROGATE_ESCAPE.search(text):
+            values = [(_without_lone_surrogates(data), line) for data, line in values]
     except json.JSONDecodeError as error:
         return [], DecodeIssue("syntax", f"invalid JSON: {error.msg}", error.lineno, error.colno)
     except _Constant as constant:
@@ -37,6 +39,22 @@ def decode(text: str) -> tuple[list[tuple[Any, int]], DecodeIssue | None]:
     except RecursionError:
         return [], DecodeIssue("too-deep", "JSON document nests too deeply", text.count("\n", 0, index) + 1, 1)
     return values, None
+
+
+# Go's decoder turns an escaped lone surrogate (``"\\udcff"``) into U+FFFD; Python's keeps it,
+# and no UTF-8 output could hold it.
+_SURROGATE_ESCAPE = re.compile(r"\\[uU][dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _without_lone_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_without_lone_surrogates(k): _without_lone_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_lone_surrogates(item) for item in value]
+    return value
 
 
 def _int(text: str) -> Any:

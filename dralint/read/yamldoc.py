@@ -397,7 +397,8 @@ def decode(
 
 def _objects_in(data: Any) -> int:
     """How many objects a document holds: the items of ``kind: *List`` and bare lists, else one."""
-    items = data.get("items") if isinstance(data, dict) and str(data.get("kind", "")).endswith("List") else data
+    kind = data.get("kind") if isinstance(data, dict) else None
+    items = data.get("items") if isinstance(kind, str) and kind.endswith("List") else data
     if not isinstance(items, list):
         return 1
     return max(1, sum(_objects_in(item) if isinstance(item, (dict, list)) else 1 for item in items))

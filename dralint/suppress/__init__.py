@@ -56,7 +56,7 @@ class Suppressor:
         for obj in ctx.objects:
             if obj.file not in annotated_files or (checked and obj.file not in checked):
                 continue
-            templates = pod_templates(obj)
+            templates = pod_templates(obj, ctx.options.producers)
             if annotated.has_any(obj, templates):
                 scopes, problems = annotated.scopes(obj, templates, rules)
                 self._scopes[obj] = scopes

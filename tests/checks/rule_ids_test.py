@@ -48,7 +48,7 @@ def test_rule_id_prints_as_its_id() -> None:
 def test_every_problem_kind_has_a_rule() -> None:
     from typing import get_args
 
-    from dralint.checks import apiserver, capacity, gated_fields, input, inventory_defects, schema
+    from dralint.checks import api_problems, capacity, input, inventory_defects
     from dralint.diagnose.candidates import CapacityKind
     from dralint.diagnose.defects import Kind as DefectKind
     from dralint.read.issues import IssueKind
@@ -56,9 +56,9 @@ def test_every_problem_kind_has_a_rule() -> None:
     from dralint.validate.schema import Problem
     from dralint.validate.skew import Outcome
 
-    assert set(apiserver.RULE_OF_KIND) == set(FieldErrorKind)
+    assert set(api_problems.RULE_OF_KIND) == set(FieldErrorKind)
     assert set(capacity.rule_of_kind()) == set(CapacityKind)
     assert set(inventory_defects.rule_of_kind()) == set(DefectKind)
     assert set(input.RULE_OF_ISSUE) == set(get_args(IssueKind))
-    assert set(schema.RULE_OF_PROBLEM) == set(get_args(Problem))
-    assert set(gated_fields.RULE_OF_OUTCOME) == set(get_args(Outcome))
+    assert set(api_problems.RULE_OF_PROBLEM) == set(get_args(Problem))
+    assert set(api_problems.RULE_OF_OUTCOME) == set(get_args(Outcome))

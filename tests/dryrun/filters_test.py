@@ -154,3 +154,20 @@ def test_spread_strategy_continues_after_the_node_any_pod_used_last() -> None:
     ]
     packed, _ = _rows("spread-strategy.yaml")
     assert [node for _, _, node, _, _ in packed] == ["node-0", "node-0", "node-1", "node-1"]
+
+
+def test_topology_spread_counts_tainted_domains_unless_node_taints_policy_is_honor() -> None:
+    placed, _ = _rows("spread-taints.yaml")
+    assert placed == [
+        ("ignore-0", "placed", "b-0", "gpu-0", ""),
+        (
+            "ignore-1",
+            "no-node",
+            "-",
+            "",
+            "0 of 2 nodes are eligible: 1 node excluded by topology spread on topology.kubernetes.io/zone "
+            "(maxSkew 1 exceeded); 1 untolerated taint maintenance=true:NoSchedule",
+        ),
+        ("honor-0", "placed", "b-0", "gpu-1", ""),
+        ("honor-1", "placed", "b-0", "gpu-2", ""),
+    ]
