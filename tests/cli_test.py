@@ -100,7 +100,7 @@ def test_check_fail_on_never_exits_0() -> None:
         ),
         (
             ["repo", "--format", "yaml"],
-            "dralint: error: unknown format 'yaml'; known: auto, github, json, junit, sarif, text",
+            "dralint: error: unknown format 'yaml'; known: auto, concise, full, github, json, junit, sarif, text",
         ),
         (
             ["repo", "-f", "json", "-o", "missing-dir/out.json"],
@@ -255,3 +255,24 @@ def test_debug_shows_the_traceback_of_an_internal_error(tmp_path: Path, jobs: st
     )
     assert 'tests/failing_check.py", line 13, in check' in result.stderr
     assert result.stderr.endswith("ZeroDivisionError: a check divided by zero\non two lines\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["simulate"],
+            "dralint: error: simulate needs the manifests whose pods to place: give PATHS (files, directories, or -)",
+        ),
+        (
+            ["check", "--show-supressed"],
+            "dralint: error: no such option '--show-supressed'; did you mean '--show-suppressed'? "
+            "(see 'dralint check --help')",
+        ),
+        (["check", "--fail-on"], "dralint: error: option '--fail-on' requires an argument (see 'dralint --help')"),
+        (["chek"], "dralint: error: no such command 'chek'; did you mean 'check'? (see 'dralint --help')"),
+    ],
+)
+def test_command_line_mistakes_are_one_dralint_error_line(args: list[str], message: str) -> None:
+    result = invoke(*args)
+    assert (result.exit_code, result.stderr, result.stdout) == (2, message + "\n", "")

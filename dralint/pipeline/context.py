@@ -251,7 +251,7 @@ class CheckContext:
         out: dict[KubeObject, list[SchemaError]] = {}
         for obj in self.workspace.objects:
             if obj.is_dra or obj in claiming:
-                errors = validate(release, obj.api_version, obj.kind, obj.raw)
+                errors = validate(release, obj.api_version, obj.kind, obj.raw, written=obj.plain_scalar)
                 if errors:
                     out[obj] = errors
         return out
