@@ -60,7 +60,8 @@ def test_baseline_counts_each_recorded_finding_once(tmp_path: Path, monkeypatch:
     check(["a.yaml"], write_baseline="baseline.json")
     Path("a.yaml").write_text(LEGACY.read_text() + "---\n" + LEGACY.read_text())  # the same object twice
     outcome = check(["a.yaml"], flags=Layer(baseline="baseline.json"))
-    assert [f.suppressed is not None for f in outcome.report.findings] == [True, False]
+    # (the second copy is also DRA308, duplicate-object, main's newer rule: not what this test is about)
+    assert [f.suppressed is not None for f in outcome.report.findings if f.rule == "DRA200"] == [True, False]
 
 
 @pytest.mark.parametrize(
