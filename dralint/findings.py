@@ -48,6 +48,10 @@ class Suppression:
         return self.kind in ("annotation", "comment")
 
 
+# Extra (name, value) pairs for machine-readable output; values are JSON-shaped.
+Details = tuple[tuple[str, object], ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Violation:
     """What a check yields: a rule broken at a path of an object (or at an explicit location).
@@ -68,7 +72,7 @@ class Violation:
     # For positions inside a string value (a CEL expression): character offset into that value.
     offset: int | None = None
     # Extra data for machine-readable output (e.g. the explanation of an unsatisfiable claim).
-    details: tuple[tuple[str, object], ...] = field(default=())
+    details: Details = field(default=())
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +88,8 @@ class Finding:
     path: Path = ()
     hint: str | None = None
     suppressed: Suppression | None = None  # set when a suppression matched
+    # Structured extras for machine-readable output (the full numbers a bounded message summarises).
+    details: Details = field(default=(), compare=False)
 
     @property
     def path_text(self) -> str:

@@ -72,11 +72,15 @@ class Allocator:
         *,
         budget: int = DEFAULT_SEARCH_BUDGET,
         cel_environment: Environment | None = None,
+        selector_cache: SelectorCache | None = None,
     ) -> None:
+        """``selector_cache`` lets allocators over the same slices share CEL outcomes (it must
+        have been made for ``cel_environment``); by default each allocator has its own."""
         self.features = features
         self.classes = classes
         self.budget = budget
-        self._registry = DeviceRegistry(allocated_state)
+        self._cache = SelectorCache(cel_environment) if selector_cache is None else selector_cache
+        self._registry = DeviceRegistry(allocated_state, self._cache.keys)
         self._all_slices = [SliceInfo(s) for s in slices]
         self._on_node: dict[str, list[SliceInfo]] = {}
         self._shared: list[SliceInfo] = []
@@ -85,7 +89,6 @@ class Allocator:
                 self._on_node.setdefault(slice_info.node_name, []).append(slice_info)
             else:
                 self._shared.append(slice_info)
-        self._cache = SelectorCache(cel_environment)
         self._counter_cache: dict[str, CounterSets] = {}
         self._pools: PoolMemo = {}
         self.last_steps = 0  # steps of the latest ``allocate`` call

@@ -80,8 +80,8 @@ class DeviceRegistry:
 
     __slots__ = ("aggregated", "allocated", "exclusive", "keys")
 
-    def __init__(self, state: AllocatedState) -> None:
-        self.keys: dict[DeviceID, int] = {}
+    def __init__(self, state: AllocatedState, keys: dict[DeviceID, int] | None = None) -> None:
+        self.keys: dict[DeviceID, int] = {} if keys is None else keys
         self.exclusive = state.allocated_devices
         self.allocated = state.allocated_device_ids()
         self.aggregated: dict[DeviceID, dict[str, int]] = {

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import dralint.cel
 from dralint.allocator.devices import DeviceInfo
 from dralint.allocator.nodes import NodeSelectorError, node_matches
-from dralint.allocator.types import AllocatorError, device_id_text
+from dralint.allocator.types import AllocatorError, DeviceID, device_id_text
 from dralint.api import model
 from dralint.cel import CelCompileError, CelRuntimeError
 
@@ -29,10 +29,13 @@ _Outcome = bool | str
 class SelectorCache:
     """Compiled selectors by expression, and their outcome per device key."""
 
-    __slots__ = ("_compiled", "_env", "_matched", "_outcomes")
+    __slots__ = ("_compiled", "_env", "_matched", "_outcomes", "keys")
 
     def __init__(self, env: Environment | None = None) -> None:
         self._env = env
+        # Device ids interned as the small integers the memos are keyed by; allocators that share
+        # this cache (the dry-run's, one per attempt over the same slices) share the interning too.
+        self.keys: dict[DeviceID, int] = {}
         self._compiled: dict[str, Selector | CelCompileError] = {}
         self._outcomes: dict[str, dict[int, _Outcome]] = {}
         self._matched: dict[tuple[tuple[str, ...], tuple[str, ...]], dict[int, bool]] = {}

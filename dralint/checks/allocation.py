@@ -175,18 +175,18 @@ def _hint(reason: why.RequestWhy) -> str | None:
 
 
 def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
-    from dralint.diagnose import demand, locate, why
+    from dralint.diagnose import locate, why
 
     pod = failure.first.pod
     reasons = analysis.reasons(failure)
     exhausted = why.blocking(reasons) or reasons[:1]
     use_by_ref = {f"{u.key[0]}/{u.key[1]}": u for u in failure.first.attempted if u.claim is not None}
-    total = sum(1 for p in analysis.simulation.placements if p.pod.template_index == pod.template_index)
+    total = analysis.template_pods[pod.template_index]
     for reason in exhausted:
         use = use_by_ref.get(reason.claim)
         if use is None:
             continue
-        devices = analysis.class_devices(reason.device_class)
+        details: tuple[tuple[str, object], ...] = ()
         if reason.rejected.get("capacity"):
             spec = use.claim.spec if use.claim is not None else None
             names = sorted(
@@ -197,15 +197,11 @@ def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]
                     for name in r.exactly.capacity.requests
                 }
             )
-            arithmetic = "; ".join(
-                demand.capacity_demand(analysis.pods, reason.device_class, name, devices).text() for name in names
-            )
+            arithmetic = "; ".join(analysis.capacity_demand(reason.device_class, name).text() for name in names)
         else:
-            ids = [
-                (driver, pool, device.name) for driver, pool, device in analysis.class_device_ids(reason.device_class)
-            ]
-            placements = analysis.simulation.placements
-            arithmetic = demand.class_demand(analysis.pods, reason.device_class, ids, placements).text()
+            class_demand = analysis.class_demand(reason.device_class)
+            arithmetic = class_demand.text()
+            details = class_demand.details()
         obj, path = locate.claim_entry(pod, use)
         unplaced = len(failure.placements)
         who = f"the pod of {pod.workload} gets" if total == 1 else f"{unplaced} of {total} pods of {pod.workload} get"
@@ -223,6 +219,7 @@ def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]
             obj,
             path,
             "add devices to the inventory, lower the replicas, or request fewer devices per pod",
+            details=(("unplacedPods", unplaced), ("pods", total), *details),
         )
 
 

@@ -27,29 +27,59 @@ class WorkloadDemand:
         return self.pods * self.per_pod
 
 
+MAX_NAMED = 5  # workloads a demand text names; the rest are counted, and listed in full in the JSON details
+
+
 @dataclass(frozen=True, slots=True)
 class ClassDemand:
     device_class: str
     workloads: tuple[WorkloadDemand, ...]
     supply: int  # devices of the inventory matching the class
-    held_by_others: tuple[tuple[str, int], ...] = ()  # (workload, matching devices it holds) for other workloads
+    held_by_others: tuple[tuple[str, int, int], ...] = ()  # (workload, its placed pods, matching devices they hold)
 
     @property
     def total(self) -> int:
         return sum(w.total for w in self.workloads)
 
     def text(self) -> str:
-        """``"... Deployment ml/trainer 12 pods × 8 = 96; matching devices = 64"``, plus who else holds them."""
-        parts = [
-            f"{w.workload} {w.pods} pod{'s' if w.pods != 1 else ''} × {w.per_pod} = {w.total}" for w in self.workloads
-        ]
+        """``"... Deployment ml/trainer 12 pods × 8 = 96; matching devices = 64"``, plus who else holds them.
+
+        Names the largest :data:`MAX_NAMED` workloads (by devices, then document order) and counts
+        the rest, so the message stays short however many workloads compete.
+        """
+        largest = sorted(self.workloads, key=lambda w: -w.total)[:MAX_NAMED]
+        named = [w for w in self.workloads if w in largest]  # document order
+        parts = [f"{w.workload} {w.pods} pod{'s' if w.pods != 1 else ''} × {w.per_pod} = {w.total}" for w in named]
+        rest = len(self.workloads) - len(named)
+        if rest:
+            pods = sum(w.pods for w in self.workloads) - sum(w.pods for w in named)
+            parts.append(_more(rest, pods))
         total = f" (total {self.total})" if len(self.workloads) > 1 else ""
         text = f"demand for class {self.device_class}: {', '.join(parts)}{total}; matching devices = {self.supply}"
         if self.held_by_others:
-            held = sum(n for _, n in self.held_by_others)
-            who = ", ".join(f"{workload} {n}" for workload, n in self.held_by_others)
-            text += f", of which {held} are held by pods of other workloads ({who})"
+            held = sum(n for _, _, n in self.held_by_others)
+            largest_held = sorted(self.held_by_others, key=lambda h: -h[2])[:MAX_NAMED]
+            who = [f"{workload} {n}" for workload, _, n in self.held_by_others if (workload, _, n) in largest_held]
+            rest = len(self.held_by_others) - len(who)
+            if rest:
+                pods = sum(p for _, p, _ in self.held_by_others) - sum(p for _, p, _ in largest_held)
+                who.append(_more(rest, pods))
+            text += f", of which {held} are held by pods of other workloads ({', '.join(who)})"
         return text
+
+    def details(self) -> tuple[tuple[str, object], ...]:
+        """The full numbers, for machine-readable output (the text names only the largest)."""
+        return (
+            ("deviceClass", self.device_class),
+            ("supply", self.supply),
+            ("demand", self.total),
+            ("workloads", [{"workload": w.workload, "pods": w.pods, "perPod": w.per_pod} for w in self.workloads]),
+            ("heldByOthers", [{"workload": w, "pods": p, "devices": n} for w, p, n in self.held_by_others]),
+        )
+
+
+def _more(workloads: int, pods: int) -> str:
+    return f"and {workloads} more workload{'s' if workloads != 1 else ''} ({pods} pod{'s' if pods != 1 else ''})"
 
 
 def per_pod_devices(claims: Sequence[model.ResourceClaim], device_class: str) -> int:
@@ -92,19 +122,24 @@ def class_demand(
     demanding = {name for name, _, _ in workloads.values()}
     matching = set(devices)
     held: dict[str, set[tuple[str, str, str]]] = {}
+    holders: dict[str, int] = {}  # workload -> its placed pods holding matching devices
     for placement in placements:
         if placement.pod.workload in demanding:
             continue
+        mine = False
         for _, allocation in placement.allocations:
             for result in allocation.results:
                 device = (result.driver, result.pool, result.device)
                 if device in matching and not result.admin_access:
                     held.setdefault(placement.pod.workload, set()).add(device)
+                    mine = True
+        if mine:
+            holders[placement.pod.workload] = holders.get(placement.pod.workload, 0) + 1
     return ClassDemand(
         device_class,
         tuple(WorkloadDemand(*w) for w in workloads.values()),
         len(matching),
-        tuple((workload, len(ids)) for workload, ids in held.items()),
+        tuple((workload, holders[workload], len(ids)) for workload, ids in held.items()),
     )
 
 

@@ -18,7 +18,7 @@ from dralint.api import model
 from dralint.api.versions import Target
 from dralint.cluster import pods as pods_module
 from dralint.cluster.inventory import Inventory
-from dralint.diagnose import hints, why
+from dralint.diagnose import demand, hints, why
 from dralint.dryrun.filters import PlacedPods
 from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Strategy, simulate
 from dralint.dryrun.state import Cluster, SearchBudget
@@ -57,6 +57,8 @@ class Analysis:  # not slotted: it caches lazily computed properties
     strategy: Strategy = "pack"
     nodes_by_name: dict[str, model.Node] = field(default_factory=dict)
     _class_devices: dict[str, list[tuple[str, model.Device]]] = field(default_factory=dict)
+    _class_demands: dict[str, demand.ClassDemand] = field(default_factory=dict)
+    _capacity_demands: dict[tuple[str, str], demand.CapacityDemand] = field(default_factory=dict)
 
     @property
     def active(self) -> bool:
@@ -111,6 +113,36 @@ class Analysis:  # not slotted: it caches lazily computed properties
             slices = [e.slice for e in self.inventory.slices]
             cached = why.class_devices(slices, entry.device_class) if entry is not None else []
             self._class_devices[name] = cached
+        return cached
+
+    @cached_property
+    def template_pods(self) -> dict[int, int]:
+        """Simulated pods per pod template (index), whatever their outcome."""
+        counts: dict[int, int] = {}
+        for placement in self.simulation.placements:
+            index = placement.pod.template_index
+            counts[index] = counts.get(index, 0) + 1
+        return counts
+
+    def class_demand(self, name: str) -> demand.ClassDemand:
+        """Demand for DeviceClass ``name`` over every simulated pod against its matching devices.
+
+        The same for every failing workload of the class, so computed once per class: per
+        workload it would make the dry-run's cost grow with the square of the workloads.
+        """
+        cached = self._class_demands.get(name)
+        if cached is None:
+            ids = [(driver, pool, device.name) for driver, pool, device in self.class_device_ids(name)]
+            cached = demand.class_demand(self.pods, name, ids, self.simulation.placements)
+            self._class_demands[name] = cached
+        return cached
+
+    def capacity_demand(self, name: str, capacity: str) -> demand.CapacityDemand:
+        """Demand for ``capacity`` of DeviceClass ``name`` against its shareable devices (once per pair)."""
+        cached = self._capacity_demands.get((name, capacity))
+        if cached is None:
+            cached = demand.capacity_demand(self.pods, name, capacity, self.class_devices(name))
+            self._capacity_demands[name, capacity] = cached
         return cached
 
     def class_device_ids(self, name: str) -> list[tuple[str, str, model.Device]]:

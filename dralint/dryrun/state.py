@@ -9,6 +9,7 @@ same; the cost of an attempt no longer grows with the size of the cluster.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -21,6 +22,8 @@ from dralint.allocator import (
     SearchBudgetExhausted,
 )
 from dralint.allocator.prepare import allocated_state
+from dralint.allocator.requests import claim_ref
+from dralint.allocator.selection import SelectorCache
 from dralint.api import model
 from dralint.cel import Environment
 from dralint.dryrun.placement import Attempt
@@ -60,11 +63,15 @@ class Cluster:
         self.classes = classes
         self.features = features
         self.cel_environment = cel_environment
+        # One CEL memo for every attempt and explanation: a selector runs once per device per
+        # run, not once per pod and node (the slices never change, only what is allocated).
+        self._selectors = SelectorCache(cel_environment)
         if budget is None or isinstance(budget, int):
             budget = SearchBudget(per_attempt=budget if budget is not None else DEFAULT_SEARCH_BUDGET)
         self.budget = budget
         self._version = 0  # bumped by every add(): searches before and after differ
         self._gave_up: dict[tuple[object, ...], Attempt] = {}
+        self._explained: dict[tuple[object, ...], tuple[tuple[str, ...], Explanation]] = {}
         self._pools: dict[PoolKey, list[model.ResourceSlice]] = {}
         self._order = {id(s): i for i, s in enumerate(self.slices)}
         local: dict[str, list[PoolKey]] = {}
@@ -101,7 +108,7 @@ class Cluster:
         (the replicas of a Deployment would each give up the same way).
         """
         budget = self.budget
-        key = (node.name, self._version, tuple((id(c.spec), c.meta.namespace) for c in claims))
+        key = (node.name, self._version, _shape(claims))
         known = self._gave_up.get(key)
         if known is not None:
             return known
@@ -122,11 +129,32 @@ class Cluster:
             return Attempt(None, error.message, error.failed_on_node)
         finally:
             budget.used += allocator.last_steps
-        return Attempt(tuple(results) if results is not None else None)
+        if results is None:
+            # Unsatisfiable depends only on the claims' specs, their namespace and what is
+            # allocated: the next pod of the same shape (any workload using the same template)
+            # fails the same way until an allocation changes the cluster.
+            attempt = self._gave_up[key] = Attempt(None)
+            return attempt
+        return Attempt(tuple(results))
 
     def explain(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Explanation:
-        """Why ``claims`` do not fit on ``node``, per request (see :mod:`dralint.allocator.explain`)."""
-        return self._allocator(node, self.budget.per_attempt).explain(node, claims)
+        """Why ``claims`` do not fit on ``node``, per request (see :mod:`dralint.allocator.explain`).
+
+        Claims of the same shape (the same specs in the same namespaces) get the same explanation
+        with their own names, so the pods of many workloads of one template are explained once.
+        """
+        key = (node.name, self._version, _shape(claims))
+        known = self._explained.get(key)
+        if known is not None:
+            before, explanation = known
+            names = {old: claim_ref(claim) for old, claim in zip(before, claims, strict=True)}
+            requests = tuple(dataclasses.replace(r, claim=names[r.claim]) for r in explanation.requests)
+            return dataclasses.replace(explanation, requests=requests)
+        explanation = self._allocator(node, self.budget.per_attempt).explain(node, claims)
+        refs = tuple(claim_ref(claim) for claim in claims)
+        if len(set(refs)) == len(refs) and all(r.error is None for r in explanation.requests):
+            self._explained[key] = (refs, explanation)  # errors name the claim: not reusable
+        return explanation
 
     def _allocator(self, node: model.Node, budget: int) -> Allocator:
         keys, slices = self._view_of(node.name)
@@ -137,7 +165,13 @@ class Cluster:
         ]
         state = allocated_state(held, consumable_capacity=self.features.consumable_capacity)
         return Allocator(
-            self.features, state, self.classes, slices, cel_environment=self.cel_environment, budget=budget
+            self.features,
+            state,
+            self.classes,
+            slices,
+            cel_environment=self.cel_environment,
+            budget=budget,
+            selector_cache=self._selectors,
         )
 
     def _view_of(self, node_name: str) -> tuple[list[PoolKey], list[model.ResourceSlice]]:
@@ -149,3 +183,9 @@ class Cluster:
             picked = [(self._order[id(s)], s) for key in keys for s in self._pools[key]]
             view = self._view[node_name] = (keys, [s for _, s in sorted(picked, key=lambda item: item[0])])
         return view
+
+
+def _shape(claims: Sequence[model.ResourceClaim]) -> tuple[tuple[int, str], ...]:
+    """What an attempt's outcome depends on besides the node and the allocations: the claims'
+    specs (by identity: claims from one template share it) and namespaces."""
+    return tuple((id(c.spec), c.meta.namespace) for c in claims)

@@ -163,12 +163,26 @@ def resolve(
         rule=rule.id,
         name=rule.name,
         severity=severity,
-        message=violation.message,
+        message=bounded(violation.message),
         location=location,
         object=obj.ref() if obj is not None else None,
         path=path,
         hint=violation.hint,
+        details=violation.details,
     )
+
+
+MAX_MESSAGE = 1_000  # characters of a finding's message; longer ones are cut, saying so
+
+
+def bounded(message: str) -> str:
+    """``message`` cut to :data:`MAX_MESSAGE` characters: a finding is one readable line, however
+    much a check had to say (checks keep their own texts short; this is the guarantee)."""
+    if len(message) <= MAX_MESSAGE:
+        return message
+    marker = f" … (cut from {len(message)} characters)"
+    cut = message[: MAX_MESSAGE - len(marker)]
+    return cut + marker
 
 
 def _source_path(ctx: CheckContext, violation: Violation) -> Path:

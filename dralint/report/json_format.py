@@ -34,9 +34,20 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
     }
     if finding.hint:
         out["hint"] = finding.hint
+    if finding.details:
+        out["details"] = _plain(dict(finding.details))
     if finding.suppressed is not None:
         out["suppressed"] = {"kind": finding.suppressed.kind, "reason": finding.suppressed.reason}
     return out
+
+
+def _plain(value: object) -> Any:
+    """Details as JSON values: tuples become lists, recursively."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def render(report: Report, stream: TextIO) -> None:

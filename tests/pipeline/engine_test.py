@@ -56,6 +56,20 @@ def test_resolve_uses_an_explicit_location_and_value_offsets() -> None:
     assert engine.resolve(ctx, Violation("DRA999", "m", context_obj, ()), rule, selection) is None
 
 
+def test_resolve_cuts_messages_over_a_thousand_characters_and_keeps_details() -> None:
+    ctx = context()
+    rule = Rule("DRA999", "test-rule", "test", "info", "summary", "none")
+    selection = engine.Selection(frozenset())
+    at = Location(CHECKED, 3, 4)
+    long = "x" * 2_500
+    cut = engine.resolve(ctx, Violation("DRA999", long, location=at, details=(("n", 1),)), rule, selection)
+    assert cut is not None and len(cut.message) == 1_000
+    assert cut.message == "x" * 971 + " … (cut from 2500 characters)"
+    assert cut.details == (("n", 1),)
+    exact = engine.resolve(ctx, Violation("DRA999", "y" * 1_000, location=at), rule, selection)
+    assert exact is not None and exact.message == "y" * 1_000
+
+
 def finding(
     file: str, line: int, column: int, rule: str = "DRA001", message: str = "m", severity: str = "error"
 ) -> Finding:

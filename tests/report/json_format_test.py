@@ -71,3 +71,29 @@ def test_json_document_has_findings_summary_and_target() -> None:
         },
         "target": {"kubernetesVersion": "1.37", "featureGates": {"X": True}},
     }
+
+
+def test_json_oversubscription_carries_every_workload_in_details() -> None:
+    from click.testing import CliRunner
+
+    from dralint.cli import main
+
+    fixture = "tests/rules/DRA501/fail/many-workloads.yaml"
+    result = CliRunner().invoke(main, ["check", "--no-config", "--select", "DRA501", "-f", "json", fixture])
+    findings = json.loads(result.output)["findings"]
+    assert [f["object"]["name"] for f in findings] == ["f", "g"]
+    # the message names five workloads; the details name all seven, with their numbers
+    assert "and 2 more workloads (2 pods)" in findings[0]["message"]
+    details = findings[0]["details"]
+    assert {k: v for k, v in details.items() if k != "workloads"} == {
+        "unplacedPods": 2,
+        "pods": 2,
+        "deviceClass": "gpu.example.com",
+        "supply": 8,
+        "demand": 11,
+        "heldByOthers": [],
+    }
+    assert [(w["workload"], w["pods"], w["perPod"]) for w in details["workloads"]] == [
+        (f"Deployment default/{name}", pods, 1)
+        for name, pods in (("a", 1), ("b", 2), ("c", 1), ("d", 3), ("e", 1), ("f", 2), ("g", 1))
+    ]
