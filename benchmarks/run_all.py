@@ -145,6 +145,14 @@ charged before a value is built, so `lists.range(100000000)` stops at once.
 grammar-generated selectors, each evaluated on the 16 devices of the examples' inventory, and 500
 manifests with a CEL error in a random YAML scalar style, seed 0: 0 crashes; the worst input took
 0.13 s of CPU and allocated 0.2 MiB (bounds: 2 s and 256 MiB per input).
+
+**Fuzzing** (`fuzz_bench.py`, the long form of `tests/fuzz_test.py`): 700 mutated manifests
+(the corpus and the examples) and 700 mutated inventories (ResourceSlices, DeviceClasses, Nodes,
+Inventory documents, given with `--inventory`), seed 18, each through `check` and `simulate` in
+every output format: 0 crashes; the worst input took 0.23 s of CPU; the fuzzing processes peaked at
+372 and 310 MB over all their cases, and the 56 command lines run among them at 41 MB. The issue
+aims at 100,000 inputs: this run is 1,400 (about 1 s each on the shared machine);
+`python scripts/fuzz.py --family manifests --examples 100000` runs longer ones.
 """
 
 

@@ -54,7 +54,30 @@ def _run(function: Callable[[], int]) -> None:
     sys.exit(code)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """Click's usage errors in dralint's one-line form (``dralint: error: ...``, exit 2), like every other error."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["standalone_mode"] = False
+        try:
+            return super().main(*args, **kwargs)
+        except click.exceptions.NoArgsIsHelpError as error:  # plain `dralint`: the help, as click prints it
+            error.show()
+            sys.exit(error.exit_code)
+        except click.UsageError as error:
+            message = error.format_message().rstrip(".").replace(". Did you mean", "; did you mean")
+            message = message[:1].lower() + message[1:]
+            command = error.ctx.command_path if error.ctx is not None else "dralint"
+            click.echo(f"dralint: error: {message} (see '{command} --help')", err=True)
+            sys.exit(2)
+        except click.ClickException as error:
+            click.echo(f"dralint: error: {error.format_message()}", err=True)
+            sys.exit(error.exit_code)
+        except click.Abort:
+            sys.exit(130)
+
+
+@click.group(name="dralint", cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="dralint")
 @click.option("--debug", is_flag=True, hidden=True, help="Show tracebacks of internal errors.")
 def main(debug: bool) -> None:
@@ -148,16 +171,35 @@ _stdin_filename_option = click.option(
 )
 
 
-@main.command()
+_CHECK_EPILOG = """\b
+Examples:
+  dralint check manifests/                     check a directory (the current one by default)
+  dralint check manifests/ -i cluster/         dry-run the claims against an inventory
+  helm template chart/ | dralint check -       check rendered manifests from standard input
+  dralint check . -f concise                   one finding per line, for scripts
+  dralint check . -f sarif -o dralint.sarif -f github    code scanning and annotations in CI
+
+\b
+Exit codes:
+  0  no finding at or above --fail-on (default: error)
+  1  findings at or above --fail-on
+  2  usage, configuration or input error (one line on standard error says why)
+  3  internal error (a bug; --debug shows the traceback)
+"""
+
+
+@main.command(epilog=_CHECK_EPILOG)
 @click.argument("paths", nargs=-1)
 @click.option(
     "--format",
+    "--output-format",
     "-f",
     "formats",
     multiple=True,
     metavar="FORMAT",
-    help="Output format: auto (github under GitHub Actions, else text), text, json, sarif, junit, github. "
-    "Repeatable; pair each with an --output.",
+    help="Output format: auto (github under GitHub Actions; full on a terminal; else concise), full (each "
+    "finding with its source line), concise (one finding per line; text is the same), json, sarif, junit, "
+    "github. Repeatable; pair each with an --output.",
 )
 @click.option(
     "--output",
@@ -199,6 +241,20 @@ _stdin_filename_option = click.option(
 )
 @click.option("--ignore", multiple=True, metavar="RULES", help="Not these rules (comma-separated).")
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files matching GLOB (repeatable).")
+@click.option(
+    "--changed",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[REF]",
+    help="Check the files changed since the git revision REF (default: the merge base with the default branch), "
+    "with the repository's other manifests as context.",
+)
+@click.option(
+    "--no-ignore-files",
+    is_flag=True,
+    help="Also read files that .gitignore or .git/info/exclude ignore when walking directories.",
+)
 @click.option("--show-suppressed", is_flag=True, help="Also print suppressed findings (text, json, github).")
 @click.option("--baseline", default=None, metavar="FILE", help="Suppress the findings recorded in FILE.")
 @click.option("--write-baseline", default=None, metavar="FILE", help="Record every current finding in FILE.")
@@ -228,6 +284,8 @@ def check(
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     exclude: tuple[str, ...],
+    changed: str | None,
+    no_ignore_files: bool,
     show_suppressed: bool,
     baseline: str | None,
     write_baseline: str | None,
@@ -259,9 +317,12 @@ def check(
             stdin_name=stdin_filename,
             simulate=not no_simulate,
             color=_color(color),
+            terminal=sys.stdout.isatty(),
             show_suppressed=show_suppressed,
             write_baseline=write_baseline,
             jobs=jobs,
+            ignore_files=not no_ignore_files,
+            changed=changed,
             freeze_loaded=True,
         )
         return command.run(settings)
@@ -340,7 +401,7 @@ def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None, config: s
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("paths", nargs=-1)
 @click.option(
     "--inventory",
     "-i",
@@ -393,6 +454,8 @@ def simulate(
     from dralint.commands import simulate as command
 
     def go() -> int:
+        if not paths:
+            raise UsageError("simulate needs the manifests whose pods to place: give PATHS (files, directories, or -)")
         settings = command.SimulateSettings(
             paths=paths,
             outputs=_outputs(formats, outputs, default="text"),
@@ -406,6 +469,26 @@ def simulate(
         return command.run(settings)
 
     _run(go)
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@click.option(
+    "--to",
+    "to",
+    required=True,
+    metavar="VERSION",
+    help="The resource.k8s.io version to write: v1, v1beta2, v1beta1 or v1alpha3.",
+)
+@click.option("--in-place", "-w", is_flag=True, help="Rewrite the files instead of printing the result.")
+@_release_option
+def convert(paths: tuple[str, ...], to: str, in_place: bool, release: str | None) -> None:
+    """Rewrite DRA objects (files, directories, or - / nothing for standard input) into another
+    resource.k8s.io version, keeping comments and key order; other documents are left as they are.
+    A field the version cannot hold is an error, and nothing is written."""
+    from dralint.commands import convert as command
+
+    _run(lambda: command.run(command.ConvertSettings(paths=paths, to=to, in_place=in_place, release=release)))
 
 
 @main.group()

@@ -51,7 +51,7 @@ def cli(
     env: Mapping[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``python -m dralint ARGS`` in a subprocess running this checkout."""
-    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DRALINT_", "GITHUB_"))}
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DRALINT_", "GITHUB_", "PRE_COMMIT"))}
     environment.pop("NO_COLOR", None)
     environment["PYTHONPATH"] = str(ROOT)
     environment.update(env or {})

@@ -100,7 +100,7 @@ def test_check_fail_on_never_exits_0() -> None:
         ),
         (
             ["repo", "--format", "yaml"],
-            "dralint: error: unknown format 'yaml'; known: auto, github, json, junit, sarif, text",
+            "dralint: error: unknown format 'yaml'; known: auto, concise, full, github, json, junit, sarif, text",
         ),
         (
             ["repo", "-f", "json", "-o", "missing-dir/out.json"],
@@ -156,7 +156,7 @@ def test_check_builds_settings_from_the_command_line(monkeypatch: pytest.MonkeyP
     result = invoke(
         "check", "a.yaml", "-", "-i", "inv.yaml", "-f", "json", "-o", "out.json", "--fail-on", "warning",
         "--kubernetes-version", "1.35.1", "--feature-gates", "DRAConsumableCapacity=true", "--stdin-filename",
-        "x.yaml", "--no-simulate", "--color", "always", "-j", "3",
+        "x.yaml", "--no-simulate", "--color", "always", "-j", "3", "--no-ignore-files", "--changed=main",
     )  # fmt: skip
     assert result.exit_code == 0
     assert seen == [
@@ -173,6 +173,8 @@ def test_check_builds_settings_from_the_command_line(monkeypatch: pytest.MonkeyP
             simulate=False,
             color=True,
             jobs=3,
+            ignore_files=False,
+            changed="main",
             freeze_loaded=True,  # the command line asks for gc.freeze after loading (dralint/process.py)
         )
     ]
@@ -253,3 +255,24 @@ def test_debug_shows_the_traceback_of_an_internal_error(tmp_path: Path, jobs: st
     )
     assert 'tests/failing_check.py", line 13, in check' in result.stderr
     assert result.stderr.endswith("ZeroDivisionError: a check divided by zero\non two lines\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["simulate"],
+            "dralint: error: simulate needs the manifests whose pods to place: give PATHS (files, directories, or -)",
+        ),
+        (
+            ["check", "--show-supressed"],
+            "dralint: error: no such option '--show-supressed'; did you mean '--show-suppressed'? "
+            "(see 'dralint check --help')",
+        ),
+        (["check", "--fail-on"], "dralint: error: option '--fail-on' requires an argument (see 'dralint --help')"),
+        (["chek"], "dralint: error: no such command 'chek'; did you mean 'check'? (see 'dralint --help')"),
+    ],
+)
+def test_command_line_mistakes_are_one_dralint_error_line(args: list[str], message: str) -> None:
+    result = invoke(*args)
+    assert (result.exit_code, result.stderr, result.stdout) == (2, message + "\n", "")

@@ -1,14 +1,12 @@
 """The pre-commit hooks, for real: ``pre-commit try-repo`` against this checkout, offline.
 
 pre-commit creates the hook's virtual environment with virtualenv and installs this checkout
-with pip. Offline, that works when the environment sees the already installed dependencies
-(``VIRTUALENV_SYSTEM_SITE_PACKAGES``), pip looks at no index (``PIP_NO_INDEX``) and builds
-without an isolated build environment (``PIP_NO_BUILD_ISOLATION=0`` turns isolation off).
+with pip; :mod:`testing.precommit` gives pip the installed dependencies as a wheelhouse, so this
+runs wherever ``pip install -e '.[dev]'`` was run (a virtualenv, a user install, root).
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -17,6 +15,8 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
+from testing import precommit
+from testing.git import AUTHOR, git
 from testing.run import ROOT
 from tests.conftest import FIXTURES
 
@@ -58,15 +58,11 @@ def test_hooks_run_the_dralint_check_command() -> None:
     assert (everything["pass_filenames"], everything["always_run"]) == (False, True)
 
 
-def _git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
-
-
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A manifests repository: an inventory, a committed manifest, and a staged new one."""
-    if shutil.which("pre-commit") is None or shutil.which("git") is None:
-        pytest.skip("pre-commit and git are needed")
+    if shutil.which("git") is None:
+        pytest.skip("git is needed")
     repo = tmp_path_factory.mktemp("hooks") / "repo"
     (repo / "apps").mkdir(parents=True)
     (repo / "cluster").mkdir()
@@ -74,35 +70,20 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (repo / ".dralint.yaml").write_text("inventory: [cluster]\nrules:\n  select: [DRA200]\n")
     (repo / "cluster" / "classes.yaml").write_text(LEGACY)
     (repo / "apps" / "old.yaml").write_text(CLAIM.format(name="old"))
-    _git(repo, "init", "-q")
-    _git(repo, "-c", "user.email=t@example.com", "-c", "user.name=t", "add", "-A")
-    _git(repo, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "init")
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "init")
     (repo / "apps" / "new.yaml").write_text(CLAIM.format(name="new"))
-    _git(repo, "add", "apps/new.yaml")
+    git(repo, "add", "apps/new.yaml")
     return repo
 
 
 @pytest.fixture(scope="module")
 def try_repo(repo: Path) -> dict[str, str]:
     """``pre-commit try-repo`` with every hook of this checkout (one environment): output per hook id."""
-    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DRALINT_", "PIP_", "VIRTUALENV_"))}
-    environment.update(
-        PRE_COMMIT_HOME=str(repo.parent / "pre-commit-home"),
-        VIRTUALENV_SYSTEM_SITE_PACKAGES="1",
-        PIP_NO_INDEX="1",
-        PIP_NO_BUILD_ISOLATION="0",
-        PIP_DISABLE_PIP_VERSION_CHECK="1",
-        NO_COLOR="1",
-    )
-    result = subprocess.run(
-        ["pre-commit", "try-repo", str(ROOT), "--color", "never"],
-        cwd=repo,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    wheels = precommit.wheelhouse(repo.parent / "wheels")
+    environment = precommit.environment(repo.parent / "pre-commit-home", wheels)
+    result = precommit.run(["try-repo", str(ROOT), "--color", "never"], repo, environment)
     assert result.returncode == 1, result.stdout + result.stderr
     sections = result.stdout.split("- hook id: ")[1:]
     return {section.split("\n", 1)[0]: section for section in sections}
@@ -127,3 +108,67 @@ def test_dralint_all_hook_checks_the_whole_repository(try_repo: dict[str, str]) 
         "apps/old.yaml:1:1 DRA200",
         "cluster/classes.yaml:1:1 DRA200",
     ]
+
+
+WORKFLOW = FIXTURES / "workflow" / "repo"
+
+
+def test_commit_that_oversubscribes_across_two_files_is_refused(tmp_path: Path) -> None:
+    """End to end: the hooks of this checkout installed with pre-commit in a manifests repository.
+
+    The Deployment's template lives in apps/template.yaml and the GPUs in cluster/; raising the
+    replicas from 4 to 5 changes only apps/deploy.yaml, and the hook must still see the rest.
+    """
+    if shutil.which("git") is None:
+        pytest.skip("git is needed")
+    hooks, revision = precommit.snapshot(tmp_path / "hooks")
+    repo = tmp_path / "repo"
+    shutil.copytree(WORKFLOW, repo)
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n- repo: {hooks}\n  rev: {revision}\n  hooks:\n  - id: dralint\n"
+    )
+    environment = precommit.environment(tmp_path / "pre-commit-home", precommit.wheelhouse(tmp_path / "wheels"))
+
+    def commit(message: str) -> subprocess.CompletedProcess[str]:
+        git(repo, "add", "-A")
+        return subprocess.run(
+            ["git", *AUTHOR, "commit", "-m", message],
+            cwd=repo,
+            env=environment,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    git(repo, "init", "-q")
+    installed = precommit.run(["install"], repo, environment)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    first = commit("four replicas")
+    assert first.returncode == 0, first.stdout + first.stderr
+    # git shows a hook's output on standard error.
+    assert "\ndralint....." in first.stderr and first.stderr.endswith("Passed\n")
+
+    deploy = repo / "apps" / "deploy.yaml"
+    deploy.write_text(deploy.read_text().replace("replicas: 4", "replicas: 5"))
+    second = commit("five replicas")
+    assert second.returncode == 1, second.stdout + second.stderr
+    assert second.stderr.startswith("dralint.....") and "Failed\n- hook id: dralint\n- exit code: 1\n" in second.stderr
+    assert [line for line in second.stderr.splitlines() if " DRA" in line] == [
+        "apps/deploy.yaml:17:9: error DRA501 1 of 5 pods of Deployment ml/trainer get no devices: earlier pods hold "
+        "them (demand for class gpu.example.com: Deployment ml/trainer 5 pods × 1 = 5; matching devices = 4) "
+        "(Deployment/ml/trainer); add devices to the inventory, lower the replicas, or request fewer devices per pod"
+    ]
+    assert git(repo, "log", "--format=%s") == "four replicas"  # the hook refused the second commit
+
+
+def test_readme_pre_commit_snippet_names_this_release() -> None:
+    """The snippet's ``rev`` is the tag of the version this checkout is (``v`` + ``__version__``)."""
+    from dralint import __version__
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    snippet = readme.split("```yaml file=.pre-commit-config.yaml\n", 1)[1].split("```", 1)[0]
+    config = YAML(typ="safe", pure=True).load(snippet)
+    assert [repo["rev"] for repo in config["repos"]] == [f"v{__version__}"]
+    tags = subprocess.run(["git", "tag", "--list", "v*"], cwd=ROOT, capture_output=True, text=True, check=False)
+    if tags.returncode == 0 and tags.stdout:  # a clone without tags (a shallow CI checkout) cannot tell
+        assert f"v{__version__}" in tags.stdout.split()

@@ -109,6 +109,10 @@ class KubeObject:
         """1-based (line, column) of ``path`` (relative to the object) in the source file."""
         return self.document.position(self.prefix + path)
 
+    def plain_scalar(self, path: Path) -> str | None:
+        """The plain scalar at ``path`` (relative to the object) as the file spells it."""
+        return self.document.plain_scalar(self.prefix + path)
+
 
 @dataclass(frozen=True, slots=True)
 class Unidentified:
@@ -116,7 +120,8 @@ class Unidentified:
 
     document: Document
     prefix: Path
-    missing: str  # "apiVersion" or "kind"
+    # "apiVersion" or "kind"; "object" for a List item (or ``items``) that is not a mapping at all
+    missing: str
     value: Any = None  # what the field holds when it is there but not a non-empty string
 
 
@@ -182,8 +187,14 @@ def _expand(
         items = data["items"]
         item_kind = kind[: -len("List")]
         inner = (api_version, item_kind) if item_kind else ("", "")
-        for index, item in enumerate(items if isinstance(items, list) else ()):
+        if items is not None and not isinstance(items, list):
+            # kubectl cannot decode the List at all; a silent skip would hide every object in it.
+            yield Unidentified(document, (*prefix, "items"), "object", items)
+            return
+        for index, item in enumerate(items or ()):
             if isinstance(item, dict):
                 yield from _expand(document, (*prefix, "items", index), item, inner)
+            else:
+                yield Unidentified(document, (*prefix, "items", index), "object", item)
         return
     yield KubeObject(document, prefix, api_version, kind, data)

@@ -46,6 +46,8 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
 def _incomplete(broken: Unidentified) -> Violation:
     data = value_at(broken.document.data, broken.prefix)
     location = Location(broken.document.file, *broken.document.position(broken.prefix))
+    if broken.missing == "object":
+        return _not_an_object(broken, location)
     if broken.value is not None:
         location = Location(broken.document.file, *broken.document.position((*broken.prefix, broken.missing)))
         message = f"{broken.missing} must be a non-empty string, not {json.dumps(broken.value, default=str)}"
@@ -54,6 +56,9 @@ def _incomplete(broken: Unidentified) -> Violation:
     other = "kind" if broken.missing == "apiVersion" else "apiVersion"
     message = f"object has {other} but no {broken.missing}"
     hint = f"add {broken.missing}"
+    if isinstance(data, dict) and other not in data:  # an item of an untyped List with neither
+        message = "List item has neither apiVersion nor kind"
+        hint = "give the item apiVersion and kind, or remove it"
     misspelt = (
         [k for k in data if isinstance(k, str) and k.lower() == broken.missing.lower()]
         if isinstance(data, dict)
@@ -64,6 +69,24 @@ def _incomplete(broken: Unidentified) -> Violation:
         message = f"object has {other} but no {broken.missing}: field names are case-sensitive"
         hint = f"rename {misspelt[0]} to {broken.missing}"
     return Violation(RuleId.INCOMPLETE_OBJECT, message, hint=hint, location=location)
+
+
+def _not_an_object(broken: Unidentified, location: Location) -> Violation:
+    """A List item (or a List's ``items``) that is a plain value: kubectl cannot decode the List."""
+    shown = json.dumps(broken.value, default=str)
+    if broken.prefix[-1] == "items":
+        return Violation(
+            RuleId.INCOMPLETE_OBJECT,
+            f"items of a List must be a list of objects, not {shown}",
+            hint="write each object as an item: `items:` then `- apiVersion: ...`",
+            location=location,
+        )
+    return Violation(
+        RuleId.INCOMPLETE_OBJECT,
+        f"List item {broken.prefix[-1]} is {shown}, not an object",
+        hint="remove the item, or write the object it stands for",
+        location=location,
+    )
 
 
 _EXAMPLE = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim"}

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
-    inventory = ctx.inventory
+    inventory = ctx.written_inventory
     if not (inventory.documents or inventory.slices or inventory.allocated):
         return
     from dralint.cluster import compact_schema  # imported when there is an inventory to look at

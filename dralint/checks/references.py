@@ -90,6 +90,21 @@ def class_references(normalised: Normalised) -> Iterator[tuple[str, Path]]:
             yield request.spec.device_class_name, (*request.path, "deviceClassName")
 
 
+def _known_classes_hint(classes: set[str]) -> str:
+    """What to use instead of an unknown class: the known ones, or where they come from when there are none."""
+    if not classes:
+        return (
+            "no DeviceClass is defined in the inventory or inputs; "
+            "add the cluster's (kubectl get deviceclasses -o yaml)"
+        )
+    known = sorted(classes)
+    more = f" (and {len(known) - _SHOWN_CLASSES} more)" if len(known) > _SHOWN_CLASSES else ""
+    return "use one of: " + ", ".join(known[:_SHOWN_CLASSES]) + more
+
+
+_SHOWN_CLASSES = 8
+
+
 def _class_references(normalised: Normalised, index: Index) -> Iterator[Violation]:
     for name, path in class_references(normalised):
         if name in index.classes:
@@ -102,7 +117,7 @@ def _class_references(normalised: Normalised, index: Index) -> Iterator[Violatio
                 f'DeviceClass "{name}" is not defined in {where}',
                 normalised.obj,
                 path,
-                index.hint_for(name) or "use one of: " + ", ".join(sorted(index.classes)[:8]),
+                index.hint_for(name) or _known_classes_hint(index.classes),
             )
         else:
             yield Violation(
@@ -206,6 +221,8 @@ def _container_requests(template: PodTemplate, claim_name: str, target: Normalis
             else:
                 near = similar(claim.request, requests)
                 hint = f"did you mean `{near}`?" if near else "use one of: " + ", ".join(requests)
+                if not near and not requests:
+                    hint = f"{target.obj.kind} {target.obj.name} has no requests; add the request to it"
             yield Violation(
                 UNKNOWN_CONTAINER_REQUEST,
                 f'request "{claim.request}" is not a request of {target.obj.kind} "{target.obj.name}"',

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterator
 
+from dralint.api.convert import FLAT_VERSIONS
 from dralint.api.objects import KubeObject
+from dralint.api.rewrite import VERSIONS
 from dralint.api.versions import LEGACY_VERSIONS, RELEASES, SERVED, Target
 from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
@@ -41,7 +44,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             if info.replacement is not None:
                 message += f"; use {info.replacement} {obj.kind}"
             preferred = preferred_version(target, obj.kind)
-            hint = f"use resource.k8s.io/{preferred}" if preferred is not None else None
+            hint = _use(obj, preferred) if preferred is not None else None
             yield Violation(RuleId.API_VERSION_DEPRECATED, message, obj, ("apiVersion",), hint)
 
 
@@ -63,20 +66,55 @@ def _not_served(obj: KubeObject, release: str) -> Violation:
     elif served_in:
         window = served_in[0] if len(served_in) == 1 else f"{served_in[0]}-{served_in[-1]}"
         message = f"Kubernetes {release} does not serve {obj.api_version} {obj.kind} (served in {window})"
-        hint = _newest_served_hint(obj.kind, release)
+        hint = _newest_served_hint(obj, release)
     else:
         message = f"{obj.api_version} {obj.kind} is not an API any Kubernetes release serves"
-        hint = _newest_served_hint(obj.kind, release)
+        hint = _newest_served_hint(obj, release)
     return Violation(RuleId.API_VERSION_NOT_SERVED, message, obj, ("apiVersion",), hint)
 
 
-def _newest_served_hint(kind: str, release: str) -> str | None:
+def _newest_served_hint(obj: KubeObject, release: str) -> str | None:
+    kind = obj.kind
     for version in ("v1", "v1beta2", "v1beta1", "v1alpha3"):
         if release in SERVED.get((kind, version), ()):
-            return f"use resource.k8s.io/{version}"
+            return _use(obj, version)
     served_in = sorted({r for (k, _), served in SERVED.items() if k == kind for r in served}, key=RELEASES.index)
     if not served_in:
         return None
     if RELEASES.index(served_in[0]) > RELEASES.index(release):
         return f"{kind} needs Kubernetes {served_in[0]} or newer"
     return f"{kind} was removed after Kubernetes {served_in[-1]}"
+
+
+def _use(obj: KubeObject, version: str) -> str:
+    """Use ``version`` instead: what else changes in the object's shape, and the command that rewrites it."""
+    hint = f"use resource.k8s.io/{version}"
+    changes = shape_changes(obj.kind, obj.version, version)
+    if changes:
+        hint += f" ({changes})"
+    if obj.version in VERSIONS and version in VERSIONS:
+        hint += f"; `dralint convert --to {version} {shlex.quote(obj.file)}` rewrites it"
+    return hint
+
+
+def shape_changes(kind: str, source: str, target: str) -> str:
+    """What besides apiVersion differs between two versions of ``kind`` (spec/api.md §2.3), or ``""``."""
+    flat_before, flat_after = source in FLAT_VERSIONS, target in FLAT_VERSIONS
+    changes = []
+    if kind in ("ResourceClaim", "ResourceClaimTemplate") and flat_before != flat_after:
+        if flat_after:
+            changes.append(f"{target} requests are flat: the fields of `exactly` go directly on the request")
+        else:
+            changes.append(
+                f"{target} requests put deviceClassName, selectors, allocationMode and count under `exactly`"
+            )
+    if kind == "ResourceSlice":
+        if flat_before != flat_after:
+            changes.append(
+                f"{target} devices wrap their fields in `basic`" if flat_after else f"{target} devices have no `basic`"
+            )
+        if (source == "v1alpha3") != (target == "v1alpha3"):
+            changes.append(
+                "capacities are bare quantities" if target == "v1alpha3" else "capacities become `{value: ...}`"
+            )
+    return "; ".join(changes)

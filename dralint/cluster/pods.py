@@ -73,6 +73,7 @@ class Pod:
     claims: tuple[ClaimUse, ...]
     tolerations: tuple[Toleration, ...]
     node_name: str | None  # a node the pod is bound to (spec.nodeName, or a DaemonSet's node)
+    rejected: str | None = None  # why the API server refuses the pod's workload (it is never created)
 
     @property
     def workload(self) -> str:
@@ -197,6 +198,7 @@ def expand(
     extended: Mapping[str, str],
     *,
     max_pods: int = MAX_PODS,
+    rejected: Mapping[KubeObject, str] | None = None,
 ) -> list[Pod]:
     """Every pod of every template, in document order then replica order.
 
@@ -219,7 +221,8 @@ def expand(
         real = _real_pods(template, index)
         for ordinal, name, node_name in _names(template, base, nodes, tolerations, max_pods - len(pods)):
             claims = _claims(template, name, index, extended, real.get(ordinal))
-            pods.append(Pod(template, t, ordinal, name, template.namespace, claims, tolerations, node_name))
+            refused = rejected.get(template.owner) if rejected else None
+            pods.append(Pod(template, t, ordinal, name, template.namespace, claims, tolerations, node_name, refused))
         if len(pods) >= max_pods:
             break
     return pods

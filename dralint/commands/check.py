@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime
 import io
 import os
+import pathlib
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
-from typing import TextIO
+from typing import Any, TextIO
 
 from dralint import report
 from dralint.api.versions import Target
@@ -21,6 +22,8 @@ from dralint.pipeline import engine, parallel
 from dralint.pipeline import run as pipeline
 from dralint.pipeline.context import CheckContext
 from dralint.pipeline.run import FAIL_ON, FailOn
+from dralint.read import sources
+from dralint.read.sources import SourceFile
 from dralint.rules import Rule, catalogue
 from dralint.suppress import Suppressor
 from dralint.suppress import baseline as baselines
@@ -28,6 +31,7 @@ from dralint.suppress.exceptions import build as build_exceptions
 
 __all__ = ["FAIL_ON", "CheckSettings", "FailOn", "Outcome", "analyse", "run"]
 GITHUB_ACTIONS = "GITHUB_ACTIONS"
+PRE_COMMIT = "PRE_COMMIT"  # pre-commit sets it to 1 for its hooks
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +44,12 @@ class CheckSettings:
     stdin_name: str = "-"
     simulate: bool = True
     color: bool = False
+    terminal: bool = False  # standard output is a terminal (auto prints the full format there)
     show_suppressed: bool = False
     write_baseline: str | None = None
     jobs: int | None = None  # worker processes for many files; None: one per core
+    ignore_files: bool = True  # directory walks skip what .gitignore and .git/info/exclude ignore
+    changed: str | None = None  # --changed [REF]: check the files changed since REF ("" = the default base)
     freeze_loaded: bool = False  # gc.freeze() after loading: a process-wide effect the command line asks for
     environment: Mapping[str, str] | None = None  # None: os.environ
     today: datetime.date | None = None  # for expiry dates; None: today
@@ -81,7 +88,7 @@ def run(settings: CheckSettings) -> int:
     for requested, _ in settings.outputs:  # a typo in a format must not cost a whole analysis
         _format(requested, environment)
     outcome = analyse(settings)
-    write_outputs(outcome.report, settings.outputs, environment)
+    write_outputs(outcome.report, settings.outputs, environment, terminal=settings.terminal)
     if outcome.baseline_written is not None:
         print(f"dralint: wrote {outcome.baseline_written} findings to {settings.write_baseline}", file=sys.stderr)
     return outcome.exit_code
@@ -95,7 +102,13 @@ def analyse(settings: CheckSettings) -> Outcome:
     exceptions = build_exceptions(effective.exceptions, rules)
     plan = pipeline.plan(effective)
     cluster, threshold = plan.target, plan.fail_on
-    files = plan.inputs(settings.paths or (".",))
+    environment = os.environ if settings.environment is None else settings.environment
+    files = plan.inputs(
+        settings.paths,
+        changed=settings.changed,
+        ignore_files=settings.ignore_files,
+        repository_context=environment.get(PRE_COMMIT) == "1",
+    )
     baseline = None
     if effective.baseline is not None and settings.write_baseline is None:
         baseline = baselines.read(effective.baseline, max_bytes=plan.limits.max_file_bytes)
@@ -147,7 +160,7 @@ def _report(
         findings=tuple(findings),
         summary=report.Summary(
             files=len(checked) if checked else len(workspace.files),
-            documents=len(workspace.documents),
+            documents=sum(1 for d in workspace.documents if not checked or d.file in checked),
             objects=len(objects),
             other_documents=workspace.other_documents,
         ),
@@ -158,29 +171,88 @@ def _report(
         files=tuple(sorted(checked)),
         show_suppressed=settings.show_suppressed,
         fail_on=threshold,
+        excerpts=excerpts(workspace.files, findings),
+        **source_paths([*checked, *(f.location.file for f in findings)], settings.stdin_name),
     )
 
 
-def resolve_format(name: str, environment: Mapping[str, str]) -> str:
-    """``auto`` is ``github`` under GitHub Actions and ``text`` elsewhere."""
+def source_paths(files: Iterable[str], stdin_name: str) -> dict[str, Any]:
+    """``source_root`` and ``relative_paths`` of a report: the files relative to one directory above them all.
+
+    The directory is the git repository around the current directory (code scanning resolves
+    paths from the repository root), else the current directory, widened to a common parent
+    when a file lies outside it, so that no path needs ``..`` or an absolute URI.
+    """
+    absolute = {f: os.path.abspath(f) for f in sorted(set(files)) if f and f != sources.STDIN}
+    if stdin_name == sources.STDIN:
+        absolute.pop(stdin_name, None)
+    root = _repository_root(os.getcwd())
+    if any(os.path.commonpath([root, path]) != root for path in absolute.values()):
+        root = os.path.commonpath([root, *absolute.values()])
+    relative = {f: os.path.relpath(path, root).replace(os.sep, "/") for f, path in absolute.items()}
+    uri = pathlib.Path(root).as_uri()
+    return {"source_root": uri if uri.endswith("/") else uri + "/", "relative_paths": relative}
+
+
+def _repository_root(directory: str) -> str:
+    """The top of the git work tree holding ``directory``, or ``directory`` itself outside one."""
+    current = directory
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return directory
+        current = parent
+
+
+def excerpts(files: list[SourceFile], findings: list[Finding]) -> dict[tuple[str, int], str]:
+    """The source lines the findings point at, for formats that show them."""
+    wanted: dict[str, set[int]] = {}
+    for finding in findings:
+        wanted.setdefault(finding.location.file, set()).add(finding.location.line)
+    out: dict[tuple[str, int], str] = {}
+    for source in files:
+        lines = wanted.get(source.name)
+        if not lines:
+            continue
+        text = source.text.split("\n")
+        out.update(((source.name, n), text[n - 1].rstrip("\r")) for n in sorted(lines) if 0 < n <= len(text))
+    return out
+
+
+def resolve_format(name: str, environment: Mapping[str, str], *, terminal: bool = False) -> str:
+    """``auto``: ``github`` under GitHub Actions; ``full`` (source lines) when a person reads a terminal;
+    else ``concise``, one finding per line, for whatever parses it (pre-commit, CI logs, pipes)."""
     if name == report.AUTO:
-        return "github" if environment.get(GITHUB_ACTIONS) == "true" else "text"
+        if environment.get(GITHUB_ACTIONS) == "true":
+            return "github"
+        machine = any(environment.get(variable) for variable in MACHINE_RUNNERS)
+        return "full" if terminal and not machine else "concise"
     return name
 
 
-def _format(requested: str, environment: Mapping[str, str]) -> str:
-    name = resolve_format(requested, environment)
+# Set by pre-commit and by CI services: their logs are read by tools as much as by people.
+MACHINE_RUNNERS = ("PRE_COMMIT", "CI")
+
+
+def _format(requested: str, environment: Mapping[str, str], *, terminal: bool = False) -> str:
+    name = resolve_format(requested, environment, terminal=terminal)
     if name not in report.FORMATS:
         raise UsageError(f"unknown format {requested!r}; known: {', '.join([report.AUTO, *sorted(report.FORMATS)])}")
     return name
 
 
 def write_outputs(
-    result: report.Report, outputs: tuple[tuple[str, str | None], ...], environment: Mapping[str, str]
+    result: report.Report,
+    outputs: tuple[tuple[str, str | None], ...],
+    environment: Mapping[str, str],
+    *,
+    terminal: bool = False,
 ) -> None:
     with ExitStack() as stack:
         for requested, path in outputs:
-            name = _format(requested, environment)
+            name = _format(requested, environment, terminal=terminal and path is None)
             stream: TextIO
             if path is None:
                 stream = sys.stdout
@@ -195,3 +267,22 @@ def write_outputs(
                     raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
                 rendered = replace(result, color=False)
             report.renderer(name)(rendered, stream)
+            if name == "github":
+                _write_job_summary(result, environment)
+
+
+STEP_SUMMARY = "GITHUB_STEP_SUMMARY"
+
+
+def _write_job_summary(result: report.Report, environment: Mapping[str, str]) -> None:
+    """Append the job summary to ``$GITHUB_STEP_SUMMARY`` (GitHub Actions shows it on the run's page)."""
+    path = environment.get(STEP_SUMMARY)
+    if not path:
+        return
+    from dralint.report.github import summary_markdown
+
+    try:
+        with open(path, "a", encoding="utf-8", newline="\n") as summary:
+            summary.write(summary_markdown(result))
+    except OSError as error:
+        raise UsageError(f"cannot write the job summary {path} (${STEP_SUMMARY}): {error.strerror or error}") from None

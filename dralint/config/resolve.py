@@ -86,7 +86,7 @@ class Effective:
     release: Ref | None = None
     feature_gates: Ref | Mapping[str, bool] = field(default_factory=dict)
     inventory: tuple[str, ...] = ()
-    context: tuple[str, ...] = ()
+    context: tuple[str, ...] | None = None  # None: not configured (the command picks its default)
     rule_paths: tuple[str, ...] = ()
     select: tuple[Ref, ...] | None = None  # None: every rule
     ignore: tuple[Ref, ...] = ()

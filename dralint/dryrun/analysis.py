@@ -218,14 +218,17 @@ def analyse(
     strategy: Strategy = "pack",
     rejected: Mapping[tuple[str, str, str], str] | None = None,
     namespaces: Mapping[str, Mapping[str, str]] | None = None,
+    rejected_workloads: Mapping[KubeObject, str] | None = None,
     produced: Created | None = None,
 ) -> Analysis:
     """The dry-run of every pod of ``pod_templates`` (claims from ``normalised``) against ``inventory``.
 
     ``rejected`` says why claims and templates the inputs define are not in the cluster, by
-    (kind, namespace, name), for the pods that name them. ``namespaces`` gives the labels of
+    (kind, namespace, name), for the pods that name them; the pods of ``rejected_workloads`` (among
+    ``pod_templates``) are never created and say why. ``namespaces`` gives the labels of
     namespaces, for the namespaceSelector of pod affinity terms; ``produced`` the claims and
-    templates other objects create (not dry-run: their content is unknown).
+    templates other objects create (not dry-run: their content is unknown). The pods of
+    ``rejected_workloads`` (among ``pod_templates``) are never created: they stay unplaced, saying why.
     """
     features = features_for(target)
     slices = [entry.slice for entry in inventory.slices]
@@ -234,7 +237,7 @@ def analyse(
     classes = {name: entry.device_class for name, entry in inventory.classes.items()}
     index = pods_module.claim_index(normalised.values(), rejected, produced)
     extended = pods_module.extended_resource_classes(inventory.classes) if target.enabled("DRAExtendedResource") else {}
-    pods = pods_module.expand(pod_templates, index, inventory.nodes, extended)
+    pods = pods_module.expand(pod_templates, index, inventory.nodes, extended, rejected=rejected_workloads)
     # The scheduler evaluates selectors in the StoredExpressions environment (everything enabled).
     budget = SearchBudget(limits.max_search_steps, limits.max_dry_run_steps)
     cluster = Cluster(slices, classes, features, budget=budget)

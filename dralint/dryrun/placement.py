@@ -24,7 +24,9 @@ from dralint.dryrun import eligibility
 from dralint.dryrun.filters import Check, PlacedPods
 
 Strategy = Literal["pack", "spread"]
-Outcome = Literal["placed", "missing-claim", "no-node", "unsatisfiable", "error", "claim-consumers", "claim-elsewhere"]
+Outcome = Literal[
+    "placed", "rejected", "missing-claim", "no-node", "unsatisfiable", "error", "claim-consumers", "claim-elsewhere"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +138,8 @@ class _Run:
         self.failed: dict[tuple[object, ...], set[int]] = {}
 
     def place(self, pod: Pod) -> Placement:
+        if pod.rejected is not None:
+            return Placement(pod, "rejected", reason=pod.rejected)
         missing = [use.missing for use in pod.claims if use.missing]
         if missing:
             return Placement(pod, "missing-claim", reason=missing[0])

@@ -47,7 +47,7 @@ class Workspace:
     objects: list[KubeObject] = field(default_factory=list)
     broken: list[Unidentified] = field(default_factory=list)
     list_documents: list[Document] = field(default_factory=list)  # bare YAML lists of objects
-    other_documents: int = 0
+    other_documents: int = 0  # documents of the checked files that are not Kubernetes objects
     issues: list[tuple[str, DecodeIssue]] = field(default_factory=list)  # (file, issue)
     checked_files: frozenset[str] = frozenset()  # files findings are reported for (others are context)
 
@@ -129,6 +129,18 @@ class CheckContext:
         return inventory.build(admission.objects, admission.stored, self.rejected_pools)
 
     @cached_property
+    def written_inventory(self) -> Inventory:
+        """The inventory as written (one definition per object), rejected slices included: the inventory
+        defects (DRA70x) are the slices' own findings, reported whether or not the API server stores them."""
+        from dralint.cluster import inventory
+
+        objects = self.workspace.objects
+        if any(inventory.has_device_source(obj) for obj in objects):
+            replaced = self.admission.replaced  # a definition applied again later is one object, not two
+            objects = [obj for obj in objects if obj not in replaced]
+        return inventory.build(objects, self.normalised)
+
+    @cached_property
     def rejected_pools(self) -> dict[tuple[str, str], SkippedPool]:
         """(driver, pool) -> why: the pools of which the API server rejects a slice."""
         from dralint.api import read
@@ -171,7 +183,9 @@ class CheckContext:
 
         admission = self.admission
         admitted = set(admission.objects)
-        templates = [t for t in self.pod_templates if t.owner in admitted]
+        # The pods of rejected workloads stay in the list, unplaced with the reason (simulate shows them).
+        refused = {obj: rejection.sentence() for obj, rejection in admission.rejected.items()}
+        templates = [t for t in self.pod_templates if t.owner in admitted or t.owner in refused]
         rejected = {
             (kind, namespace, name): rejection.sentence()
             for (_, kind, namespace, name), rejection in admission.rejected_names.items()
@@ -187,6 +201,7 @@ class CheckContext:
             namespaces=namespace_labels(admission.objects, self.options.namespaces),
             rejected=rejected,
             produced=self.produced,
+            rejected_workloads=refused,
         )
 
     @cached_property
@@ -236,7 +251,7 @@ class CheckContext:
         out: dict[KubeObject, list[SchemaError]] = {}
         for obj in self.workspace.objects:
             if obj.is_dra or obj in claiming:
-                errors = validate(release, obj.api_version, obj.kind, obj.raw)
+                errors = validate(release, obj.api_version, obj.kind, obj.raw, written=obj.plain_scalar)
                 if errors:
                     out[obj] = errors
         return out

@@ -34,6 +34,7 @@ from dralint.errors import ConfigError, DralintError
 from dralint.limits import Limits, from_config
 from dralint.pipeline.context import CheckContext, Options
 from dralint.read import sources
+from dralint.read.ignorefiles import repository_root
 from dralint.read.load import Input, inputs
 
 if TYPE_CHECKING:
@@ -70,13 +71,45 @@ class Plan:
         """The directory globs and relative configuration paths are relative to."""
         return self.effective.root
 
-    def inputs(self, paths: Sequence[str]) -> list[Input]:
-        """The files to read: ``paths`` (reported on) then inventory and context (read only), minus ``exclude``."""
-        return inputs(self.files(paths), self.files(self.effective.inventory + self.effective.context))
+    def inputs(
+        self,
+        paths: Sequence[str],
+        *,
+        changed: str | None = None,
+        ignore_files: bool = True,
+        repository_context: bool = False,
+    ) -> list[Input]:
+        """The files to read: ``paths`` (reported on) then inventory and context (read only), minus ``exclude``.
 
-    def files(self, paths: Sequence[str]) -> list[str]:
+        No ``paths`` is the current directory. ``changed`` (``--changed [REF]``; ``""``: the
+        default base) checks the files changed since REF among ``paths`` (none: the repository).
+        With ``changed`` or ``repository_context`` (pre-commit passes only the files of the
+        commit) the repository's other manifests are context unless ``context`` is configured: a
+        Deployment whose template, classes or neighbours live in other files is checked against
+        them. When nothing is left to check, nothing is read: the inventory is never checked instead.
+        """
+        repository: str | None = None
+        if changed is not None:
+            from dralint.read.changed import changed as changed_since
+
+            found = changed_since(changed or None)
+            repository = found.root
+            paths = found.manifests(paths)
+        else:
+            paths = paths or (".",)
+            if repository_context:
+                repository = repository_root(os.getcwd())
+        checked = self.files(paths, ignore_files=ignore_files) if paths else []
+        if not checked:
+            return []
+        context = self.effective.context
+        if context is None:
+            context = (os.path.relpath(repository),) if repository is not None else ()
+        return inputs(checked, self.files(self.effective.inventory + context, ignore_files=ignore_files))
+
+    def files(self, paths: Sequence[str], *, ignore_files: bool = True) -> list[str]:
         """The files under ``paths`` minus the excluded ones (named files too, so that hooks honour ``exclude``)."""
-        found = sources.discover(paths)
+        found = sources.discover(paths, ignore_files=ignore_files)
         exclude = self.effective.exclude
         if not exclude:
             return found

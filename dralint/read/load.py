@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import Sequence
 
 from dralint.api.objects import identify
@@ -32,7 +33,9 @@ def load(
 def inputs(checked: Sequence[str], context: Sequence[str] = (), *, exclude: Sequence[str] = ()) -> list[Input]:
     """The files to read, in reading order: checked ones first, then context files not already checked."""
     checked_files = sources.discover(checked, exclude=exclude) if checked else []
-    context_files = [f for f in sources.discover(context, exclude=exclude) if f not in checked_files] if context else []
+    # The same file may be named two ways (apps/a.yaml checked, ../repo/apps/a.yaml as context): read it once.
+    seen = {os.path.abspath(f) for f in checked_files}
+    context_files = [f for f in sources.discover(context, exclude=exclude) if os.path.abspath(f) not in seen]
     return [(f, True) for f in checked_files] + [(f, False) for f in context_files]
 
 
@@ -80,7 +83,8 @@ def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, max
         workspace.objects.extend(identified.objects)
         workspace.broken.extend(identified.broken)
         workspace.list_documents.extend(identified.list_documents)
-        workspace.other_documents += identified.other_documents
+        if checked:  # the summary counts what was checked, not the context
+            workspace.other_documents += identified.other_documents
     workspace.checked_files = frozenset(reported)
     return workspace
 

@@ -17,6 +17,7 @@ from pathlib import Path as FsPath
 
 from dralint.errors import InputError
 from dralint.limits import Limits
+from dralint.read.ignorefiles import IgnoreFiles
 from dralint.read.yamldoc import DecodeIssue
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
@@ -33,19 +34,22 @@ class SourceFile:
     issues: tuple[DecodeIssue, ...] = field(default=())
 
 
-def discover(paths: Sequence[str], *, exclude: Iterable[str] = ()) -> list[str]:
+def discover(paths: Sequence[str], *, exclude: Iterable[str] = (), ignore_files: bool = True) -> list[str]:
     """The manifest files named by ``paths``, in a stable order; ``-`` stands for stdin.
 
     Directories are walked recursively for ``*.yaml``, ``*.yml`` and ``*.json`` (any case),
-    skipping hidden folders and files, in path order (folder by folder, names compared as
-    text). Paths are shown with forward slashes and without a leading ``./``. A missing path,
-    an unreadable folder or a folder without manifests is an :class:`InputError`. A walk skips
-    FIFOs, sockets and devices (opening a FIFO would wait for a writer forever) but keeps links
-    to nothing, which :func:`read` reports; a special file named explicitly is kept for the same.
+    skipping hidden folders and files and, with ``ignore_files``, what git ignores
+    (:mod:`dralint.read.ignorefiles`), in path order (folder by folder, names compared as
+    text). Files named explicitly are always read. Paths are shown with forward slashes and
+    without a leading ``./``. A missing path, an unreadable folder or a folder without manifests
+    is an :class:`InputError`. A walk skips FIFOs, sockets and devices (opening a FIFO would
+    wait for a writer forever) but keeps links to nothing, which :func:`read` reports; a special
+    file named explicitly is kept for the same.
     """
     from fnmatch import fnmatch
 
     excluded = tuple(exclude)
+    ignore = IgnoreFiles() if ignore_files else None
     found: list[str] = []
     for path in paths:
         if path == STDIN:
@@ -53,9 +57,15 @@ def discover(paths: Sequence[str], *, exclude: Iterable[str] = ()) -> list[str]:
             continue
         fs_path = FsPath(path)
         if fs_path.is_dir():
-            files = sorted(_walk(path), key=lambda name: name.split("/"))
+            walked = _walk(path, ignore)
+            files = sorted(walked.files, key=lambda name: name.split("/"))
             files = [f for f in files if not any(fnmatch(f, pattern) for pattern in excluded)]
             if not files:
+                if walked.ignored:
+                    raise InputError(
+                        f"{path}: every *.yaml, *.yml or *.json file in this directory is ignored by .gitignore "
+                        "(--no-ignore-files reads them)"
+                    )
                 raise InputError(f"{path}: no *.yaml, *.yml or *.json files in this directory")
             found.extend(files)
         elif fs_path.exists() or fs_path.is_symlink():
@@ -66,22 +76,38 @@ def discover(paths: Sequence[str], *, exclude: Iterable[str] = ()) -> list[str]:
     return [p for p in found if not (p in seen or seen.add(p))]  # type: ignore[func-returns-value]
 
 
-def _walk(root: str) -> Iterable[str]:
+@dataclass(slots=True)
+class _Walked:
+    files: list[str] = field(default_factory=list)
+    ignored: int = 0  # manifests and folders left out because git ignores them
+
+
+def _walk(root: str, ignore: IgnoreFiles | None) -> _Walked:
     def fail(error: OSError) -> None:
         raise InputError(f"{_display(error.filename or root)}: cannot read directory: {error.strerror or error}")
 
+    walked = _Walked()
     for directory, subdirs, files in os.walk(root, onerror=fail):
-        subdirs[:] = sorted(d for d in subdirs if not d.startswith("."))
+        kept = sorted(d for d in subdirs if not d.startswith("."))
+        if ignore is not None:
+            visible = [d for d in kept if not ignore.ignored(os.path.join(directory, d), is_dir=True)]
+            walked.ignored += len(kept) - len(visible)
+            kept = visible
+        subdirs[:] = kept
         for name in files:
             if name.startswith(".") or not name.lower().endswith(MANIFEST_SUFFIXES):
                 continue
             path = os.path.join(directory, name)
+            if ignore is not None and ignore.ignored(path, is_dir=False):
+                walked.ignored += 1
+                continue
             try:
                 mode = os.stat(path).st_mode
             except OSError:
                 mode = stat.S_IFREG  # a link to nothing (or a vanished file): read() reports it
             if stat.S_ISREG(mode):
-                yield _display(path)
+                walked.files.append(_display(path))
+    return walked
 
 
 def _display(path: str) -> str:

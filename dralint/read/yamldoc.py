@@ -149,6 +149,14 @@ class Document:
             node = found[1]
         return node
 
+    def plain_scalar(self, path: Path) -> str | None:
+        """The plain (unquoted) scalar at ``path`` as the file spells it; ``None`` for anything else."""
+        node = self.value_node(path)
+        if isinstance(node, ScalarNode) and not node.style:
+            text: str = node.value
+            return text
+        return None
+
     def value_position(self, path: Path) -> tuple[int, int]:
         """1-based (line, column) where the value at ``path`` starts (``position`` when it is absent)."""
         node = self.value_node(path)

@@ -19,11 +19,13 @@ from dralint.report import escape
 from dralint.rules import Rule
 
 FORMATS: dict[str, str] = {
+    "concise": "dralint.report.text",
+    "full": "dralint.report.full",
     "github": "dralint.report.github",
     "json": "dralint.report.json_format",
     "junit": "dralint.report.junit",
     "sarif": "dralint.report.sarif",
-    "text": "dralint.report.text",
+    "text": "dralint.report.text",  # the name of concise before full existed; kept for scripts
 }
 # What each format needs done to text from the input before it renders it (report/escape.py).
 ESCAPES: dict[str, Callable[[str], str]] = {
@@ -33,7 +35,9 @@ ESCAPES: dict[str, Callable[[str], str]] = {
     "sarif": escape.for_unicode,
     "text": escape.for_terminal,
 }
-AUTO = "auto"  # github under GitHub Actions, text elsewhere (decided by the check command)
+# The full format escapes the source lines it shows itself (report/full.py), keeping carets aligned.
+ESCAPES |= {"concise": escape.for_terminal, "full": escape.for_terminal}
+AUTO = "auto"  # github under GitHub Actions, full on a terminal, concise elsewhere (decided by the check command)
 DOCS_URL = "https://github.com/dralint/dralint/blob/main/docs/rules/{id}.md"
 
 
@@ -67,6 +71,13 @@ class Report:
     files: tuple[str, ...] = ()  # the checked files
     show_suppressed: bool = False
     fail_on: str = "error"
+    # (file, line) -> the text of that line, for the lines findings point at (the full format shows them)
+    excerpts: Mapping[tuple[str, int], str] = field(default_factory=dict)
+    # Where the files are, for formats that need URIs (SARIF): the directory every checked file is
+    # under (the git repository, or the current directory) as a file URI ending in "/", and each
+    # file's path relative to it. Empty when unknown: paths are then used as they are shown.
+    source_root: str = ""
+    relative_paths: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def active(self) -> tuple[Finding, ...]:
@@ -99,6 +110,7 @@ def renderer(name: str) -> Renderer:
                 findings=escape.strings(report.findings, treat),
                 objects=escape.strings(report.objects, treat),
                 files=escape.strings(report.files, treat),
+                relative_paths=escape.strings(report.relative_paths, treat),
             ),
             stream,
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from typing import Any, TextIO
 from urllib.parse import quote
 
@@ -44,20 +45,22 @@ def _rule(rule: Rule) -> dict[str, Any]:
     return descriptor
 
 
-def _artifact(file: str) -> dict[str, Any]:
+def _artifact(file: str, relative: Mapping[str, str]) -> dict[str, Any]:
     if file == "-":
         return {"uri": STDIN_URI}
+    if file in relative:
+        return {"uri": quote(relative[file]), "uriBaseId": SRCROOT}
     path = file.replace(os.sep, "/")
     if os.path.isabs(file):
         return {"uri": "file://" + quote(path if path.startswith("/") else "/" + path)}
     return {"uri": quote(path), "uriBaseId": SRCROOT}
 
 
-def _result(finding: Finding, index: int | None) -> dict[str, Any]:
+def _result(finding: Finding, index: int | None, relative: Mapping[str, str]) -> dict[str, Any]:
     text = finding.message + (f"; {finding.hint}" if finding.hint else "")
     location: dict[str, Any] = {
         "physicalLocation": {
-            "artifactLocation": _artifact(finding.location.file),
+            "artifactLocation": _artifact(finding.location.file, relative),
             "region": {"startLine": finding.location.line, "startColumn": finding.location.column},
         }
     }
@@ -70,7 +73,7 @@ def _result(finding: Finding, index: int | None) -> dict[str, Any]:
         "level": _LEVEL[finding.severity],
         "message": {"text": text},
         "locations": [location],
-        "partialFingerprints": {"dralint/v1": fingerprint(finding)},
+        "partialFingerprints": {"dralint/v2": fingerprint(finding)},
     }
     if index is not None:
         result["ruleIndex"] = index
@@ -101,8 +104,10 @@ def document(report: Report) -> dict[str, Any]:
         "tool": {"driver": driver},
         "invocations": [{"executionSuccessful": True}],
         "columnKind": "unicodeCodePoints",
-        "results": [_result(f, index.get(f.rule)) for f in report.findings],
+        "results": [_result(f, index.get(f.rule), report.relative_paths) for f in report.findings],
     }
+    if report.source_root:
+        run["originalUriBaseIds"] = {SRCROOT: {"uri": report.source_root}}
     target = _prune(report.target)
     if target:
         run["properties"] = {"target": target}

@@ -1,10 +1,11 @@
-"""Plain text: one finding per line, ``path:line:col: severity RULE-ID message (object)``, then a summary."""
+"""Concise text: one finding per line, ``path:line:col: severity RULE-ID message (object)``, then a summary."""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import TextIO
 
+from dralint.findings import Finding
 from dralint.report import Report
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
@@ -13,22 +14,27 @@ _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
 def render(report: Report, stream: TextIO) -> None:
     for finding in report.shown:
-        where = f"{finding.location.file}:{finding.location.line}:{finding.location.column}"
-        severity: str = finding.severity
-        if report.color:
-            where = f"{_BOLD}{where}{_RESET}"
-            severity = f"{_COLORS[severity]}{severity}{_RESET}"
-        line = f"{where}: {severity} {finding.rule} {finding.message}"
-        if finding.object is not None:
-            line += f" ({finding.object.display()})"
-        if finding.hint:
-            line += f"; {finding.hint}"
-        if finding.suppressed is not None:
-            note = f"[suppressed by {finding.suppressed.kind}"
-            note += f": {finding.suppressed.reason}]" if finding.suppressed.reason else "]"
-            line += " " + (f"{_DIM}{note}{_RESET}" if report.color else note)
-        stream.write(line + "\n")
+        stream.write(finding_line(report, finding) + "\n")
     stream.write(summary_line(report) + "\n")
+
+
+def finding_line(report: Report, finding: Finding, *, hint: bool = True) -> str:
+    """``path:line:col: severity RULE-ID message (object)``, then ``; hint`` and the suppression note."""
+    where = f"{finding.location.file}:{finding.location.line}:{finding.location.column}"
+    severity: str = finding.severity
+    if report.color:
+        where = f"{_BOLD}{where}{_RESET}"
+        severity = f"{_COLORS[severity]}{severity}{_RESET}"
+    line = f"{where}: {severity} {finding.rule} {finding.message}"
+    if finding.object is not None:
+        line += f" ({finding.object.display()})"
+    if hint and finding.hint:
+        line += f"; {finding.hint}"
+    if finding.suppressed is not None:
+        note = f"[suppressed by {finding.suppressed.kind}"
+        note += f": {finding.suppressed.reason}]" if finding.suppressed.reason else "]"
+        line += " " + (f"{_DIM}{note}{_RESET}" if report.color else note)
+    return line
 
 
 def summary_line(report: Report) -> str:

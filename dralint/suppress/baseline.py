@@ -4,6 +4,11 @@
 ``--baseline FILE`` suppresses findings whose fingerprint is recorded (as many times as it
 was recorded). Fingerprints use file paths relative to the baseline's directory, so the
 baseline works from any working directory.
+
+Version 2 fingerprints ignore counts and parenthesised details (see
+:mod:`dralint.suppress.fingerprint`); version 1 hashed the whole message. A version 1 file is
+still read: its entries keep the rule, file, object, path and message as text, from which the
+version 2 fingerprint is computed, so no finding comes back; ``--write-baseline`` writes version 2.
 """
 
 from __future__ import annotations
@@ -20,9 +25,11 @@ from dralint.errors import ConfigError, UsageError
 from dralint.findings import Finding
 from dralint.read import json_stream, userfile
 from dralint.read.sources import DEFAULT_MAX_FILE_BYTES
-from dralint.suppress.fingerprint import fingerprint
+from dralint.suppress.fingerprint import fingerprint, identity
 
-VERSION = 1
+VERSION = 2
+_MIGRATED = 1  # the version read by recomputing the fingerprint of each entry
+_FIELDS = ("rule", "file", "object", "path", "message")
 
 
 def _key(finding: Finding, base: str) -> str:
@@ -51,14 +58,29 @@ def read(path: str, *, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> Baseline:
         raise ConfigError(f"{path}:{issue.line}:{issue.column}: not a dralint baseline: {issue.message}")
     data: Any = values[0][0] if len(values) == 1 else None
     findings = data.get("findings") if isinstance(data, dict) else None
-    if not isinstance(data, dict) or data.get("version") != VERSION or not isinstance(findings, list):
+    version = data.get("version") if isinstance(data, dict) else None
+    if version not in (VERSION, _MIGRATED) or not isinstance(findings, list):
         raise ConfigError(f'{path}: not a dralint baseline (expected {{"version": {VERSION}, "findings": [...]}})')
     counts: Counter[str] = Counter()
     for entry in findings:
-        if not isinstance(entry, dict) or not isinstance(entry.get("fingerprint"), str):
+        if version == _MIGRATED:
+            counts[_migrate(path, entry)] += 1
+        elif isinstance(entry, dict) and isinstance(entry.get("fingerprint"), str):
+            counts[entry["fingerprint"]] += 1
+        else:
             raise ConfigError(f"{path}: every baseline entry needs a fingerprint")
-        counts[entry["fingerprint"]] += 1
     return Baseline(path, counts)
+
+
+def _migrate(path: str, entry: Any) -> str:
+    """The version 2 fingerprint of a version 1 entry, from the parts it records as text."""
+    if not isinstance(entry, dict) or not all(
+        isinstance(entry.get(name), str) or (name == "object" and entry.get(name) is None) for name in _FIELDS
+    ):
+        raise ConfigError(
+            f"{path}: every version 1 baseline entry needs {', '.join(_FIELDS)} (write it again with --write-baseline)"
+        )
+    return identity(entry["rule"], entry["file"], entry["object"], entry["path"], entry["message"])
 
 
 def write(path: str, findings: Iterable[Finding]) -> int:

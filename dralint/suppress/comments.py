@@ -7,8 +7,8 @@
   the lines in between (to the end of the file when never enabled again).
 
 RULES are ids or names separated by commas. Only comments that start with ``dralint:`` are
-read; anything malformed after it is reported (DRA802), as are unknown rules (DRA803) and
-missing reasons (DRA804).
+read; anything malformed after it is reported (DRA802), as are a directive verb after
+``dralint`` without the colon, unknown rules (DRA803) and missing reasons (DRA804).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from dralint.checks.rule_ids import RuleId
 from dralint.findings import Location, Violation
-from dralint.rules import Rule
+from dralint.rules import Rule, by_name_or_id
 from dralint.suppress.directive import Directive, rule_list
 from dralint.validate import userschema as schemacheck
 
@@ -30,6 +30,13 @@ SYNTAX = "# dralint: ignore[RULE,...] reason"
 
 _COMMENT = re.compile(r"(?:^|(?<=\s))#\s*dralint\s*:(?P<body>.*)$")
 _BODY = re.compile(r"^\s*(?P<verb>[A-Za-z_-]+)\s*(?:\[(?P<rules>[^\]]*)\])?\s*(?P<reason>.*?)\s*$")
+# A directive without its colon (``# dralint ignore DRA600``, ``# dralint-disable``) would
+# otherwise be an ordinary comment and suppress nothing without a word: it is reported.
+_NO_COLON = re.compile(
+    r"(?:^|(?<=\s))#\s*dralint(?!\s*:)[\s_-]*(?P<verb>ignore-file|ignore|disable|enable)\b(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 
 
 @dataclass(slots=True)
@@ -66,12 +73,17 @@ def parse(file: str, text: str, rules: Mapping[str, Rule]) -> tuple[FileDirectiv
     for number, line in enumerate(lines, start=1):
         match = _COMMENT.search(line)
         if match is None:
+            near = _NO_COLON.search(line)
+            if near is not None:
+                problems.append(_without_colon(near, line, Location(file, number, near.start() + 1), rules))
             continue
         location = Location(file, number, match.start() + 1)
         body = _BODY.match(match.group("body"))
         verb = body.group("verb") if body else ""
         if body is None or verb not in VERBS or (body.group("rules") is None and verb != "enable"):
             hint = schemacheck.did_you_mean(verb, VERBS).removeprefix("; ") if verb and verb not in VERBS else ""
+            if verb in VERBS and body is not None:
+                hint = "write " + _corrected(verb, body.group("reason"), rules)
             problems.append(
                 Violation(
                     INVALID,
@@ -112,6 +124,23 @@ def parse(file: str, text: str, rules: Mapping[str, Rule]) -> tuple[FileDirectiv
             out.by_line.setdefault(target, []).extend(directives)
     out.ranges.extend((start, len(lines), directive) for start, directive in open_ranges)
     return out, problems
+
+
+def _without_colon(near: re.Match[str], line: str, location: Location, rules: Mapping[str, Rule]) -> Violation:
+    """The finding for a directive written without the colon after ``dralint``, with the corrected comment."""
+    return Violation(
+        INVALID,
+        f"malformed suppression comment {line[near.start() :].strip()!r}: no colon after dralint, so it suppresses "
+        "nothing",
+        hint="write " + _corrected(near.group("verb").lower(), near.group("rest"), rules),
+        location=location,
+    )
+
+
+def _corrected(verb: str, text: str, rules: Mapping[str, Rule]) -> str:
+    """The directive as it should be written, with the rules named in ``text`` (or the general syntax)."""
+    named = [t for t in _TOKEN.findall(text) if by_name_or_id(rules, t) is not None]
+    return f"# dralint: {verb}[{','.join(named)}] reason" if named else SYNTAX.replace("ignore", verb, 1)
 
 
 def _next_code_line(lines: list[str], number: int) -> int:

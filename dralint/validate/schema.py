@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -93,19 +93,32 @@ def validator(release: str, api_version: str, kind: str) -> Validator | None:
     return Validator(_compiler().definition(name))
 
 
-def validate(release: str, api_version: str, kind: str, raw: Mapping[str, Any]) -> list[SchemaError]:
-    """Every schema error of ``raw`` (an object of ``kind``), each once; the engine orders findings."""
+Written = Callable[[Path], str | None]
+
+
+def _not_written(path: Path) -> str | None:
+    return None
+
+
+def validate(
+    release: str, api_version: str, kind: str, raw: Mapping[str, Any], *, written: Written = _not_written
+) -> list[SchemaError]:
+    """Every schema error of ``raw`` (an object of ``kind``), each once; the engine orders findings.
+
+    ``written`` gives a plain scalar as the file spells it (``1e22``, ``0777``), for hints that
+    tell the user to quote it: quoting the decoded value would change it.
+    """
     compiled = validator(release, api_version, kind)
     if compiled is None:
         return []
     found: dict[tuple[Problem, Path, str], SchemaError] = {}
     for issue in compiled.issues(raw):
-        for item in _explain(release, api_version, kind, issue):
+        for item in _explain(release, api_version, kind, issue, written):
             found.setdefault((item.problem, item.path, item.message), item)
     return list(found.values())
 
 
-def _explain(release: str, api_version: str, kind: str, issue: Issue) -> Iterator[SchemaError]:
+def _explain(release: str, api_version: str, kind: str, issue: Issue, written: Written) -> Iterator[SchemaError]:
     path = schemas.typed_path(release, api_version, kind, issue.path)
     instance = issue.instance
     schema = issue.schema
@@ -121,7 +134,7 @@ def _explain(release: str, api_version: str, kind: str, issue: Issue) -> Iterato
                     _unknown_field_hint(release, api_version, kind, path, name, declared),
                 )
     elif issue.keyword == "type":
-        yield _wrong_type(path, issue.value, instance, schema)
+        yield _wrong_type(path, issue.value, instance, schema, written(issue.path))
     elif issue.keyword == "required" and isinstance(instance, Mapping) and isinstance(issue.value, list):
         for name in issue.value:
             if name not in instance:
@@ -151,7 +164,9 @@ def _show(value: Any) -> str:
     return type_phrase(value)
 
 
-def _wrong_type(path: Path, expected: Any, instance: Any, schema: Mapping[str, Any]) -> SchemaError:
+def _wrong_type(
+    path: Path, expected: Any, instance: Any, schema: Mapping[str, Any], written: str | None = None
+) -> SchemaError:
     fmt = schema.get("format")
     required = schema.get("required") or []
     names = [expected] if isinstance(expected, str) else list(expected)
@@ -168,7 +183,7 @@ def _wrong_type(path: Path, expected: Any, instance: Any, schema: Mapping[str, A
     if names == ["a string"] and got == "boolean":
         hint = "quote the value: YAML reads unquoted y, n, yes, no, on and off as booleans"
     elif names == ["a string"] and scalar:
-        hint = f'quote the value: "{_plain(instance)}"'
+        hint = f'quote the value: "{written or _plain(instance)}"'
     elif names in (["an integer"], ["a number"]) and isinstance(instance, NumberText):
         # go-yaml kept the unquoted number as text because no float64 holds it.
         return SchemaError(
@@ -181,7 +196,7 @@ def _wrong_type(path: Path, expected: Any, instance: Any, schema: Mapping[str, A
     elif names == ["a mapping"] and got == "array":
         hint = "write a mapping (key: value), not a list"
     elif names == ["a mapping"] and scalar and len(required) == 1:
-        hint = f'write it as a mapping: "{required[0]}: {_plain(instance)}"'
+        hint = f'write it as a mapping: "{required[0]}: {written or _plain(instance)}"'
     elif names == ["a mapping"] and scalar and path and isinstance(path[-1], int):
         hint = "each item of this list is a mapping of fields, not a plain value"
     elif names == ["a mapping"] and scalar:

@@ -35,6 +35,9 @@ def test_rejected_slice_skips_its_pool_and_findings_refer_to_the_rejection() -> 
     assert _lines("rejected-slice.yaml") == [
         '17 DRA125 spec.devices[0].attributes[model]: Invalid value: "": exactly one value must be specified',
         '19 DRA100 unknown field "spec.devices[1].basic"',
+        # the inventory defects are the slices' own findings, reported on the slices as written
+        "37 DRA707 attribute gpu.example.com/model of driver gpu.example.com is empty on 1 device and a string on "
+        "1 device",
         "78 DRA501 1 of 2 pods of Deployment default/d get no devices: earlier pods hold them (demand for class "
         "gpu.example.com: Deployment default/d 2 pods × 1 = 2; matching devices = 1); pool gpu.example.com/node-a "
         "is skipped: ResourceSlice node-a-gpu is rejected by the API server (see DRA125 at "

@@ -40,9 +40,11 @@ def test_identify_fills_item_kind_from_typed_lists_and_recurses() -> None:
         ("resource.k8s.io/v1", "DeviceClass", "nic.example.com", ("items", 1), (8, 3)),
         ("v1", "Namespace", "nested", ("items", 3, "items", 0), (15, 5)),
     ]
-    # an item of a plain List must name its own apiVersion and kind
+    # an item that is not an object is reported, and an item of a plain List must name its own
+    # apiVersion and kind
     assert [(b.document.index, b.prefix, b.missing, b.value) for b in found.broken] == [
-        (2, ("items", 0), "apiVersion", None)
+        (0, ("items", 2), "object", "not an object"),
+        (2, ("items", 0), "apiVersion", None),
     ]
 
 

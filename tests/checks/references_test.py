@@ -31,3 +31,18 @@ def test_unknown_class_with_an_inventory_is_an_error() -> None:
             "use one of: gpu.example.com",
         )
     ]
+
+
+def test_unknown_class_with_an_inventory_without_classes_says_there_are_none() -> None:
+    findings = lint_files(
+        [str(CHECKS / "claims-for-inventory.yaml")],
+        inventory=[str(CHECKS / "inventory-slices-only.yaml")],
+        rules=REFERENCES,
+    )
+    assert [(f.rule, f.location.line, f.hint) for f in findings] == [
+        (
+            "DRA300",
+            10,
+            "no DeviceClass is defined in the inventory or inputs; add the cluster's (kubectl get deviceclasses -o yaml)",
+        )
+    ]

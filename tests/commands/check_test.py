@@ -59,7 +59,10 @@ def test_exit_code_does_not_depend_on_the_format(fmt: str) -> None:
             "dralint: error: --output x.sarif pairs with --format github (they pair by position); "
             "give --format sarif first, or reorder the --output options",
         ),
-        (["-f", "yaml"], "dralint: error: unknown format 'yaml'; known: auto, github, json, junit, sarif, text"),
+        (
+            ["-f", "yaml"],
+            "dralint: error: unknown format 'yaml'; known: auto, concise, full, github, json, junit, sarif, text",
+        ),
         (["--select", "DRA2000"], "dralint: error: --select: unknown rule 'DRA2000'; did you mean 'DRA200'?"),
         (["--config", "nowhere.yaml"], "dralint: error: nowhere.yaml: no such file"),
         (["--baseline", "nowhere.json"], "dralint: error: nowhere.json: no such baseline file"),
@@ -90,7 +93,7 @@ def test_auto_format_is_github_under_github_actions() -> None:
         f"::group::{CHECK / 'legacy.yaml'}",
         f"::error file={CHECK / 'legacy.yaml'},line=1,col=1,title=DRA200 api-version-not-served::Kubernetes 1.37 "
         "does not serve resource.k8s.io/v1alpha3 DeviceClass (served in 1.31-1.33) (DeviceClass/gpu.example.com); "
-        "use resource.k8s.io/v1",
+        f"use resource.k8s.io/v1; `dralint convert --to v1 {CHECK / 'legacy.yaml'}` rewrites it",
     ]
     assert cli("check", str(CHECK / "legacy.yaml"), "-f", "text", env={"GITHUB_ACTIONS": "true"}).stdout == plain.stdout
 
@@ -98,7 +101,7 @@ def test_auto_format_is_github_under_github_actions() -> None:
 def _on_a_tty(*args: str, env: dict[str, str] | None = None) -> str:
     """Run dralint with its standard output on a pseudo-terminal; returns what it printed."""
     controller, terminal = pty.openpty()
-    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "GITHUB_ACTIONS")}
+    environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "GITHUB_ACTIONS", "CI", "PRE_COMMIT")}
     environment.update({"PYTHONPATH": str(ROOT), **(env or {})})
     process = subprocess.Popen(
         [sys.executable, "-m", "dralint", *args], stdout=terminal, stderr=subprocess.DEVNULL, env=environment
@@ -127,12 +130,34 @@ def test_colour_on_a_terminal_only_and_never_with_no_color() -> None:
     assert "\033[31merror\033[0m" in cli("check", legacy, "--color", "always").stdout
 
 
+def test_auto_format_shows_source_lines_to_a_person_and_one_line_to_tools() -> None:
+    legacy = str(CHECK / "legacy.yaml")
+    concise = cli("check", legacy).stdout
+    assert concise.splitlines()[0].startswith(f"{legacy}:1:1: error DRA200 ")
+    assert len(concise.splitlines()) == 2  # one finding, one summary
+    full = _on_a_tty("check", legacy, "--color", "never").replace("\r\n", "\n")
+    assert full.splitlines()[1:5] == [
+        "  |",
+        "1 | apiVersion: resource.k8s.io/v1alpha3",
+        "  | ^^^^^^^^^^ DRA200",
+        "  |",
+    ]
+    # pre-commit and CI runners parse what they print: the one-line form there, terminal or not
+    for runner in ({"PRE_COMMIT": "1"}, {"CI": "true"}):
+        assert _on_a_tty("check", legacy, "--color", "never", env=runner).replace("\r\n", "\n") == concise
+    for choice in (["--output-format", "concise"], ["-f", "text"]):
+        assert _on_a_tty("check", legacy, "--color", "never", *choice).replace("\r\n", "\n") == concise
+    assert cli("check", legacy, "--output-format", "full").stdout == full
+
+
 def test_helm_template_output_on_stdin() -> None:
     result = cli("check", "-", "--select", "DRA200", stdin=(STDIN / "helm-template.yaml").read_text())
     assert result.returncode == 1
     assert result.stdout.splitlines() == [
         "-:15:1: error DRA200 Kubernetes 1.37 does not serve resource.k8s.io/v1alpha3 ResourceClaimTemplate "
-        "(served in 1.31-1.33) (ResourceClaimTemplate/serving/inference-gpu); use resource.k8s.io/v1",
+        "(served in 1.31-1.33) (ResourceClaimTemplate/serving/inference-gpu); use resource.k8s.io/v1 (v1 requests "
+        "put deviceClassName, selectors, allocationMode and count under `exactly`); `dralint convert --to v1 -` "
+        "rewrites it",
         "1 file, 3 objects: 1 error, 0 warnings, 0 info",
     ]
 
@@ -187,7 +212,9 @@ def test_run_writes_reports_and_returns_the_exit_code(tmp_path: Path, capsys: py
 
 
 def test_run_rejects_an_unknown_format_before_reading_anything() -> None:
-    with pytest.raises(UsageError, match="unknown format 'yaml'; known: auto, github, json, junit, sarif, text"):
+    with pytest.raises(
+        UsageError, match="unknown format 'yaml'; known: auto, concise, full, github, json, junit, sarif, text"
+    ):
         run(CheckSettings(paths=("does-not-exist",), outputs=(("yaml", None),)))
 
 

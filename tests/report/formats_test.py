@@ -95,3 +95,10 @@ def test_json_counts_suppressed_and_lists_them_only_when_shown(
         None,
     ]
     assert len({f["fingerprint"] for f in shown}) == 4
+
+
+def test_full_shows_each_finding_with_its_source_line(mixed: Report, render: Callable[[str, Report], str]) -> None:
+    shown = replace(mixed, show_suppressed=True)
+    assert render("full", shown) == (REPORT / "mixed.full.txt").read_text(encoding="utf-8")
+    # concise is the one-line form, and text its older name
+    assert render("concise", shown) == render("text", shown) == (REPORT / "mixed.text.txt").read_text()

@@ -111,7 +111,7 @@ def test_sarif_fingerprints_survive_moved_lines(
         r["locations"][0]["physicalLocation"]["region"]["startLine"] + 3 for r in before
     ]
     assert [r["partialFingerprints"] for r in after] == [r["partialFingerprints"] for r in before]
-    assert len({r["partialFingerprints"]["dralint/v1"] for r in after}) == len(after)
+    assert len({r["partialFingerprints"]["dralint/v2"] for r in after}) == len(after)
 
 
 def test_sarif_uris_for_stdin_and_absolute_paths(mixed: Report, render: Callable[[str, Report], str]) -> None:
@@ -130,3 +130,35 @@ def test_sarif_of_a_clean_run_is_valid(tmp_path: Path, render: Callable[[str, Re
     clean.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n")
     document = _sarif(render, check([clean]).report)
     assert document["runs"][0]["results"] == []
+
+
+def test_sarif_uris_are_relative_to_the_repository_for_every_checked_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, render: Callable[[str, Report], str]
+) -> None:
+    repository, outside = tmp_path / "repo", tmp_path / "elsewhere"
+    (repository / ".git").mkdir(parents=True)
+    (repository / "apps").mkdir()
+    outside.mkdir()
+    for folder in (repository, repository / "apps", outside):
+        shutil.copy(REPORT / "mixed.yaml", folder / "m.yaml")
+    monkeypatch.chdir(repository / "apps")
+
+    def located(paths: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        (run,) = _sarif(render, check(paths).report)["runs"]
+        artifacts = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in run["results"]]
+        return run["originalUriBaseIds"], sorted({a["uri"]: a for a in artifacts}.values(), key=lambda a: a["uri"])
+
+    # within the repository: relative to its root, also for ../ paths
+    bases, artifacts = located(["m.yaml", "../m.yaml"])
+    assert bases == {"%SRCROOT%": {"uri": repository.as_uri() + "/"}}
+    assert artifacts == [
+        {"uri": "apps/m.yaml", "uriBaseId": "%SRCROOT%"},
+        {"uri": "m.yaml", "uriBaseId": "%SRCROOT%"},
+    ]
+    # a file outside the repository widens the root to a common parent: still no ../ and no file://
+    bases, artifacts = located(["m.yaml", str(outside / "m.yaml")])
+    assert bases == {"%SRCROOT%": {"uri": tmp_path.as_uri() + "/"}}
+    assert artifacts == [
+        {"uri": "elsewhere/m.yaml", "uriBaseId": "%SRCROOT%"},
+        {"uri": "repo/apps/m.yaml", "uriBaseId": "%SRCROOT%"},
+    ]

@@ -60,15 +60,24 @@ def test_baseline_counts_each_recorded_finding_once(tmp_path: Path, monkeypatch:
     check(["a.yaml"], write_baseline="baseline.json")
     Path("a.yaml").write_text(LEGACY.read_text() + "---\n" + LEGACY.read_text())  # the same object twice
     outcome = check(["a.yaml"], flags=Layer(baseline="baseline.json"))
-    assert [f.suppressed is not None for f in outcome.report.findings] == [True, False]
+    # (the second copy is also a duplicate definition, DRA308: a new finding, not in the baseline)
+    assert [(f.rule, f.suppressed is not None) for f in outcome.report.findings] == [
+        ("DRA200", True),
+        ("DRA200", False),
+        ("DRA308", False),
+    ]
 
 
 @pytest.mark.parametrize(
     ("content", "message"),
     [
         ("{", ":1:2: not a dralint baseline: invalid JSON: Expecting property name"),
-        ('{"version": 2, "findings": []}', ': not a dralint baseline (expected {"version": 1, "findings": [...]})'),
-        ('{"version": 1, "findings": [{"rule": "DRA200"}]}', ": every baseline entry needs a fingerprint"),
+        ('{"version": 3, "findings": []}', ': not a dralint baseline (expected {"version": 2, "findings": [...]})'),
+        ('{"version": 2, "findings": [{"rule": "DRA200"}]}', ": every baseline entry needs a fingerprint"),
+        (
+            '{"version": 1, "findings": [{"rule": "DRA200", "fingerprint": "ab"}]}',
+            ": every version 1 baseline entry needs rule, file, object, path, message (write it again with --write-baseline)",
+        ),
     ],
 )
 def test_broken_baseline_is_a_config_error(tmp_path: Path, content: str, message: str) -> None:
@@ -77,3 +86,57 @@ def test_broken_baseline_is_a_config_error(tmp_path: Path, content: str, message
     with pytest.raises(ConfigError) as raised:
         check([LEGACY], flags=Layer(baseline=str(baseline)))
     assert str(raised.value).startswith(f"{baseline}{message}")
+
+
+BASELINE = FIXTURES / "suppress" / "baseline"
+
+
+def _workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five trainers for four GPUs (DRA501 twice) and two replicas sharing a claim (DRA600)."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("cluster.yaml", "apps.yaml", "v1-baseline.json"):
+        shutil.copy(BASELINE / name, name)
+
+
+def _grow(tmp_path: Path) -> None:
+    """What the issue did: more replicas, and an unrelated Pod in another file that is placed first."""
+    apps = tmp_path / "apps.yaml"
+    apps.write_text(apps.read_text().replace("replicas: 2", "replicas: 3"))
+    shutil.copy(BASELINE / "a-notebook.yaml", tmp_path / "a-notebook.yaml")
+
+
+def test_baseline_holds_when_counts_change_and_unrelated_objects_appear(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _workspace(tmp_path, monkeypatch)
+    assert check(["."], write_baseline="baseline.json").baseline_written == 3
+    _grow(tmp_path)
+    outcome = check(["."], flags=Layer(baseline="baseline.json"))
+    # The messages changed (3 replicas; 2 of 5 pods; the notebook among the demand), the findings did not.
+    assert [(f.rule, f.object.name if f.object else None, f.message.split(" get ")[0][:30]) for f in outcome.report.findings] == [
+        ("DRA501", "trainer", "2 of 5 pods of Deployment ml/t"),
+        ("DRA501", "server", "3 of 3 pods of Deployment ml/s"),
+        ("DRA600", "server", "all 3 replicas of Deployment m"),
+    ]
+    assert [f.suppressed.kind if f.suppressed else None for f in outcome.report.findings] == ["baseline"] * 3
+    assert outcome.exit_code == 0
+
+
+def test_baseline_of_version_1_is_read_with_the_new_identity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _workspace(tmp_path, monkeypatch)
+    _grow(tmp_path)
+    outcome = check(["."], flags=Layer(baseline="v1-baseline.json"))
+    assert rules_of(outcome) == []
+    assert rules_of(outcome, suppressed=True) == ["DRA501", "DRA501", "DRA600"]
+
+
+def test_baseline_still_reports_a_new_finding_on_the_same_object(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _workspace(tmp_path, monkeypatch)
+    check(["."], write_baseline="baseline.json")
+    apps = tmp_path / "apps.yaml"
+    apps.write_text(apps.read_text().replace("resourceClaimName: shared-gpu", "resourceClaimName: missing-gpu"))
+    outcome = check(["."], flags=Layer(baseline="baseline.json"))
+    assert [(f.rule, f.object.name if f.object else None) for f in outcome.report.findings if f.suppressed is None] == [
+        ("DRA301", "server"),
+        ("DRA600", "server"),  # another claim shared: a new subject
+    ]

@@ -104,7 +104,7 @@ def dns_subdomain(value: str, path: Path, *, hint: str | None = None) -> list[Fi
 def driver_name(value: str, path: Path, b: Behaviour) -> list[FieldError]:
     """``ValidateCSIDriverName``: required, at most 63 bytes, a DNS subdomain ignoring case."""
     if not value:
-        return [required(path, kind=MALFORMED, hint="set the driver name, e.g. `gpu.example.com`")]
+        return [required(path, hint="set the driver name, e.g. `gpu.example.com`")]
     if len(value) <= DRIVER_NAME_MAX and not dns1123_subdomain_errors(value.lower()):
         return []
     example = suggest_subdomain(value)[:DRIVER_NAME_MAX].strip("-.")
@@ -119,7 +119,7 @@ def driver_name(value: str, path: Path, b: Behaviour) -> list[FieldError]:
 def pool_name(value: str, path: Path, b: Behaviour) -> list[FieldError]:
     """FMT-POOL: required, at most 253 bytes, ``/``-separated DNS subdomains."""
     if not value:
-        return [required(path, kind=MALFORMED, hint="set the pool name (often the node name)")]
+        return [required(path, hint="set the pool name (often the node name)")]
     hint = "a pool name is one or more DNS subdomains separated by '/', at most 253 characters"
     out = []
     if len(value.encode()) > POOL_NAME_MAX:
