@@ -270,6 +270,10 @@ Exit codes:
     "The output does not depend on it.",
 )
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
+@click.option("--quiet", "-q", is_flag=True, help="Print the findings and nothing else: no summary, no progress line.")
+@click.option(
+    "--statistics", is_flag=True, help="Print the number of findings per rule instead of the findings (text formats)."
+)
 def check(
     paths: tuple[str, ...],
     formats: tuple[str, ...],
@@ -293,6 +297,8 @@ def check(
     no_simulate: bool,
     jobs: int | None,
     color: str,
+    quiet: bool,
+    statistics: bool,
 ) -> None:
     """Check manifests (files, directories, or - for standard input; default: the current directory)."""
     from dralint.commands import check as command
@@ -324,6 +330,9 @@ def check(
             ignore_files=not no_ignore_files,
             changed=changed,
             freeze_loaded=True,
+            quiet=quiet,
+            statistics=statistics,
+            progress=True,
         )
         return command.run(settings)
 

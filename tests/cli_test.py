@@ -157,6 +157,7 @@ def test_check_builds_settings_from_the_command_line(monkeypatch: pytest.MonkeyP
         "check", "a.yaml", "-", "-i", "inv.yaml", "-f", "json", "-o", "out.json", "--fail-on", "warning",
         "--kubernetes-version", "1.35.1", "--feature-gates", "DRAConsumableCapacity=true", "--stdin-filename",
         "x.yaml", "--no-simulate", "--color", "always", "-j", "3", "--no-ignore-files", "--changed=main",
+        "-q", "--statistics",
     )  # fmt: skip
     assert result.exit_code == 0
     assert seen == [
@@ -176,6 +177,9 @@ def test_check_builds_settings_from_the_command_line(monkeypatch: pytest.MonkeyP
             ignore_files=False,
             changed="main",
             freeze_loaded=True,  # the command line asks for gc.freeze after loading (dralint/process.py)
+            progress=True,  # a progress line when standard error is a terminal (dralint/progress.py)
+            quiet=True,
+            statistics=True,
         )
     ]
 

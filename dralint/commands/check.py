@@ -12,7 +12,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
-from dralint import report
+from dralint import progress, report
 from dralint.api.versions import Target
 from dralint.config.resolve import Layer, Ref
 from dralint.config.select import selection
@@ -58,6 +58,9 @@ class CheckSettings:
     feature_gates: Mapping[str, bool] | None = None
     inventory: tuple[str, ...] = ()
     fail_on: FailOn | None = None
+    quiet: bool = False  # --quiet: findings only, no summary line, no progress line
+    statistics: bool = False  # --statistics: counts per rule instead of the findings (human formats)
+    progress: bool = False  # a progress line on standard error when it is a terminal (the command line asks)
 
     def flag_layer(self) -> Layer:
         """``flags`` with the shortcuts applied."""
@@ -87,8 +90,11 @@ def run(settings: CheckSettings) -> int:
     environment = os.environ if settings.environment is None else settings.environment
     for requested, _ in settings.outputs:  # a typo in a format must not cost a whole analysis
         _format(requested, environment)
-    outcome = analyse(settings)
-    write_outputs(outcome.report, settings.outputs, environment, terminal=settings.terminal)
+    with progress.shown(sys.stderr, enabled=settings.progress and not settings.quiet):
+        outcome = analyse(settings)
+    write_outputs(
+        outcome.report, settings.outputs, environment, terminal=settings.terminal, statistics=settings.statistics
+    )
     if outcome.baseline_written is not None:
         print(f"dralint: wrote {outcome.baseline_written} findings to {settings.write_baseline}", file=sys.stderr)
     return outcome.exit_code
@@ -122,6 +128,7 @@ def analyse(settings: CheckSettings) -> Outcome:
         stdin_name=settings.stdin_name,
         freeze=settings.freeze_loaded,
     ) as (ctx, found):
+        progress.update(files=len(ctx.workspace.files), objects=len(ctx.workspace.objects))
         suppressor = Suppressor(
             ctx, rules, exceptions=exceptions, baseline=baseline, root=effective.root, today=settings.today
         )
@@ -170,6 +177,7 @@ def _report(
         objects=objects,
         files=tuple(sorted(checked)),
         show_suppressed=settings.show_suppressed,
+        quiet=settings.quiet,
         fail_on=threshold,
         excerpts=excerpts(workspace.files, findings),
         **source_paths([*checked, *(f.location.file for f in findings)], settings.stdin_name),
@@ -249,6 +257,7 @@ def write_outputs(
     environment: Mapping[str, str],
     *,
     terminal: bool = False,
+    statistics: bool = False,
 ) -> None:
     with ExitStack() as stack:
         for requested, path in outputs:
@@ -266,7 +275,7 @@ def write_outputs(
                 except OSError as error:
                     raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
                 rendered = replace(result, color=False)
-            report.renderer(name)(rendered, stream)
+            report.renderer(name, statistics=statistics)(rendered, stream)
             if name == "github":
                 _write_job_summary(result, environment)
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from dralint import progress
 from dralint.api import model
 from dralint.cluster.inventory import NodeEntry
 from dralint.cluster.pods import ClaimUse, Pod
@@ -94,9 +95,13 @@ def simulate(
     run = _Run(nodes, allocate, commit, strategy, reserved_for, placed or PlacedPods(nodes))
     run.result.allocated.update(preallocated or {})
     run.result.consumers.update(preconsumers or {})
+    placed_count = 0
     for pod in pods:
         placement = run.place(pod)
         (run.result.placements if pod.claims else run.result.others).append(placement)
+        if placement.outcome == "placed":
+            placed_count += 1
+            progress.update(pods=placed_count)
     return run.result
 
 

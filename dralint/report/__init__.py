@@ -78,6 +78,7 @@ class Report:
     # file's path relative to it. Empty when unknown: paths are then used as they are shown.
     source_root: str = ""
     relative_paths: Mapping[str, str] = field(default_factory=dict)
+    quiet: bool = False  # --quiet: the human formats print the findings and nothing else
 
     @property
     def active(self) -> tuple[Finding, ...]:
@@ -97,10 +98,22 @@ class Report:
 Renderer = Callable[[Report, TextIO], None]
 
 
-def renderer(name: str) -> Renderer:
-    """The format's ``render``, given the report with its input text escaped as the format needs."""
-    module = importlib.import_module(FORMATS[name])
-    function: Renderer = module.render
+# The formats people read; ``--statistics`` replaces their list of findings by counts per rule.
+HUMAN_FORMATS = frozenset({"concise", "full", "text"})
+
+
+def renderer(name: str, *, statistics: bool = False) -> Renderer:
+    """The format's ``render``, given the report with its input text escaped as the format needs.
+
+    ``statistics``: counts per rule instead of the findings, for the human formats (machine
+    formats always carry every finding).
+    """
+    if statistics and name in HUMAN_FORMATS:
+        module = importlib.import_module("dralint.report.text")
+        function: Renderer = module.statistics
+    else:
+        module = importlib.import_module(FORMATS[name])
+        function = module.render
     treat = ESCAPES[name]
 
     def render(report: Report, stream: TextIO) -> None:

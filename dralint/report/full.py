@@ -38,7 +38,8 @@ def render(report: Report, stream: TextIO) -> None:
         if finding.hint:
             stream.write(f"{_gutter(finding)}= hint: {finding.hint}\n")
         stream.write("\n")
-    stream.write(summary_line(report) + "\n")
+    if not report.quiet:
+        stream.write(summary_line(report) + "\n")
 
 
 def _gutter(finding: Finding) -> str:

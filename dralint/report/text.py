@@ -15,7 +15,8 @@ _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 def render(report: Report, stream: TextIO) -> None:
     for finding in report.shown:
         stream.write(finding_line(report, finding) + "\n")
-    stream.write(summary_line(report) + "\n")
+    if not report.quiet:
+        stream.write(summary_line(report) + "\n")
 
 
 def finding_line(report: Report, finding: Finding, *, hint: bool = True) -> str:
@@ -55,3 +56,15 @@ def summary_line(report: Report) -> str:
     if s.other_documents:
         line += f"; {s.other_documents} non-Kubernetes document{'s' * (s.other_documents != 1)} skipped"
     return line
+
+
+def statistics(report: Report, stream: TextIO) -> None:
+    """``--statistics``: the count of shown findings per rule, most frequent first, as ruff prints them."""
+    counts: Counter[str] = Counter(f.rule for f in report.shown)
+    names = {f.rule: f.name for f in report.shown}
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    width = max((len(str(count)) for _, count in rows), default=1)
+    for rule, count in rows:
+        stream.write(f"{count:>{width}}\t{rule}\t{names[rule]}\n")
+    if not report.quiet:
+        stream.write(summary_line(report) + "\n")
