@@ -82,7 +82,7 @@ def test_sarif_results_locations_and_suppressions(mixed: Report, render: Callabl
     assert policy["locations"] == [
         {
             "physicalLocation": {
-                "artifactLocation": {"uri": "mixed.yaml", "uriBaseId": "%SRCROOT%"},
+                "artifactLocation": {"uri": "tests/fixtures/report/mixed.yaml", "uriBaseId": "%SRCROOT%"},
                 "region": {"startLine": 37, "startColumn": 5},
             },
             "logicalLocations": [
