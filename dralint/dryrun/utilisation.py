@@ -10,12 +10,15 @@ counter sets. Admin-access allocations do not reserve a device and are not count
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from dralint.api import model
 from dralint.apimachinery.quantity import Quantity
 from dralint.cluster.inventory import SliceEntry
+
+_DIGITS = re.compile(r"(\d+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +42,7 @@ class PoolUtilisation:
 
 
 def utilisation(slices: Sequence[SliceEntry], allocations: Iterable[model.AllocationResult]) -> list[PoolUtilisation]:
-    """Utilisation of every pool, sorted by driver then pool name."""
+    """Utilisation of every pool, sorted by driver then pool name, in natural order (see :func:`natural_key`)."""
     allocated: dict[tuple[str, str], set[str]] = {}
     for allocation in allocations:
         for result in allocation.results:
@@ -49,7 +52,14 @@ def utilisation(slices: Sequence[SliceEntry], allocations: Iterable[model.Alloca
     pools: dict[tuple[str, str], list[model.ResourceSlice]] = {}
     for entry in slices:
         pools.setdefault((entry.slice.driver, entry.slice.pool.name), []).append(entry.slice)
-    return [_pool(key, pools[key], allocated.get(key, set())) for key in sorted(pools)]
+    ordered = sorted(pools, key=lambda key: (natural_key(key[0]), natural_key(key[1])))
+    return [_pool(key, pools[key], allocated.get(key, set())) for key in ordered]
+
+
+def natural_key(name: str) -> tuple[tuple[int | str, ...], str]:
+    """Sort key that reads digit runs as numbers: ``h100-2`` before ``h100-10`` (ties: the text itself)."""
+    parts = _DIGITS.split(name)  # text at even indexes, digit runs at odd ones: comparable part by part
+    return tuple(int(part) if i % 2 else part for i, part in enumerate(parts)), name
 
 
 def _current(pool_slices: list[model.ResourceSlice]) -> tuple[list[model.ResourceSlice], bool]:
@@ -61,7 +71,7 @@ def _current(pool_slices: list[model.ResourceSlice]) -> tuple[list[model.Resourc
 def _pool(key: tuple[str, str], pool_slices: list[model.ResourceSlice], names: set[str]) -> PoolUtilisation:
     current, incomplete = _current(pool_slices)
     devices = [d for s in current for d in s.devices]
-    nodes = tuple(sorted({s.node_name for s in current if s.node_name}))
+    nodes = tuple(sorted({s.node_name for s in current if s.node_name}, key=natural_key))
     atomic = [d for d in devices if not d.consumes_counters]
     partitions = [d for d in devices if d.consumes_counters]
     atomic_used = sum(1 for d in atomic if d.name in names)
