@@ -5,12 +5,11 @@ from __future__ import annotations
 import datetime
 import io
 import os
-import pathlib
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
-from typing import Any, TextIO
+from typing import TextIO
 
 from dralint import progress, report
 from dralint.api.versions import Target
@@ -22,8 +21,7 @@ from dralint.pipeline import engine, parallel
 from dralint.pipeline import run as pipeline
 from dralint.pipeline.context import CheckContext
 from dralint.pipeline.run import FAIL_ON, FailOn
-from dralint.read import sources
-from dralint.read.sources import SourceFile
+from dralint.report import locations
 from dralint.rules import Rule, catalogue
 from dralint.suppress import Suppressor
 from dralint.suppress import baseline as baselines
@@ -179,54 +177,9 @@ def _report(
         show_suppressed=settings.show_suppressed,
         quiet=settings.quiet,
         fail_on=threshold,
-        excerpts=excerpts(workspace.files, findings),
-        **source_paths([*checked, *(f.location.file for f in findings)], settings.stdin_name),
+        excerpts=locations.excerpts(workspace.files, findings),
+        **locations.source_paths([*checked, *(f.location.file for f in findings)]),
     )
-
-
-def source_paths(files: Iterable[str], stdin_name: str) -> dict[str, Any]:
-    """``source_root`` and ``relative_paths`` of a report: the files relative to one directory above them all.
-
-    The directory is the git repository around the current directory (code scanning resolves
-    paths from the repository root), else the current directory, widened to a common parent
-    when a file lies outside it, so that no path needs ``..`` or an absolute URI.
-    """
-    absolute = {f: os.path.abspath(f) for f in sorted(set(files)) if f and f != sources.STDIN}
-    if stdin_name == sources.STDIN:
-        absolute.pop(stdin_name, None)
-    root = _repository_root(os.getcwd())
-    if any(os.path.commonpath([root, path]) != root for path in absolute.values()):
-        root = os.path.commonpath([root, *absolute.values()])
-    relative = {f: os.path.relpath(path, root).replace(os.sep, "/") for f, path in absolute.items()}
-    uri = pathlib.Path(root).as_uri()
-    return {"source_root": uri if uri.endswith("/") else uri + "/", "relative_paths": relative}
-
-
-def _repository_root(directory: str) -> str:
-    """The top of the git work tree holding ``directory``, or ``directory`` itself outside one."""
-    current = directory
-    while True:
-        if os.path.exists(os.path.join(current, ".git")):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return directory
-        current = parent
-
-
-def excerpts(files: list[SourceFile], findings: list[Finding]) -> dict[tuple[str, int], str]:
-    """The source lines the findings point at, for formats that show them."""
-    wanted: dict[str, set[int]] = {}
-    for finding in findings:
-        wanted.setdefault(finding.location.file, set()).add(finding.location.line)
-    out: dict[tuple[str, int], str] = {}
-    for source in files:
-        lines = wanted.get(source.name)
-        if not lines:
-            continue
-        text = source.text.split("\n")
-        out.update(((source.name, n), text[n - 1].rstrip("\r")) for n in sorted(lines) if 0 < n <= len(text))
-    return out
 
 
 def resolve_format(name: str, environment: Mapping[str, str], *, terminal: bool = False) -> str:
