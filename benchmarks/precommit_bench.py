@@ -27,25 +27,15 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from figures import Figure, best_of, record  # noqa: E402
 from simulate_bench import DEVICES_PER_NODE, INVENTORY, NODES  # noqa: E402
 
-TEMPLATE = """\
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata:
-  name: app-{n}-gpu
-  namespace: team-{team}
-spec:
-  spec:
-    devices:
-      requests:
-      - name: gpu
-        exactly:
-          deviceClassName: gpu.example.com
-"""
+from testing.manifests import claim_template  # noqa: E402
+
+TEMPLATE = claim_template("app-{n}-gpu", "team-{team}")
 
 DEPLOYMENT = """\
 apiVersion: apps/v1

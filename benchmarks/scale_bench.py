@@ -30,11 +30,14 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from figures import PEAK_COMMAND, Figure, peak_mb, record  # noqa: E402
 
+from testing.manifests import DEVICE_CLASS, claim_template  # noqa: E402
+
 NODES = 30
 GPUS_PER_NODE = 8
 GPUS_PER_POD = 4
 
-HEADER = f"""\
+HEADER = (
+    f"""\
 apiVersion: dralint.io/v1alpha1
 kind: Inventory
 metadata:
@@ -54,32 +57,13 @@ spec:
       capacity:
         memory: 80Gi
 ---
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata:
-  name: gpu.example.com
-spec:
-  selectors:
-  - cel:
-      expression: device.driver == "gpu.example.com"
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata:
-  name: four-h100
-  namespace: ml
-spec:
-  spec:
-    devices:
-      requests:
-      - name: gpu
-        exactly:
-          deviceClassName: gpu.example.com
-          count: {GPUS_PER_POD}
-          selectors:
-          - cel:
-              expression: device.attributes["gpu.example.com"].model == "H100"
 """
+    + DEVICE_CLASS
+    + "---\n"
+    + claim_template(
+        "four-h100", "ml", count=GPUS_PER_POD, selector='device.attributes["gpu.example.com"].model == "H100"'
+    )
+)
 
 DEPLOYMENT = """\
 ---

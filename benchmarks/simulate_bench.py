@@ -22,13 +22,15 @@ from figures import Figure, record
 from dralint.api.versions import make_target
 from dralint.pipeline.context import CheckContext
 from dralint.read.load import load
+from testing.manifests import DEVICE_CLASS, claim_template
 
 NODES = 1_000
 DEVICES_PER_NODE = 8
 SIZES = (250, 1_000, 4_000)
 OVERSUBSCRIBED = 10_000
 
-INVENTORY = f"""\
+INVENTORY = (
+    f"""\
 apiVersion: dralint.io/v1alpha1
 kind: Inventory
 metadata:
@@ -50,30 +52,11 @@ spec:
       capacity:
         memory: 40Gi
 ---
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata:
-  name: gpu.example.com
-spec:
-  selectors:
-  - cel:
-      expression: device.driver == "gpu.example.com"
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata:
-  name: a100
-spec:
-  spec:
-    devices:
-      requests:
-      - name: gpu
-        exactly:
-          deviceClassName: gpu.example.com
-          selectors:
-          - cel:
-              expression: device.attributes["gpu.example.com"].model == "A100"
 """
+    + DEVICE_CLASS
+    + "---\n"
+    + claim_template("a100", selector='device.attributes["gpu.example.com"].model == "A100"')
+)
 
 WORKLOAD = """\
 ---

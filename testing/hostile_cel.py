@@ -4,6 +4,7 @@ ones and ``benchmarks/hostile_bench.py`` the full ones."""
 from __future__ import annotations
 
 from testing.hostile import resource_slices
+from testing.manifests import gpu_request
 
 
 def many_selectors(claims: int = 2000, nodes: int = 1250) -> str:
@@ -25,15 +26,8 @@ spec:
 kind: ResourceClaim
 metadata: {{name: claim-{n}, namespace: ml}}
 spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly:
-        deviceClassName: gpu.example.com
-        selectors:
-        - cel:
-            expression: '{expression}'
 """
+        + gpu_request(2, selector=f"'{expression}'")
         for n in range(claims)
         for expression in [f'{attribute}.model == "a100" && {attribute}.index >= {n % 8} && {n} >= 0']
     ]
