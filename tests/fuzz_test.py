@@ -8,6 +8,7 @@ mutations of tests/robustness_test.py cover the decoder; these cover everything 
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,36 +24,35 @@ def _documents(family: Family = "manifests") -> list[dict[str, Any]]:
     return documents(family)
 
 
-@settings(
-    max_examples=25,
-    derandomize=True,
-    database=None,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(
-    index=st.integers(min_value=0, max_value=10**6),
-    mutations=st.lists(MUTATIONS, min_size=1, max_size=4),
-    as_json=st.booleans(),
-)
+def _fuzzed(max_examples: int) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """A fixed, derandomised profile drawing a pool index, a few mutations and the output format."""
+
+    def decorate(test: Callable[..., None]) -> Callable[..., None]:
+        return settings(
+            max_examples=max_examples,
+            derandomize=True,
+            database=None,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        )(
+            given(
+                index=st.integers(min_value=0, max_value=10**6),
+                mutations=st.lists(MUTATIONS, min_size=1, max_size=4),
+                as_json=st.booleans(),
+            )(test)
+        )
+
+    return decorate
+
+
+@_fuzzed(25)
 def test_mutated_documents_end_in_a_report_or_exit_2(index: int, mutations: list[Mutation], as_json: bool) -> None:
     pool = _documents()
     with tempfile.TemporaryDirectory() as directory:
         check_property(Path(directory), pool[index % len(pool)], mutations, as_json)
 
 
-@settings(
-    max_examples=15,
-    derandomize=True,
-    database=None,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(
-    index=st.integers(min_value=0, max_value=10**6),
-    mutations=st.lists(MUTATIONS, min_size=1, max_size=4),
-    as_json=st.booleans(),
-)
+@_fuzzed(15)
 def test_mutated_inventories_end_in_a_report_or_exit_2(index: int, mutations: list[Mutation], as_json: bool) -> None:
     pool = _documents("inventories")
     with tempfile.TemporaryDirectory() as directory:

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from dralint.cel import CelCompileError, CelRuntimeError, compile, policy_environment
 from dralint.cel.runtime.costs import list_flatten_cost, list_keys_compare_cost, list_self_compare_cost
+from testing.cel import policy_outcome
 from tests.conftest import FIXTURES
 
 CASES: list[dict[str, Any]] = YAML(typ="safe", pure=True).load(
@@ -22,20 +22,9 @@ SURFACE = {
 }  # fmt: skip
 
 
-def _outcome(expression: str) -> Any:
-    try:
-        program = compile(expression, policy_environment())
-    except CelCompileError as error:
-        return "compile-error: " + error.message.split("\n")[0]
-    try:
-        return program.evaluate({"object": {}})
-    except CelRuntimeError as error:
-        return "runtime-error: " + error.message
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c["expression"][:60] for c in CASES])
 def test_lists_surface_case_matches_upstream(case: dict[str, Any]) -> None:
-    assert _outcome(case["expression"]) == case["expect"]
+    assert policy_outcome(case["expression"], {}) == case["expect"]
 
 
 def test_lists_surface_covers_every_function() -> None:

@@ -10,26 +10,16 @@ from ruamel.yaml import YAML
 
 from dralint.cel import CelCompileError, CelRuntimeError, compile, policy_environment
 from dralint.cel.program import render_issues
+from testing.cel import policy_outcome
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "cel"
 CASES = YAML(typ="safe", pure=True).load((FIXTURES / "policy_cases.yaml").read_text(encoding="utf-8"))
 OBJECT = YAML(typ="safe", pure=True).load((FIXTURES / "object.yaml").read_text(encoding="utf-8"))
 
 
-def _outcome(expression: str) -> Any:
-    try:
-        program = compile(expression, policy_environment())
-    except CelCompileError as error:
-        return "compile-error: " + error.message.split("\n")[0]
-    try:
-        return program.evaluate({"object": OBJECT})
-    except CelRuntimeError as error:
-        return "runtime-error: " + error.message
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c["expression"][:60] for c in CASES])
 def test_program_evaluate_policy_case(case: dict[str, Any]) -> None:
-    assert _outcome(case["expression"]) == case["expect"]
+    assert policy_outcome(case["expression"], OBJECT) == case["expect"]
 
 
 def test_program_compile_error_reports_offset_and_every_issue() -> None:
