@@ -151,6 +151,15 @@ def _layer(
 
 
 # Options that ``check`` and ``simulate`` share, declared once so that both read the same way.
+# check and simulate pair each --format with the --output at the same position (see _outputs).
+_output_option = click.option(
+    "--output",
+    "-o",
+    "outputs",
+    multiple=True,
+    metavar="FILE",
+    help="Write the --format at the same position to FILE instead of standard output.",
+)
 _release_option = click.option(
     "--kubernetes-version",
     "release",
@@ -201,14 +210,7 @@ Exit codes:
     "finding with its source line), concise (one finding per line; text is the same), json, sarif, junit, "
     "github. Repeatable; pair each with an --output.",
 )
-@click.option(
-    "--output",
-    "-o",
-    "outputs",
-    multiple=True,
-    metavar="FILE",
-    help="Write the --format at the same position to FILE instead of standard output.",
-)
+@_output_option
 @click.option(
     "--fail-on",
     type=click.Choice(["error", "warning", "info", "never"]),
@@ -427,14 +429,7 @@ def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None, config: s
     help="Output format (html: one self-contained page with charts) [default: text]. "
     "Repeatable; pair each with an --output.",
 )
-@click.option(
-    "--output",
-    "-o",
-    "outputs",
-    multiple=True,
-    metavar="FILE",
-    help="Write the --format at the same position to FILE instead of standard output.",
-)
+@_output_option
 @_release_option
 @click.option("--feature-gates", default=None, metavar="GATES", help="Feature gates: Name=true,Other=false.")
 @click.option(
