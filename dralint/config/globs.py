@@ -12,12 +12,12 @@ import os
 import re
 from collections.abc import Iterable
 from functools import cache, lru_cache
-from typing import Any
-
-import pathspec
-import re2
+from typing import TYPE_CHECKING, Any
 
 from dralint.errors import ConfigError
+
+if TYPE_CHECKING:
+    import pathspec
 
 
 class GlobError(ConfigError):
@@ -27,7 +27,11 @@ class GlobError(ConfigError):
 @cache
 def _compile(pattern: str) -> pathspec.PathSpec[Any]:
     # pathspec implements gitignore's rules; its RE2 backend matches in linear time, so a
-    # pattern such as ``*a*a*a*b`` or ``**/**/**/x`` cannot make matching backtrack.
+    # pattern such as ``*a*a*a*b`` or ``**/**/**/x`` cannot make matching backtrack. Imported here:
+    # pathspec brings asyncio and ssl with it, which a run without patterns should not pay for.
+    import pathspec
+    import re2
+
     try:
         return pathspec.PathSpec.from_lines("gitignore", [pattern], backend="re2")
     except (ValueError, TypeError, re.error, re2.error) as error:
