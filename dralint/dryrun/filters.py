@@ -89,7 +89,7 @@ class PlacedPods:
             return
         self.pod_count[node] += 1
         if self.constrained:
-            resources.add_usage(self.used[node], self.requests(pod).items())
+            resources.add(self.used[node], self.requests(pod))
         group = self.groups.get(pod.template_index)
         if group is None:
             anti = pod.template.spec.scheduling.anti_affinity
