@@ -219,9 +219,9 @@ def expand(
         if template.per_node:
             tolerations = (*tolerations, *eligibility.DAEMONSET_TOLERATIONS)
         real = _real_pods(template, index)
+        refused = rejected.get(template.owner) if rejected else None
         for ordinal, name, node_name in _names(template, base, nodes, tolerations, max_pods - len(pods)):
             claims = _claims(template, name, index, extended, real.get(ordinal))
-            refused = rejected.get(template.owner) if rejected else None
             pods.append(Pod(template, t, ordinal, name, template.namespace, claims, tolerations, node_name, refused))
         if len(pods) >= max_pods:
             break

@@ -56,10 +56,13 @@ class Analysis:  # not slotted: it caches lazily computed properties
     cluster: Cluster  # with every allocation of the dry-run
     base: Cluster  # with only the allocations that were already in the inventory
     strategy: Strategy = "pack"
-    nodes_by_name: dict[str, model.Node] = field(default_factory=dict)
     _class_devices: dict[str, list[tuple[str, model.Device]]] = field(default_factory=dict)
     _class_demands: dict[str, tuple[str, Details]] = field(default_factory=dict)
     _capacity_demands: dict[tuple[str, str], demand.CapacityDemand] = field(default_factory=dict)
+
+    @cached_property
+    def nodes_by_name(self) -> dict[str, model.Node]:
+        return {entry.node.name: entry.node for entry in self.inventory.nodes}
 
     @property
     def active(self) -> bool:
@@ -227,8 +230,7 @@ def analyse(
     (kind, namespace, name), for the pods that name them; the pods of ``rejected_workloads`` (among
     ``pod_templates``) are never created and say why. ``namespaces`` gives the labels of
     namespaces, for the namespaceSelector of pod affinity terms; ``produced`` the claims and
-    templates other objects create (not dry-run: their content is unknown). The pods of
-    ``rejected_workloads`` (among ``pod_templates``) are never created: they stay unplaced, saying why.
+    templates other objects create (not dry-run: their content is unknown).
     """
     features = features_for(target)
     slices = [entry.slice for entry in inventory.slices]
@@ -273,5 +275,4 @@ def analyse(
         cluster,
         base,
         strategy,
-        {entry.node.name: entry.node for entry in inventory.nodes},
     )

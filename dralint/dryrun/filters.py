@@ -35,7 +35,7 @@ class _Group:
     namespace: str
     labels: LabelMap
     workload: str
-    anti_affinity: tuple[AffinityTerm, ...]
+    anti_affinity: list[_Term]  # required terms, completed with the group's labels once
     nodes: dict[int, int]  # node index -> pods of the group on it, in order of first placement
 
 
@@ -89,10 +89,10 @@ class PlacedPods:
             return
         self.pod_count[node] += 1
         if self.constrained:
-            resources.add_usage(self.used[node], self.requests(pod).items())
+            resources.add(self.used[node], self.requests(pod))
         group = self.groups.get(pod.template_index)
         if group is None:
-            anti = pod.template.spec.scheduling.anti_affinity
+            anti = self._completed(pod.template.spec.scheduling.anti_affinity, pod.template.labels)
             group = _Group(pod.namespace, pod.template.labels, pod.workload, anti, {})
             self.groups[pod.template_index] = group
             if anti:
@@ -173,7 +173,7 @@ class PlacedPods:
         # existing pods whose anti-affinity selects this pod: (key, value) -> the first such workload
         repelled: dict[tuple[str, str], str] = {}
         for other in self.repelling:
-            for term in self._completed(other.anti_affinity, other.labels):
+            for term in other.anti_affinity:
                 if not self._term_matches(term, other.namespace, pod.namespace, labels):
                     continue
                 for node in other.nodes:

@@ -208,12 +208,12 @@ class _Run:
             self.cursor[shape] = len(candidates) if filtered is None else filtered
         elif filtered is None:
             self.full.add(shape)
-        passing = candidates if check is None else [i for i in candidates if check(i) is None]
+        passing, filtered_out = self._split(check, candidates)
         if not passing:  # (a node that passes and was not tried is one the claims did not fit on before)
-            return _no_node(pod, [*eligible.excluded, *self._filtered(check, candidates)])
+            return _no_node(pod, [*eligible.excluded, *filtered_out])
         count = len(passing)
         where = "the only node" if count == 1 else f"any of the {count} nodes"
-        narrowed = tuple(sorted({why.reason for _, why in self._filtered(check, candidates)}))
+        narrowed = tuple(sorted({why.reason for _, why in filtered_out}))
         return Placement(
             pod,
             "unsatisfiable",
@@ -223,16 +223,21 @@ class _Run:
             filters=narrowed,
         )
 
-    def _filtered(self, check: Check | None, candidates: list[int]) -> list[tuple[str, eligibility.Exclusion]]:
-        """The candidates the filters that depend on earlier pods exclude, with why."""
-        out: list[tuple[str, eligibility.Exclusion]] = []
+    def _split(
+        self, check: Check | None, candidates: list[int]
+    ) -> tuple[list[int], list[tuple[str, eligibility.Exclusion]]]:
+        """The candidates the filters that depend on earlier pods let through, and those they exclude with why."""
         if check is None:
-            return out
+            return candidates, []
+        passing: list[int] = []
+        excluded: list[tuple[str, eligibility.Exclusion]] = []
         for index in candidates:
             why = check(index)
-            if why is not None:
-                out.append((self.nodes[index].node.name, why))
-        return out
+            if why is None:
+                passing.append(index)
+            else:
+                excluded.append((self.nodes[index].node.name, why))
+        return passing, excluded
 
     def _placed(
         self,

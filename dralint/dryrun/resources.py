@@ -9,7 +9,7 @@ and prefixed native resources); ``pods`` is the number of pods a node may hold.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from dralint.api.workloads import Container, PodSpec
@@ -50,7 +50,7 @@ def container_requests(container: Container) -> Amounts:
     return amounts({**container.limits, **container.requests})
 
 
-def _add(into: Amounts, more: Mapping[str, int]) -> None:
+def add(into: Amounts, more: Mapping[str, int]) -> None:
     for name, value in more.items():
         into[name] = into.get(name, 0) + value
 
@@ -67,7 +67,7 @@ def pod_requests(spec: PodSpec) -> Amounts:
     total: Amounts = {}
     for container in spec.containers:
         if container.kind == "containers":
-            _add(total, container_requests(container))
+            add(total, container_requests(container))
     sidecars: Amounts = {}
     init_peak: Amounts = {}
     for container in spec.containers:
@@ -75,15 +75,15 @@ def pod_requests(spec: PodSpec) -> Amounts:
             continue
         own = container_requests(container)
         if container.restart_policy == "Always":
-            _add(total, own)  # a sidecar keeps running next to the app containers
-            _add(sidecars, own)
+            add(total, own)  # a sidecar keeps running next to the app containers
+            add(sidecars, own)
             _max(init_peak, sidecars)
         else:
             running = dict(sidecars)
-            _add(running, own)
+            add(running, own)
             _max(init_peak, running)
     _max(total, init_peak)
-    _add(total, amounts(spec.scheduling.overhead))
+    add(total, amounts(spec.scheduling.overhead))
     total.pop(PODS, None)
     return {name: value for name, value in total.items() if value > 0}
 
@@ -124,11 +124,6 @@ def shortages(
         if requests[name] > free:
             out.append(Shortage(name, requests[name], max(free, 0)))
     return out
-
-
-def add_usage(used: Amounts, requests: Iterable[tuple[str, int]]) -> None:
-    for name, value in requests:
-        used[name] = used.get(name, 0) + value
 
 
 _BINARY = (("Ti", 1 << 40), ("Gi", 1 << 30), ("Mi", 1 << 20), ("Ki", 1 << 10))
