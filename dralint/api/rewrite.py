@@ -21,10 +21,11 @@ from collections.abc import MutableMapping
 from typing import Any
 
 from dralint.api.convert import FLAT_REQUEST_FIELDS, FLAT_VERSIONS, drop_unset_node_fields
+from dralint.api.versions import VERSIONS
 from dralint.apimachinery.fieldpath import Path, render
 from dralint.errors import InputError
 
-VERSIONS = ("v1alpha3", "v1beta1", "v1beta2", "v1")
+__all__ = ["VERSIONS", "ConvertError", "convert"]
 
 
 class ConvertError(InputError):
