@@ -12,7 +12,7 @@ API server.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -141,14 +141,22 @@ def _unflatten_requests(spec: Any, base: Path, rules: list[tuple[Path, Path]]) -
         rules.append(((*at, "exactly"), at))
 
 
-def _unwrap_basic(spec: Any, version: str, rules: list[tuple[Path, Path]]) -> None:
-    if not isinstance(spec, dict):
-        return
-    # v1alpha3/v1beta1 nodeName and allNodes are plain values: "" and false (or null) mean "not set".
+def drop_unset_node_fields(spec: MutableMapping[str, Any]) -> None:
+    """Remove a flat-version slice's ``nodeName``/``allNodes`` when they hold their "not set" value.
+
+    In v1alpha3/v1beta1 they are plain values whose zero ("" and false, or null) means "not set";
+    in v1beta2/v1 those values are errors (spec/api.md §2.3 B).
+    """
     if "nodeName" in spec and spec["nodeName"] in (None, ""):
         del spec["nodeName"]
     if "allNodes" in spec and spec["allNodes"] in (None, False):
         del spec["allNodes"]
+
+
+def _unwrap_basic(spec: Any, version: str, rules: list[tuple[Path, Path]]) -> None:
+    if not isinstance(spec, dict):
+        return
+    drop_unset_node_fields(spec)
     devices = spec.get("devices")
     if not isinstance(devices, list):
         return

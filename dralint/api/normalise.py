@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from dralint.api.convert import PathMap, to_v1
 from dralint.api.defaults import apply_defaults
 from dralint.api.objects import KubeObject
+from dralint.api.versions import VERSIONS
 
 if TYPE_CHECKING:
     from dralint.api import model
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
         | model.DeviceTaintRule
     )
 
-SUPPORTED_VERSIONS = frozenset({"v1alpha3", "v1beta1", "v1beta2", "v1"})
+SUPPORTED_VERSIONS = frozenset(VERSIONS)
 
 
 def __getattr__(name: str) -> Any:

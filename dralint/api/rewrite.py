@@ -20,11 +20,12 @@ from __future__ import annotations
 from collections.abc import MutableMapping
 from typing import Any
 
-from dralint.api.convert import FLAT_REQUEST_FIELDS, FLAT_VERSIONS
+from dralint.api.convert import FLAT_REQUEST_FIELDS, FLAT_VERSIONS, drop_unset_node_fields
+from dralint.api.versions import VERSIONS
 from dralint.apimachinery.fieldpath import Path, render
 from dralint.errors import InputError
 
-VERSIONS = ("v1alpha3", "v1beta1", "v1beta2", "v1")
+__all__ = ["VERSIONS", "ConvertError", "convert"]
 
 
 class ConvertError(InputError):
@@ -49,7 +50,7 @@ def convert(obj: MutableMapping[str, Any], kind: str, source: str, target: str) 
                 _nest_request(request)
     if kind == "ResourceSlice" and isinstance(spec, MutableMapping):
         if flat_before and not flat_after:
-            _drop_unset_node_fields(spec)
+            drop_unset_node_fields(spec)
         for index, device in _items(spec.get("devices")):
             device_at: Path = ("spec", "devices", index)
             if flat_before and not flat_after:
@@ -139,14 +140,6 @@ def _convert_capacity(device: MutableMapping[str, Any], source: str, target: str
                 where = render((*at, "capacity", key, extra[0]))
                 raise ConvertError(f"{where} cannot be represented in v1alpha3 (its capacities are bare quantities)")
             capacity[key] = value.get("value")
-
-
-def _drop_unset_node_fields(spec: MutableMapping[str, Any]) -> None:
-    # v1alpha3/v1beta1 store these as plain values whose zero means "not set" (spec/api.md §2.3 B).
-    if "nodeName" in spec and spec["nodeName"] in (None, ""):
-        del spec["nodeName"]
-    if "allNodes" in spec and spec["allNodes"] in (None, False):
-        del spec["allNodes"]
 
 
 # --- moving keys with their comments (ruamel CommentedMap) or plainly (dict) -------------------

@@ -17,6 +17,8 @@ RELEASES: tuple[str, ...] = ("1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.
 DEFAULT_RELEASE = "1.37"
 GROUP = "resource.k8s.io"
 LEGACY_VERSIONS: tuple[str, ...] = ("v1alpha1", "v1alpha2")  # classic DRA, removed in 1.31
+# The structured-parameters versions dralint reads, converts between and checks, oldest first.
+VERSIONS: tuple[str, ...] = ("v1alpha3", "v1beta1", "v1beta2", "v1")
 
 CORE_KINDS = ("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice")
 

@@ -7,8 +7,7 @@ from collections.abc import Iterator
 
 from dralint.api.convert import FLAT_VERSIONS
 from dralint.api.objects import KubeObject
-from dralint.api.rewrite import VERSIONS
-from dralint.api.versions import LEGACY_VERSIONS, RELEASES, SERVED, Target
+from dralint.api.versions import LEGACY_VERSIONS, RELEASES, SERVED, VERSIONS, Target
 from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
@@ -75,7 +74,7 @@ def _not_served(obj: KubeObject, release: str) -> Violation:
 
 def _newest_served_hint(obj: KubeObject, release: str) -> str | None:
     kind = obj.kind
-    for version in ("v1", "v1beta2", "v1beta1", "v1alpha3"):
+    for version in reversed(VERSIONS):
         if release in SERVED.get((kind, version), ()):
             return _use(obj, version)
     served_in = sorted({r for (k, _), served in SERVED.items() if k == kind for r in served}, key=RELEASES.index)

@@ -21,8 +21,8 @@ from ruamel.yaml.error import YAMLError
 from ruamel.yaml.util import load_yaml_guess_indent
 
 from dralint.api import rewrite
-from dralint.api.rewrite import VERSIONS, ConvertError
-from dralint.api.versions import GROUP, LEGACY_VERSIONS, SERVED, normalise_release
+from dralint.api.rewrite import ConvertError
+from dralint.api.versions import GROUP, LEGACY_VERSIONS, SERVED, VERSIONS, normalise_release
 from dralint.apimachinery.fieldpath import render
 from dralint.errors import InputError, UsageError
 from dralint.read import sources

@@ -38,6 +38,16 @@ def _command(finding: Finding) -> str:
     return "notice" if finding.suppressed is not None else _COMMAND[finding.severity]
 
 
+def _message(finding: Finding) -> str:
+    """The message with the object it is about and the hint: ``message (object); hint``."""
+    message = finding.message
+    if finding.object is not None:
+        message += f" ({finding.object.display()})"
+    if finding.hint:
+        message += f"; {finding.hint}"
+    return message
+
+
 def annotated(report: Report) -> set[int]:
     """Indexes (into ``report.shown``) of the findings that get an annotation, within GitHub's limits.
 
@@ -76,11 +86,7 @@ def render(report: Report, stream: TextIO) -> None:
                     ("title", f"{finding.rule} {finding.name}"),
                 )
             )
-            message = finding.message
-            if finding.object is not None:
-                message += f" ({finding.object.display()})"
-            if finding.hint:
-                message += f"; {finding.hint}"
+            message = _message(finding)
             if finding.suppressed is not None:
                 message += f" [suppressed by {finding.suppressed.kind}: {finding.suppressed.reason}]"
             stream.write(f"::{_command(finding)} {properties}::{_escape_data(message)}\n")
@@ -111,10 +117,7 @@ def summary_markdown(report: Report) -> str:
         lines += ["", f"### {heading}", "", "| Location | Rule | Message |", "| --- | --- | --- |"]
         for finding in top:
             where = f"{finding.location.file}:{finding.location.line}:{finding.location.column}"
-            message = finding.message + (f" ({finding.object.display()})" if finding.object is not None else "")
-            if finding.hint:
-                message += f"; {finding.hint}"
-            lines.append(f"| `{_code(where)}` | {finding.severity} {finding.rule} | {_cell(message)} |")
+            lines.append(f"| `{_code(where)}` | {finding.severity} {finding.rule} | {_cell(_message(finding))} |")
     return "\n".join(lines) + "\n"
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from dralint.api.versions import CORE_KINDS, GATES, GROUP, LIFECYCLE, RELEASES, SERVED, Target
+from dralint.api.versions import CORE_KINDS, GATES, GROUP, LIFECYCLE, RELEASES, SERVED, VERSIONS, Target
 from dralint.apimachinery.fieldpath import Key, Path, value_at
 
 # --- API versions ------------------------------------------------------------------------------
@@ -69,7 +69,7 @@ def preferred_version(target: Target, kind: str) -> str | None:
     """The version to recommend for ``kind`` on the target: served, not deprecated, on by default if any."""
     candidates = [
         version
-        for version in ("v1", "v1beta2", "v1beta1", "v1alpha3")
+        for version in reversed(VERSIONS)
         if (info := availability(target, kind, version)).served and info.deprecated is None
     ]
     return candidates[0] if candidates else None
