@@ -119,7 +119,7 @@ def stage_times(repo: Path, one: str) -> list[tuple[str, float]]:
     os.chdir(repo)
     try:
         times = [time.process_time()]
-        effective, _ = pipeline.configuration(pipeline.Request(environment={}))
+        effective = pipeline.configuration(pipeline.Request(environment={}))
         rules = catalogue(effective.rule_paths)
         chosen = selection(rules, effective)
         plan = pipeline.plan(effective)

@@ -100,7 +100,7 @@ def run(settings: CheckSettings) -> int:
 
 def analyse(settings: CheckSettings) -> Outcome:
     """Everything but writing the outputs (tests and ``run`` share it)."""
-    effective, _ = pipeline.configuration(settings.request())
+    effective = pipeline.configuration(settings.request())
     rules = catalogue(effective.rule_paths)
     chosen = selection(rules, effective)
     exceptions = build_exceptions(effective.exceptions, rules)

@@ -128,8 +128,7 @@ class Plan:
 
 def configure(request: Request) -> Plan:
     """Merge flags, environment and configuration file, and check what they say about target, limits and fail-on."""
-    effective, _ = configuration(request)
-    return plan(effective)
+    return plan(configuration(request))
 
 
 def plan(effective: Effective) -> Plan:
@@ -137,7 +136,7 @@ def plan(effective: Effective) -> Plan:
     return Plan(effective, target(effective), from_config(effective.limits), fail_on(effective))
 
 
-def configuration(request: Request) -> tuple[Effective, ConfigFile | None]:
+def configuration(request: Request) -> Effective:
     """Flags, then environment, then the configuration file (found, or named by --config/DRALINT_CONFIG)."""
     environment = os.environ if request.environment is None else request.environment
     config_file: ConfigFile | None = None
@@ -146,16 +145,9 @@ def configuration(request: Request) -> tuple[Effective, ConfigFile | None]:
         if path is not None:
             config_file = load_config(path)
     layers = [request.flags, from_environment(environment)]
-    if config_file is not None:
-        layers.append(from_file(config_file))
-    return (
-        merge(
-            *layers,
-            root=config_file.root if config_file else ".",
-            config=config_file.name if config_file else None,
-        ),
-        config_file,
-    )
+    if config_file is None:
+        return merge(*layers, root=".", config=None)
+    return merge(*layers, from_file(config_file), root=config_file.root, config=config_file.name)
 
 
 def _at(ref: Ref, error: DralintError) -> ConfigError:
