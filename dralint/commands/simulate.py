@@ -10,10 +10,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from contextlib import ExitStack
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal, TextIO
 
-from dralint.config.resolve import Layer, Ref
+from dralint.config.resolve import Layer
 from dralint.errors import InputError, UsageError
 from dralint.pipeline import run as pipeline
 from dralint.report import simulation
@@ -39,13 +39,9 @@ class SimulateSettings:
     feature_gates: Mapping[str, bool] | None = None
 
     def request(self) -> pipeline.Request:
-        layer = self.flags
-        if self.inventory:
-            layer = replace(layer, inventory=self.inventory)
-        if self.release is not None:
-            layer = replace(layer, release=Ref(self.release, "--kubernetes-version"))
-        if self.feature_gates is not None:
-            layer = replace(layer, feature_gates=dict(self.feature_gates))
+        layer = pipeline.with_shortcuts(
+            self.flags, release=self.release, feature_gates=self.feature_gates, inventory=self.inventory
+        )
         return pipeline.Request(layer, self.config, self.no_config, self.environment)
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 from dralint.api.versions import DEFAULT_RELEASE, Target, make_target, normalise_release, parse_feature_gates
@@ -55,6 +55,26 @@ class Request:
     config: str | None = None  # --config FILE
     no_config: bool = False  # --no-config: ignore configuration files (and DRALINT_CONFIG)
     environment: Mapping[str, str] | None = None  # None: os.environ
+
+
+def with_shortcuts(
+    flags: Layer,
+    *,
+    release: str | None = None,
+    feature_gates: Mapping[str, bool] | None = None,
+    inventory: tuple[str, ...] = (),
+    fail_on: FailOn | None = None,
+) -> Layer:
+    """``flags`` with the settings programmatic callers (tests, benchmarks) give as plain values, as the flags would."""
+    if release is not None:
+        flags = replace(flags, release=Ref(release, "--kubernetes-version"))
+    if feature_gates is not None:
+        flags = replace(flags, feature_gates=dict(feature_gates))
+    if inventory:
+        flags = replace(flags, inventory=inventory)
+    if fail_on is not None:
+        flags = replace(flags, fail_on=Ref(fail_on, "--fail-on"))
+    return flags
 
 
 @dataclass(frozen=True, slots=True)
