@@ -125,7 +125,7 @@ def stage_times(repo: Path, one: str) -> list[tuple[str, float]]:
         plan = pipeline.plan(effective)
         files = plan.inputs([one], repository_context=True)
         times.append(time.process_time())
-        workspace = load_files(files, limits=plan.limits, max_file_bytes=plan.limits.max_file_bytes)
+        workspace = load_files(files, limits=plan.limits)
         times.append(time.process_time())
         ctx = pipeline.admitted(CheckContext(workspace, plan.target, plan.options(rule_options=chosen.options)))
         engine.collect(ctx, rules, chosen, "local")

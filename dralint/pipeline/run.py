@@ -258,9 +258,7 @@ def read(
     """Read ``files`` in this process, without running any check (``simulate``, ``inventory expand``)."""
     from dralint.read.load import load_files
 
-    workspace = load_files(
-        files, stdin_name=stdin_name, limits=plan.limits, max_file_bytes=plan.limits.max_file_bytes, freeze=freeze
-    )
+    workspace = load_files(files, stdin_name=stdin_name, limits=plan.limits, freeze=freeze)
     return admitted(CheckContext(workspace, plan.target, options))
 
 
