@@ -217,10 +217,7 @@ def write_outputs(
                     stream.reconfigure(errors="backslashreplace")
                 rendered = result
             else:
-                try:
-                    stream = stack.enter_context(open(path, "w", encoding="utf-8", newline="\n"))
-                except OSError as error:
-                    raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+                stream = report.open_output(stack, path)
                 rendered = replace(result, color=False)
             report.renderer(name, statistics=statistics)(rendered, stream)
             if name == "github":

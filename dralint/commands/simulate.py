@@ -16,7 +16,7 @@ from typing import Literal, TextIO
 from dralint.config.resolve import Layer
 from dralint.errors import InputError, UsageError
 from dralint.pipeline import run as pipeline
-from dralint.report import simulation
+from dralint.report import open_output, simulation
 from dralint.report.simulation import model as report
 
 Strategy = Literal["pack", "spread"]
@@ -66,9 +66,6 @@ def run(settings: SimulateSettings) -> int:
         for name, path in settings.outputs:
             stream: TextIO = sys.stdout
             if path is not None:
-                try:
-                    stream = stack.enter_context(open(path, "w", encoding="utf-8", newline="\n"))
-                except OSError as error:
-                    raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+                stream = open_output(stack, path)
             simulation.renderer(name)(result, stream)
     return 1 if result.unplaced else 0
