@@ -119,13 +119,13 @@ def stage_times(repo: Path, one: str) -> list[tuple[str, float]]:
     os.chdir(repo)
     try:
         times = [time.process_time()]
-        effective, _ = pipeline.configuration(pipeline.Request(environment={}))
+        effective = pipeline.configuration(pipeline.Request(environment={}))
         rules = catalogue(effective.rule_paths)
         chosen = selection(rules, effective)
         plan = pipeline.plan(effective)
         files = plan.inputs([one], repository_context=True)
         times.append(time.process_time())
-        workspace = load_files(files, limits=plan.limits, max_file_bytes=plan.limits.max_file_bytes)
+        workspace = load_files(files, limits=plan.limits)
         times.append(time.process_time())
         ctx = pipeline.admitted(CheckContext(workspace, plan.target, plan.options(rule_options=chosen.options)))
         engine.collect(ctx, rules, chosen, "local")

@@ -13,7 +13,7 @@ from typing import TextIO
 
 from dralint import progress, report
 from dralint.api.versions import Target
-from dralint.config.resolve import Layer, Ref
+from dralint.config.resolve import Layer
 from dralint.config.select import selection
 from dralint.errors import UsageError
 from dralint.findings import Finding, Suppression
@@ -60,21 +60,15 @@ class CheckSettings:
     statistics: bool = False  # --statistics: counts per rule instead of the findings (human formats)
     progress: bool = False  # a progress line on standard error when it is a terminal (the command line asks)
 
-    def flag_layer(self) -> Layer:
-        """``flags`` with the shortcuts applied."""
-        layer = self.flags
-        if self.release is not None:
-            layer = replace(layer, release=Ref(self.release, "--kubernetes-version"))
-        if self.feature_gates is not None:
-            layer = replace(layer, feature_gates=dict(self.feature_gates))
-        if self.inventory:
-            layer = replace(layer, inventory=self.inventory)
-        if self.fail_on is not None:
-            layer = replace(layer, fail_on=Ref(self.fail_on, "--fail-on"))
-        return layer
-
     def request(self) -> pipeline.Request:
-        return pipeline.Request(self.flag_layer(), self.config, self.no_config, self.environment)
+        flags = pipeline.with_shortcuts(
+            self.flags,
+            release=self.release,
+            feature_gates=self.feature_gates,
+            inventory=self.inventory,
+            fail_on=self.fail_on,
+        )
+        return pipeline.Request(flags, self.config, self.no_config, self.environment)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +94,7 @@ def run(settings: CheckSettings) -> int:
 
 def analyse(settings: CheckSettings) -> Outcome:
     """Everything but writing the outputs (tests and ``run`` share it)."""
-    effective, _ = pipeline.configuration(settings.request())
+    effective = pipeline.configuration(settings.request())
     rules = catalogue(effective.rule_paths)
     chosen = selection(rules, effective)
     exceptions = build_exceptions(effective.exceptions, rules)
@@ -223,10 +217,7 @@ def write_outputs(
                     stream.reconfigure(errors="backslashreplace")
                 rendered = result
             else:
-                try:
-                    stream = stack.enter_context(open(path, "w", encoding="utf-8", newline="\n"))
-                except OSError as error:
-                    raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+                stream = report.open_output(stack, path)
                 rendered = replace(result, color=False)
             report.renderer(name, statistics=statistics)(rendered, stream)
             if name == "github":

@@ -23,7 +23,7 @@ class RulesSettings:
 
 def _catalogue(settings: RulesSettings) -> dict[str, Rule]:
     flags = Layer(rule_paths=settings.rule_paths or None)
-    effective, _ = pipeline.configuration(pipeline.Request(flags, settings.config, settings.no_config))
+    effective = pipeline.configuration(pipeline.Request(flags, settings.config, settings.no_config))
     return catalogue(effective.rule_paths)
 
 

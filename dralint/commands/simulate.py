@@ -10,13 +10,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from contextlib import ExitStack
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal, TextIO
 
-from dralint.config.resolve import Layer, Ref
+from dralint.config.resolve import Layer
 from dralint.errors import InputError, UsageError
 from dralint.pipeline import run as pipeline
-from dralint.report import simulation
+from dralint.report import open_output, simulation
 from dralint.report.simulation import model as report
 
 Strategy = Literal["pack", "spread"]
@@ -39,13 +39,9 @@ class SimulateSettings:
     feature_gates: Mapping[str, bool] | None = None
 
     def request(self) -> pipeline.Request:
-        layer = self.flags
-        if self.inventory:
-            layer = replace(layer, inventory=self.inventory)
-        if self.release is not None:
-            layer = replace(layer, release=Ref(self.release, "--kubernetes-version"))
-        if self.feature_gates is not None:
-            layer = replace(layer, feature_gates=dict(self.feature_gates))
+        layer = pipeline.with_shortcuts(
+            self.flags, release=self.release, feature_gates=self.feature_gates, inventory=self.inventory
+        )
         return pipeline.Request(layer, self.config, self.no_config, self.environment)
 
 
@@ -70,9 +66,6 @@ def run(settings: SimulateSettings) -> int:
         for name, path in settings.outputs:
             stream: TextIO = sys.stdout
             if path is not None:
-                try:
-                    stream = stack.enter_context(open(path, "w", encoding="utf-8", newline="\n"))
-                except OSError as error:
-                    raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+                stream = open_output(stack, path)
             simulation.renderer(name)(result, stream)
     return 1 if result.unplaced else 0

@@ -141,13 +141,7 @@ def split(files: Sequence[Input], jobs: int) -> list[tuple[Input, ...]]:
 
 def check_part(part: Part) -> Checked:
     """Load one slice of the inputs and run the local checks on it."""
-    workspace = load_files(
-        part.files,
-        stdin_name=part.stdin_name,
-        limits=part.limits,
-        max_file_bytes=part.limits.max_file_bytes,
-        freeze=part.freeze,
-    )
+    workspace = load_files(part.files, stdin_name=part.stdin_name, limits=part.limits, freeze=part.freeze)
     context = CheckContext(workspace, part.target, part.options)
     found = engine.collect(context, part.rules, part.selection, "local")
     return Checked(workspace, found, context)

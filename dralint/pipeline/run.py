@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 from dralint.api.versions import DEFAULT_RELEASE, Target, make_target, normalise_release, parse_feature_gates
@@ -55,6 +55,26 @@ class Request:
     config: str | None = None  # --config FILE
     no_config: bool = False  # --no-config: ignore configuration files (and DRALINT_CONFIG)
     environment: Mapping[str, str] | None = None  # None: os.environ
+
+
+def with_shortcuts(
+    flags: Layer,
+    *,
+    release: str | None = None,
+    feature_gates: Mapping[str, bool] | None = None,
+    inventory: tuple[str, ...] = (),
+    fail_on: FailOn | None = None,
+) -> Layer:
+    """``flags`` with the settings programmatic callers (tests, benchmarks) give as plain values, as the flags would."""
+    if release is not None:
+        flags = replace(flags, release=Ref(release, "--kubernetes-version"))
+    if feature_gates is not None:
+        flags = replace(flags, feature_gates=dict(feature_gates))
+    if inventory:
+        flags = replace(flags, inventory=inventory)
+    if fail_on is not None:
+        flags = replace(flags, fail_on=Ref(fail_on, "--fail-on"))
+    return flags
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,8 +148,7 @@ class Plan:
 
 def configure(request: Request) -> Plan:
     """Merge flags, environment and configuration file, and check what they say about target, limits and fail-on."""
-    effective, _ = configuration(request)
-    return plan(effective)
+    return plan(configuration(request))
 
 
 def plan(effective: Effective) -> Plan:
@@ -137,7 +156,7 @@ def plan(effective: Effective) -> Plan:
     return Plan(effective, target(effective), from_config(effective.limits), fail_on(effective))
 
 
-def configuration(request: Request) -> tuple[Effective, ConfigFile | None]:
+def configuration(request: Request) -> Effective:
     """Flags, then environment, then the configuration file (found, or named by --config/DRALINT_CONFIG)."""
     environment = os.environ if request.environment is None else request.environment
     config_file: ConfigFile | None = None
@@ -146,16 +165,9 @@ def configuration(request: Request) -> tuple[Effective, ConfigFile | None]:
         if path is not None:
             config_file = load_config(path)
     layers = [request.flags, from_environment(environment)]
-    if config_file is not None:
-        layers.append(from_file(config_file))
-    return (
-        merge(
-            *layers,
-            root=config_file.root if config_file else ".",
-            config=config_file.name if config_file else None,
-        ),
-        config_file,
-    )
+    if config_file is None:
+        return merge(*layers, root=".", config=None)
+    return merge(*layers, from_file(config_file), root=config_file.root, config=config_file.name)
 
 
 def _at(ref: Ref, error: DralintError) -> ConfigError:
@@ -246,9 +258,7 @@ def read(
     """Read ``files`` in this process, without running any check (``simulate``, ``inventory expand``)."""
     from dralint.read.load import load_files
 
-    workspace = load_files(
-        files, stdin_name=stdin_name, limits=plan.limits, max_file_bytes=plan.limits.max_file_bytes, freeze=freeze
-    )
+    workspace = load_files(files, stdin_name=stdin_name, limits=plan.limits, freeze=freeze)
     return admitted(CheckContext(workspace, plan.target, options))
 
 

@@ -22,12 +22,9 @@ def load(
     stdin_name: str = sources.STDIN,
     exclude: Sequence[str] = (),
     limits: Limits | None = None,
-    max_file_bytes: int = sources.DEFAULT_MAX_FILE_BYTES,
 ) -> Workspace:
     """Load the checked paths (findings are reported for them) and context paths (read only)."""
-    return load_files(
-        inputs(checked, context, exclude=exclude), stdin_name=stdin_name, limits=limits, max_file_bytes=max_file_bytes
-    )
+    return load_files(inputs(checked, context, exclude=exclude), stdin_name=stdin_name, limits=limits)
 
 
 def inputs(checked: Sequence[str], context: Sequence[str] = (), *, exclude: Sequence[str] = ()) -> list[Input]:
@@ -44,7 +41,6 @@ def load_files(
     *,
     stdin_name: str = sources.STDIN,
     limits: Limits | None = None,
-    max_file_bytes: int = sources.DEFAULT_MAX_FILE_BYTES,
     freeze: bool = False,
 ) -> Workspace:
     """Read and decode ``files`` ((path, checked) pairs, in order) into a workspace.
@@ -57,7 +53,7 @@ def load_files(
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _load(files, stdin_name=stdin_name, limits=limits, max_file_bytes=max_file_bytes)
+        return _load(files, stdin_name=stdin_name, limits=limits)
     finally:
         if freeze:
             freeze_loaded()
@@ -65,7 +61,8 @@ def load_files(
             gc.enable()
 
 
-def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, max_file_bytes: int) -> Workspace:
+def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None) -> Workspace:
+    max_file_bytes = limits.max_file_bytes if limits is not None else sources.DEFAULT_MAX_FILE_BYTES
     workspace = Workspace()
     reported: set[str] = set()
     for path, checked in files:

@@ -11,9 +11,11 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from collections.abc import Callable, Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from dralint.errors import UsageError
 from dralint.findings import Finding, ObjectRef
 from dralint.report import escape
 from dralint.rules import Rule
@@ -134,3 +136,11 @@ def renderer(name: str, *, statistics: bool = False) -> Renderer:
 def help_uri(rule: Rule) -> str | None:
     """Where a rule's documentation is published (built-in rules only)."""
     return DOCS_URL.format(id=rule.id) if rule.builtin else None
+
+
+def open_output(stack: ExitStack, path: str) -> TextIO:
+    """``path`` opened for a report (UTF-8, ``\\n`` line ends), closed with ``stack``; a usage error if it cannot."""
+    try:
+        return stack.enter_context(open(path, "w", encoding="utf-8", newline="\n"))
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
