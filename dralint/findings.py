@@ -16,7 +16,17 @@ from dralint.apimachinery.fieldpath import Path, render
 if TYPE_CHECKING:
     from dralint.api.objects import KubeObject
 
-__all__ = ["SEVERITIES", "SEVERITY_RANK", "Finding", "Location", "ObjectRef", "Severity", "Suppression", "Violation"]
+__all__ = [
+    "SEVERITIES",
+    "SEVERITY_RANK",
+    "Finding",
+    "Location",
+    "ObjectRef",
+    "Replacement",
+    "Severity",
+    "Suppression",
+    "Violation",
+]
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
@@ -48,6 +58,18 @@ class Suppression:
         return self.kind in ("annotation", "comment")
 
 
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """A did-you-mean an editor can apply: ``old``, written at (or after) the finding's position, becomes ``new``.
+
+    The hint says the same in words; this is the machine-readable half, for the language
+    server's quick fixes (a misspelt attribute, class name or apiVersion).
+    """
+
+    old: str
+    new: str
+
+
 # Extra (name, value) pairs for machine-readable output; values are JSON-shaped.
 Details = tuple[tuple[str, object], ...]
 
@@ -73,6 +95,7 @@ class Violation:
     offset: int | None = None
     # Extra data for machine-readable output (e.g. the explanation of an unsatisfiable claim).
     details: Details = field(default=())
+    replacement: Replacement | None = None  # the did-you-mean of the hint, when there is one
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +113,7 @@ class Finding:
     suppressed: Suppression | None = None  # set when a suppression matched
     # Structured extras for machine-readable output (the full numbers a bounded message summarises).
     details: Details = field(default=(), compare=False)
+    replacement: Replacement | None = field(default=None, compare=False)  # see Violation.replacement
 
     @property
     def path_text(self) -> str:

@@ -22,7 +22,8 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         # missing key; then what would fix it.
         cause = error.message.removesuffix(NO_SUCH_KEY_HINT)
         missing_key = cause.startswith("no such key:")
-        guess = hints.did_you_mean(error.expression, vocab) if missing_key else []
+        suggested = hints.suggestions(error.expression, vocab) if missing_key else []
+        guess = list(dict.fromkeys(text for text, _ in suggested))
         if missing_key:
             guess.append(
                 "where it may be missing, guard it with has(...) or .?name.orValue(...), "
@@ -40,4 +41,5 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             error.obj,
             error.path,
             "; ".join(guess),
+            replacement=suggested[0][1] if suggested else None,
         )

@@ -21,9 +21,9 @@ from dralint.api.requests import claim_specs, written_requests
 from dralint.api.workloads import PodTemplate
 from dralint.apimachinery.fieldpath import Path
 from dralint.checks.rule_ids import RuleId
-from dralint.findings import Violation
+from dralint.findings import Replacement, Violation
 from dralint.pipeline.context import CheckContext
-from dralint.suggest import did_you_mean, likely_typo, similar
+from dralint.suggest import likely_typo, similar
 
 UNKNOWN_CLASS = RuleId.UNKNOWN_DEVICE_CLASS
 UNKNOWN_CLAIM = RuleId.UNKNOWN_RESOURCE_CLAIM
@@ -53,10 +53,10 @@ class Index:
             self._typos[name] = likely_typo(name, self.classes)
         return self._typos[name]
 
-    def hint_for(self, name: str) -> str | None:
-        """``did you mean `x`?`` for an unknown class name."""
+    def suggestion_for(self, name: str) -> str | None:
+        """The class an unknown class name most likely means (for a did-you-mean)."""
         if name not in self._hints:
-            self._hints[name] = did_you_mean(name, self.classes)
+            self._hints[name] = similar(name, self.classes)
         return self._hints[name]
 
 
@@ -112,12 +112,14 @@ def _class_references(normalised: Normalised, index: Index) -> Iterator[Violatio
         near = index.typo_of(name)
         if near is not None or index.inventory_given:
             where = "the inventory and inputs" if index.inventory_given else "the inputs"
+            meant = index.suggestion_for(name)
             yield Violation(
                 UNKNOWN_CLASS,
                 f'DeviceClass "{name}" is not defined in {where}',
                 normalised.obj,
                 path,
-                index.hint_for(name) or _known_classes_hint(index.classes),
+                f"did you mean `{meant}`?" if meant is not None else _known_classes_hint(index.classes),
+                replacement=Replacement(name, meant) if meant is not None else None,
             )
         else:
             yield Violation(

@@ -9,7 +9,7 @@ from dralint.api.convert import FLAT_VERSIONS
 from dralint.api.objects import KubeObject
 from dralint.api.versions import LEGACY_VERSIONS, RELEASES, SERVED, VERSIONS, Target
 from dralint.checks.rule_ids import RuleId
-from dralint.findings import Violation
+from dralint.findings import Replacement, Violation
 from dralint.pipeline.context import CheckContext
 from dralint.validate.skew import availability, preferred_version
 
@@ -44,7 +44,9 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
                 message += f"; use {info.replacement} {obj.kind}"
             preferred = preferred_version(target, obj.kind)
             hint = _use(obj, preferred) if preferred is not None else None
-            yield Violation(RuleId.API_VERSION_DEPRECATED, message, obj, ("apiVersion",), hint)
+            yield Violation(
+                RuleId.API_VERSION_DEPRECATED, message, obj, ("apiVersion",), hint, replacement=_renamed(obj, preferred)
+            )
 
 
 def _instead(target: Target, obj: KubeObject) -> str:
@@ -69,14 +71,26 @@ def _not_served(obj: KubeObject, release: str) -> Violation:
     else:
         message = f"{obj.api_version} {obj.kind} is not an API any Kubernetes release serves"
         hint = _newest_served_hint(obj, release)
-    return Violation(RuleId.API_VERSION_NOT_SERVED, message, obj, ("apiVersion",), hint)
+    replacement = _renamed(obj, _newest_served(obj.kind, release)) if obj.version not in LEGACY_VERSIONS else None
+    return Violation(RuleId.API_VERSION_NOT_SERVED, message, obj, ("apiVersion",), hint, replacement=replacement)
+
+
+def _newest_served(kind: str, release: str) -> str | None:
+    return next((v for v in reversed(VERSIONS) if release in SERVED.get((kind, v), ())), None)
+
+
+def _renamed(obj: KubeObject, version: str | None) -> Replacement | None:
+    """The apiVersion to write instead, when nothing else in the object has to change (else ``convert`` does it)."""
+    if version is None or version == obj.version or shape_changes(obj.kind, obj.version, version):
+        return None
+    return Replacement(obj.api_version, f"resource.k8s.io/{version}")
 
 
 def _newest_served_hint(obj: KubeObject, release: str) -> str | None:
     kind = obj.kind
-    for version in reversed(VERSIONS):
-        if release in SERVED.get((kind, version), ()):
-            return _use(obj, version)
+    version = _newest_served(kind, release)
+    if version is not None:
+        return _use(obj, version)
     served_in = sorted({r for (k, _), served in SERVED.items() if k == kind for r in served}, key=RELEASES.index)
     if not served_in:
         return None

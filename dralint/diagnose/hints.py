@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from dralint.api import model
 from dralint.cel import CelError, compile_selector, device_value
+from dralint.findings import Replacement
 from dralint.suggest import closest
 
 _DRIVER = re.compile(r"""device\.driver\s*==\s*"([^"]*)"|"([^"]*)"\s*==\s*device\.driver""")
@@ -59,13 +60,18 @@ def _split(key: str, driver: str) -> tuple[str, str]:
 
 def did_you_mean(expression: str, vocab: Vocabulary) -> list[str]:
     """Hints for references in ``expression`` that no device publishes but a close one does."""
-    hints: list[str] = []
+    return list(dict.fromkeys(text for text, _ in suggestions(expression, vocab)))
+
+
+def suggestions(expression: str, vocab: Vocabulary) -> list[tuple[str, Replacement]]:
+    """:func:`did_you_mean`'s hints, each with the replacement it suggests (for an editor's quick fix)."""
+    found: list[tuple[str, Replacement]] = []
     for match in _DRIVER.finditer(expression):
         driver = match.group(1) if match.group(1) is not None else match.group(2)
         if driver not in vocab.drivers:
             guess = closest(driver, vocab.drivers)
             if guess:
-                hints.append(f"no device has driver {driver}; did you mean {guess}?")
+                found.append((f"no device has driver {driver}; did you mean {guess}?", Replacement(driver, guess)))
     for match in _REFERENCE.finditer(expression):
         kind, domain, dotted, bracketed, value = match.groups()
         name = dotted if dotted is not None else bracketed
@@ -74,20 +80,23 @@ def did_you_mean(expression: str, vocab: Vocabulary) -> list[str]:
         if domain not in domains:
             guess = closest(domain, domains)
             if guess:
-                hints.append(f"no device publishes {noun}s in domain {domain}; did you mean {guess}?")
+                hint = f"no device publishes {noun}s in domain {domain}; did you mean {guess}?"
+                found.append((hint, Replacement(domain, guess)))
             continue
         if name not in domains[domain]:
             guess = closest(name, domains[domain])
             if guess:
-                hints.append(f"no device publishes {noun} {domain}/{name}; did you mean {guess}?")
+                hint = f"no device publishes {noun} {domain}/{name}; did you mean {guess}?"
+                found.append((hint, Replacement(name, guess)))
             continue
         if value is not None and kind == "attributes":
             values = vocab.values.get((domain, name), set())
             if values and value not in values:
                 guess = closest(value, values, per_edit=5)
                 if guess:
-                    hints.append(f'no device has {domain}/{name} "{value}"; did you mean "{guess}"?')
-    return list(dict.fromkeys(hints))
+                    hint = f'no device has {domain}/{name} "{value}"; did you mean "{guess}"?'
+                    found.append((hint, Replacement(f'"{value}"', f'"{guess}"')))
+    return found
 
 
 def clauses(expression: str) -> list[str]:

@@ -169,6 +169,7 @@ def resolve(
         path=path,
         hint=violation.hint,
         details=violation.details,
+        replacement=violation.replacement,
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from dralint.api.objects import identify
 from dralint.pipeline.context import Workspace
@@ -42,8 +42,12 @@ def load_files(
     stdin_name: str = sources.STDIN,
     limits: Limits | None = None,
     freeze: bool = False,
+    overlay: Mapping[str, str] | None = None,
 ) -> Workspace:
     """Read and decode ``files`` ((path, checked) pairs, in order) into a workspace.
+
+    ``overlay`` maps paths (as in ``files``) to text that replaces what the file holds: an
+    editor's unsaved buffers, checked as if they were saved (a path need not exist on disk).
 
     The cyclic garbage collector is paused while loading (and enabled again after, if it was):
     the node trees are many small acyclic objects, and letting the collector rescan them
@@ -53,7 +57,7 @@ def load_files(
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _load(files, stdin_name=stdin_name, limits=limits)
+        return _load(files, stdin_name=stdin_name, limits=limits, overlay=overlay or {})
     finally:
         if freeze:
             freeze_loaded()
@@ -61,12 +65,18 @@ def load_files(
             gc.enable()
 
 
-def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None) -> Workspace:
+def _load(
+    files: Sequence[Input], *, stdin_name: str, limits: Limits | None, overlay: Mapping[str, str]
+) -> Workspace:
     max_file_bytes = limits.max_file_bytes if limits is not None else sources.DEFAULT_MAX_FILE_BYTES
     workspace = Workspace()
     reported: set[str] = set()
     for path, checked in files:
-        source = sources.read(path, stdin_name=stdin_name, max_bytes=max_file_bytes)
+        text = overlay.get(path)
+        if text is not None:
+            source = sources.from_text(path, text, max_bytes=max_file_bytes)
+        else:
+            source = sources.read(path, stdin_name=stdin_name, max_bytes=max_file_bytes)
         if checked:
             reported.add(source.name)
         workspace.files.append(source)

@@ -139,16 +139,26 @@ def read(path: str, *, stdin_name: str = STDIN, max_bytes: int = DEFAULT_MAX_FIL
                 return SourceFile(name, "", (issue,))
             raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
     if len(raw) > max_bytes:
-        issue = DecodeIssue(
-            "too-large",
-            f"file is larger than {max_bytes} bytes; not checked",
-            1,
-            1,
-            hint="raise limits.maxFileBytes in the configuration to check it",
-        )
-        return SourceFile(name, "", (issue,))
+        return SourceFile(name, "", (_too_large(max_bytes),))
     text, issues = decode_bytes(raw)
     return SourceFile(name, text, tuple(issues))
+
+
+def from_text(name: str, text: str, *, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> SourceFile:
+    """A file whose text is given rather than read (an editor's unsaved buffer), held to the same size limit."""
+    if len(text) > max_bytes // 4 and len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        return SourceFile(name, "", (_too_large(max_bytes),))
+    return SourceFile(name, text.removeprefix("\ufeff"))
+
+
+def _too_large(max_bytes: int) -> DecodeIssue:
+    return DecodeIssue(
+        "too-large",
+        f"file is larger than {max_bytes} bytes; not checked",
+        1,
+        1,
+        hint="raise limits.maxFileBytes in the configuration to check it",
+    )
 
 
 class NotARegularFile(OSError):
