@@ -509,3 +509,13 @@ def expand(path: str, config: str | None, no_config: bool) -> None:
     from dralint.commands import inventory as command
 
     _run(lambda: command.expand(command.ExpandSettings(path=path, config=config, no_config=no_config)))
+
+
+@main.command()
+@click.option("--stdio", is_flag=True, help="Speak over standard input and output (the default and only transport).")
+def lsp(stdio: bool) -> None:
+    """Run the language server (LSP over standard input and output) for editors: diagnostics across the
+    workspace, hover, quick fixes and completion in CEL selectors. Needs: pip install 'dralint[lsp]'."""
+    from dralint.commands import lsp as command
+
+    _run(command.run)

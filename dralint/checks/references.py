@@ -191,7 +191,8 @@ def _missing(
             path,
             f"apply the {kind} with the workload, or make sure something else creates it",
         )
-    return Violation(_KIND_RULE[kind], message, template.owner, path, hint)
+    replacement = Replacement(name, near) if near is not None and not elsewhere else None
+    return Violation(_KIND_RULE[kind], message, template.owner, path, hint, replacement=replacement)
 
 
 def _template_named_as_claim(template: PodTemplate, name: str, path: Path) -> Violation:

@@ -14,7 +14,6 @@ from typing import TextIO
 from dralint import progress, report
 from dralint.api.versions import Target
 from dralint.config.resolve import Layer
-from dralint.config.select import selection
 from dralint.errors import UsageError
 from dralint.findings import Finding, Suppression
 from dralint.pipeline import engine, parallel
@@ -22,10 +21,9 @@ from dralint.pipeline import run as pipeline
 from dralint.pipeline.context import CheckContext
 from dralint.pipeline.run import FAIL_ON, FailOn
 from dralint.report import locations
-from dralint.rules import Rule, catalogue
+from dralint.rules import Rule
 from dralint.suppress import Suppressor
 from dralint.suppress import baseline as baselines
-from dralint.suppress.exceptions import build as build_exceptions
 
 __all__ = ["FAIL_ON", "CheckSettings", "FailOn", "Outcome", "analyse", "run"]
 GITHUB_ACTIONS = "GITHUB_ACTIONS"
@@ -94,11 +92,9 @@ def run(settings: CheckSettings) -> int:
 
 def analyse(settings: CheckSettings) -> Outcome:
     """Everything but writing the outputs (tests and ``run`` share it)."""
-    effective = pipeline.configuration(settings.request())
-    rules = catalogue(effective.rule_paths)
-    chosen = selection(rules, effective)
-    exceptions = build_exceptions(effective.exceptions, rules)
-    plan = pipeline.plan(effective)
+    configured = pipeline.checking(settings.request())
+    plan, rules, chosen = configured.plan, configured.rules, configured.selection
+    effective = plan.effective
     cluster, threshold = plan.target, plan.fail_on
     environment = os.environ if settings.environment is None else settings.environment
     files = plan.inputs(
@@ -122,7 +118,7 @@ def analyse(settings: CheckSettings) -> Outcome:
     ) as (ctx, found):
         progress.update(files=len(ctx.workspace.files), objects=len(ctx.workspace.objects))
         suppressor = Suppressor(
-            ctx, rules, exceptions=exceptions, baseline=baseline, root=effective.root, today=settings.today
+            ctx, rules, exceptions=configured.exceptions, baseline=baseline, root=effective.root, today=settings.today
         )
         found += engine.collect(ctx, rules, chosen, "global")
         findings = engine.finish(ctx, rules, chosen, found, suppressor)

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from dralint.dryrun.placement import Strategy
     from dralint.pipeline import engine
     from dralint.rules import Rule
+    from dralint.suppress.exceptions import ConfigException
 
 FailOn = Literal["error", "warning", "info", "never"]
 FAIL_ON: tuple[FailOn, ...] = ("error", "warning", "info", "never")
@@ -144,6 +145,30 @@ class Plan:
 
         producers = table(self.effective.producers)
         return Options(simulate=simulate, extra=dict(rule_options or {}), limits=self.limits, producers=producers)
+
+
+@dataclass(frozen=True, slots=True)
+class Checking:
+    """What a run of the checks needs besides the input: the plan, the rule catalogue and selection, the exceptions."""
+
+    plan: Plan
+    rules: Mapping[str, Rule]
+    selection: engine.Selection
+    exceptions: Sequence[ConfigException] = ()
+
+
+def checking(request: Request) -> Checking:
+    """Configure a run of the checks (``check`` and the language server): configuration, then the catalogue
+    and the selection, then the exceptions, then the plan (the order in which their errors are reported)."""
+    from dralint.config.select import selection
+    from dralint.rules import catalogue
+    from dralint.suppress.exceptions import build as build_exceptions
+
+    effective = configuration(request)
+    rules = catalogue(effective.rule_paths)
+    chosen = selection(rules, effective)
+    exceptions = build_exceptions(effective.exceptions, rules)
+    return Checking(plan(effective), rules, chosen, exceptions)
 
 
 def configure(request: Request) -> Plan:

@@ -1,0 +1,233 @@
+"""A check kept warm between edits (what the language server runs): each file is read and checked
+on its own once, and an edit re-reads and re-checks only the file it changed.
+
+The run is the one ``dralint check`` makes (:func:`dralint.pipeline.run.checking`, the local
+checks per file as ``--jobs`` runs them in :mod:`dralint.pipeline.parallel`, then the checks
+across objects, then suppressions), cut at the seam between the two kinds of checks:
+
+- the **local** part of a file (its documents, objects and the findings of the checks that look
+  at one object at a time) is kept per file and rebuilt only when that file changes;
+- the **global** part (references, the dry-run, everything that reads the whole input) is run
+  on a :class:`Snapshot` of every part, which the caller may run in a thread: it never mutates
+  the session. Until it is done, :meth:`Session.quick` gives the local findings with the last
+  global findings moved to where their objects now are, so an edit shows its own findings
+  at once and the cross-file ones follow.
+
+Unsaved buffers replace their files (:meth:`Session.set_text`): a template edited in one
+editor tab changes the findings of the Deployment open in another once the global part ran.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from dralint.api.objects import KubeObject
+from dralint.api.ref import ObjectRef
+from dralint.findings import Finding, Location
+from dralint.pipeline import engine
+from dralint.pipeline.context import CheckContext, Options, Workspace
+from dralint.pipeline.run import Checking, admitted
+from dralint.read.load import Input, load_files, merge
+from dralint.read.yamldoc import Document
+from dralint.suppress import Suppressor
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One file, loaded and checked on its own: its workspace, the local findings, and a version."""
+
+    name: str
+    checked: bool
+    workspace: Workspace
+    found: engine.Found
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """Every part at one moment, in input order: what the global checks run on."""
+
+    parts: tuple[Part, ...]
+
+    def workspace(self) -> Workspace:
+        return merge([part.workspace for part in self.parts])
+
+    def versions(self) -> dict[str, int]:
+        return {part.name: part.version for part in self.parts}
+
+
+@dataclass(slots=True)
+class GlobalResult:
+    """The findings of the checks across objects on a snapshot, and the context they were computed in."""
+
+    found: engine.Found
+    context: CheckContext
+    versions: dict[str, int] = field(default_factory=dict)
+
+
+class Session:
+    """The warm state of one workspace: configuration, per-file parts, the overlay of unsaved texts."""
+
+    def __init__(self, checking: Checking, *, simulate: bool = True) -> None:
+        self.checking = checking
+        plan = checking.plan
+        self.options: Options = plan.options(simulate=simulate, rule_options=checking.selection.options)
+        self._inputs: list[Input] = []
+        self._parts: dict[str, Part] = {}
+        self._overlay: dict[str, str] = {}
+        self._version = 0
+        self._global: engine.Found = []
+
+    # --- the files ---------------------------------------------------------------------------
+
+    def index(self, files: Sequence[Input]) -> None:
+        """Load and locally check ``files`` ((path, checked) pairs, as :meth:`Plan.inputs` gives them)."""
+        self._inputs = list(files)
+        self._parts = {name: self._check(name, checked) for name, checked in self._inputs}
+
+    @property
+    def files(self) -> list[str]:
+        return [name for name, _ in self._inputs]
+
+    def has(self, name: str) -> bool:
+        return name in self._parts
+
+    def documents(self, name: str) -> list[Document]:
+        """The documents of ``name`` as last checked (empty for a file the session does not know)."""
+        part = self._parts.get(name)
+        return part.workspace.documents if part is not None else []
+
+    def text(self, name: str) -> str | None:
+        """The text of ``name`` as checked (the unsaved buffer when there is one)."""
+        part = self._parts.get(name)
+        if part is None or not part.workspace.files:
+            return self._overlay.get(name)
+        return part.workspace.files[0].text
+
+    def set_text(self, name: str, text: str | None) -> bool:
+        """Check ``name`` with ``text`` instead of what the file holds (``None``: the file again).
+
+        A file the session did not know is added as a checked file. Returns whether the objects
+        of the file changed (then the global part must run again; an edit of comments or
+        layout only moves the findings).
+        """
+        if text is None:
+            self._overlay.pop(name, None)
+        else:
+            self._overlay[name] = text
+        return self.reload(name)
+
+    def reload(self, name: str) -> bool:
+        """Read ``name`` again (saved, created or deleted on disk); see :meth:`set_text` for the result."""
+        old = self._parts.get(name)
+        if old is None:
+            if name not in self._overlay and not os.path.isfile(name):
+                return False
+            self._inputs.append((name, True))
+            checked = True
+        else:
+            checked = old.checked
+            if name not in self._overlay and not os.path.exists(name):
+                self._inputs = [pair for pair in self._inputs if pair[0] != name]
+                del self._parts[name]
+                self._global = [pair for pair in self._global if pair[0].location.file != name]
+                return True
+        new = self._parts[name] = self._check(name, checked)
+        self._global = _moved(self._global, {name: new})
+        return old is None or _contents(old) != _contents(new)
+
+    def _check(self, name: str, checked: bool) -> Part:
+        limits = self.checking.plan.limits
+        overlay = {name: self._overlay[name]} if name in self._overlay else None
+        workspace = load_files([(name, checked)], limits=limits, overlay=overlay)
+        context = CheckContext(workspace, self.checking.plan.target, self.options)
+        found = engine.collect(context, self.checking.rules, self.checking.selection, "local")
+        self._version += 1
+        return Part(name, checked, workspace, found, self._version)
+
+    # --- the checks --------------------------------------------------------------------------
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(tuple(self._parts[name] for name, _ in self._inputs if name in self._parts))
+
+    def run_global(self, snapshot: Snapshot) -> GlobalResult:
+        """The checks across objects on ``snapshot`` (reads the session's configuration only: safe in a thread)."""
+        context = admitted(CheckContext(snapshot.workspace(), self.checking.plan.target, self.options))
+        found = engine.collect(context, self.checking.rules, self.checking.selection, "global")
+        return GlobalResult(found, context, snapshot.versions())
+
+    def accept(self, result: GlobalResult) -> None:
+        """Keep ``result`` as the global findings, moved into the files edited since its snapshot."""
+        edited = {name: part for name, part in self._parts.items() if result.versions.get(name) != part.version}
+        gone = set(result.versions) - set(self._parts)
+        found = [pair for pair in result.found if pair[0].location.file not in gone]
+        self._global = _moved(found, edited)
+
+    def quick(self) -> tuple[CheckContext, list[Finding]]:
+        """Every finding of the current texts: local ones as they are now, global ones as last computed (moved)."""
+        snapshot = self.snapshot()
+        context = CheckContext(snapshot.workspace(), self.checking.plan.target, self.options)
+        found = [pair for part in snapshot.parts for pair in part.found] + self._global
+        return context, self.finish(context, found)
+
+    def finish(self, context: CheckContext, found: engine.Found) -> list[Finding]:
+        """Suppressions applied (and reported on), sorted: :func:`engine.finish` with this run's suppressions."""
+        checking = self.checking
+        suppressor = Suppressor(context, checking.rules, exceptions=checking.exceptions, root=checking.plan.root)
+        return engine.finish(context, checking.rules, checking.selection, list(found), suppressor)
+
+
+def _contents(part: Part) -> list[tuple[str, str, object]]:
+    """What the global checks read of a part: its objects' content (not their positions, not comments)."""
+    return [(obj.api_version, obj.kind, obj.raw) for obj in part.workspace.objects]
+
+
+def _identity(obj: KubeObject) -> ObjectRef:
+    return obj.ref()
+
+
+def _moved(found: engine.Found, parts: Mapping[str, Part]) -> engine.Found:
+    """Findings of the edited files (``parts``) moved to where their objects are now; others unchanged.
+
+    A finding about an object that is still there (same apiVersion, kind, namespace, name)
+    follows it: by the lines the object moved when its content is the same, else to the
+    position of the finding's path in the new text. Findings about objects that are gone, or
+    about the file itself, are dropped until the global checks run again.
+    """
+    if not parts:
+        return found
+    now: dict[str, dict[ObjectRef, KubeObject]] = {}
+    for name, part in parts.items():
+        objects: dict[ObjectRef, KubeObject] = {}
+        for obj in part.workspace.objects:
+            objects.setdefault(_identity(obj), obj)
+        now[name] = objects
+    out: engine.Found = []
+    for finding, written in found:
+        in_file = now.get(finding.location.file)
+        if in_file is None:
+            out.append((finding, written))
+            continue
+        moved_to = in_file.get(_identity(written)) if written is not None else None
+        if written is not None and moved_to is not None:
+            out.append((dataclasses.replace(finding, location=_follow(finding, written, moved_to)), moved_to))
+    return out
+
+
+def _follow(finding: Finding, old: KubeObject, new: KubeObject) -> Location:
+    where = finding.location
+    if old.raw == new.raw:
+        shift = new.position(())[0] - old.position(())[0]
+        return Location(where.file, where.line + shift, where.column)
+    line, column = new.document.position(new.prefix + finding.path)
+    return Location(where.file, line, column)
+
+
+def findings_by_file(findings: Iterable[Finding]) -> dict[str, list[Finding]]:
+    out: dict[str, list[Finding]] = {}
+    for finding in findings:
+        out.setdefault(finding.location.file, []).append(finding)
+    return out

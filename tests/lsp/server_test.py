@@ -1,0 +1,228 @@
+"""End to end: the real ``dralint lsp`` over stdio, driven by pytest-lsp's client as an editor drives it.
+
+The workspace is ``tests/fixtures/lsp/workspace`` (a ResourceClaimTemplate, a Deployment using it,
+and a compact inventory configured in ``.dralint.yaml``); edits are made in the client's buffers
+only, never on disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from dralint.lsp.server import CHECKED_ACROSS_FILES
+from testing.run import ROOT
+
+WORKSPACE = ROOT / "tests" / "fixtures" / "lsp" / "workspace"
+TEMPLATE = WORKSPACE / "apps" / "template.yaml"
+DEPLOYMENT = WORKSPACE / "apps" / "deploy.yaml"
+TIMEOUT = 60  # seconds: the checks across files run after each edit, on a machine the suite shares
+
+
+def uri(path: Path) -> str:
+    return path.as_uri()
+
+
+@pytest_lsp.fixture(
+    config=ClientServerConfig(
+        server_command=[sys.executable, "-m", "dralint", "lsp"],
+        server_env={**os.environ, "PYTHONPATH": str(ROOT)},
+    ),
+)
+async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(),
+            root_uri=uri(WORKSPACE),
+            initialization_options={"debounce": 20},
+        )
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def diagnostics_until(
+    client: LanguageClient, path: Path, wanted: Callable[[list[types.Diagnostic]], bool]
+) -> list[types.Diagnostic]:
+    """The diagnostics of ``path`` once ``wanted`` holds for them (each publication is looked at)."""
+
+    async def wait() -> list[types.Diagnostic]:
+        while True:
+            found = client.diagnostics.get(uri(path))
+            if found is not None and wanted(found):
+                return list(found)
+            await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+
+    return await asyncio.wait_for(wait(), TIMEOUT)
+
+
+async def checked_across_files(client: LanguageClient, runs: int = 1) -> None:
+    """Wait until the server has logged ``runs`` completed runs of the checks across files."""
+
+    def done() -> int:
+        return sum(1 for m in client.log_messages if m.message.startswith(CHECKED_ACROSS_FILES))
+
+    async def wait() -> None:
+        while done() < runs:
+            await client.wait_for_notification(types.WINDOW_LOG_MESSAGE)
+
+    await asyncio.wait_for(wait(), TIMEOUT)
+
+
+def open_file(client: LanguageClient, path: Path, text: str | None = None) -> None:
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(uri(path), "yaml", 1, path.read_text() if text is None else text)
+        )
+    )
+
+
+def replace_all(client: LanguageClient, path: Path, text: str, version: int) -> None:
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(version, uri(path)),
+            [types.TextDocumentContentChangeWholeDocument(text)],
+        )
+    )
+
+
+def edit(client: LanguageClient, path: Path, edits: list[types.TextEdit], version: int) -> None:
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            types.VersionedTextDocumentIdentifier(version, uri(path)),
+            [types.TextDocumentContentChangePartial(e.range, e.new_text) for e in edits],
+        )
+    )
+
+
+def codes(diagnostics: list[types.Diagnostic]) -> list[object]:
+    return [d.code for d in diagnostics]
+
+
+@pytest.mark.asyncio
+async def test_lsp_edit_in_one_file_updates_the_diagnostics_of_another(client: LanguageClient) -> None:
+    open_file(client, TEMPLATE)
+    open_file(client, DEPLOYMENT)
+    assert await diagnostics_until(client, DEPLOYMENT, lambda found: True) == []
+    # Rename the template in its buffer (line 4: "  name: one-gpu"): the Deployment's reference breaks.
+    edit(client, TEMPLATE, [types.TextEdit(types.Range(types.Position(3, 15), types.Position(3, 15)), "x")], 2)
+    found = await diagnostics_until(client, DEPLOYMENT, lambda found: bool(found))
+    assert [(d.code, d.severity, d.message, d.range) for d in found] == [
+        (
+            "DRA302",
+            types.DiagnosticSeverity.Warning,
+            'ResourceClaimTemplate "one-gpu" does not exist in namespace "ml"\nhint: did you mean `one-gpux`?',
+            types.Range(types.Position(15, 8), types.Position(15, 42)),
+        )
+    ]
+    assert found[0].source == "dralint"
+    assert found[0].code_description == types.CodeDescription(
+        href="https://github.com/dralint/dralint/blob/main/docs/rules/DRA302.md"
+    )
+    # Undo the rename: the finding goes away again.
+    edit(client, TEMPLATE, [types.TextEdit(types.Range(types.Position(3, 15), types.Position(3, 16)), "")], 3)
+    assert await diagnostics_until(client, DEPLOYMENT, lambda found: not found) == []
+
+
+@pytest.mark.asyncio
+async def test_lsp_did_you_mean_code_action_makes_the_diagnostic_go_away(client: LanguageClient) -> None:
+    text = TEMPLATE.read_text().replace("deviceClassName: gpu.example.com", "deviceClassName: gpu.exmaple.com")
+    open_file(client, TEMPLATE, text)
+    found = await diagnostics_until(client, TEMPLATE, lambda found: "DRA300" in codes(found))
+    (diagnostic,) = [d for d in found if d.code == "DRA300"]
+    assert diagnostic.range == types.Range(types.Position(11, 10), types.Position(11, 42))
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri(TEMPLATE)),
+            diagnostic.range,
+            types.CodeActionContext([diagnostic]),
+        )
+    )
+    assert result is not None
+    titles = [action.title for action in result if isinstance(action, types.CodeAction)]
+    assert titles == [
+        "Replace `gpu.exmaple.com` with `gpu.example.com`",
+        "Suppress DRA300 here (# dralint: ignore[DRA300])",
+    ]
+    fix = result[0]
+    assert isinstance(fix, types.CodeAction) and fix.edit is not None and fix.edit.changes is not None
+    edits = fix.edit.changes[uri(TEMPLATE)]
+    assert [(e.range, e.new_text) for e in edits] == [
+        (types.Range(types.Position(11, 27), types.Position(11, 42)), "gpu.example.com")
+    ]
+    edit(client, TEMPLATE, edits, 2)
+    assert await diagnostics_until(client, TEMPLATE, lambda found: "DRA300" not in codes(found)) == []
+
+
+@pytest.mark.asyncio
+async def test_lsp_suppression_code_action_makes_the_diagnostic_go_away(client: LanguageClient) -> None:
+    text = TEMPLATE.read_text().replace("deviceClassName: gpu.example.com", "deviceClassName: gpu.exmaple.com")
+    open_file(client, TEMPLATE, text)
+    found = await diagnostics_until(client, TEMPLATE, lambda found: "DRA300" in codes(found))
+    (diagnostic,) = [d for d in found if d.code == "DRA300"]
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri(TEMPLATE)), diagnostic.range, types.CodeActionContext([diagnostic])
+        )
+    )
+    assert result is not None
+    (suppress,) = [a for a in result if isinstance(a, types.CodeAction) and a.title.startswith("Suppress")]
+    assert suppress.edit is not None and suppress.edit.changes is not None
+    edits = suppress.edit.changes[uri(TEMPLATE)]
+    assert [(e.range, e.new_text) for e in edits] == [
+        (types.Range(types.Position(11, 42), types.Position(11, 42)), "  # dralint: ignore[DRA300] reason")
+    ]
+    edit(client, TEMPLATE, edits, 2)
+    assert await diagnostics_until(client, TEMPLATE, lambda found: "DRA300" not in codes(found)) == []
+
+
+@pytest.mark.asyncio
+async def test_lsp_hover_shows_rule_docs_and_inventory_attributes(client: LanguageClient) -> None:
+    text = TEMPLATE.read_text().replace("deviceClassName: gpu.example.com", "deviceClassName: gpu.exmaple.com")
+    open_file(client, TEMPLATE, text)
+    await diagnostics_until(client, TEMPLATE, lambda found: "DRA300" in codes(found))
+    on_finding = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri(TEMPLATE)), types.Position(11, 30))
+    )
+    assert on_finding is not None and isinstance(on_finding.contents, types.MarkupContent)
+    assert on_finding.contents.value.startswith(
+        'DRA300: DeviceClass "gpu.exmaple.com" is not defined in the inputs\n\n---\n\n# DRA300 '
+    )
+    assert "## What it does" in on_finding.contents.value
+    # Line 15: `expression: device.attributes["gpu.example.com"].model == "A100"`, on `model`.
+    on_attribute = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri(TEMPLATE)), types.Position(14, 66))
+    )
+    assert on_attribute is not None and isinstance(on_attribute.contents, types.MarkupContent)
+    assert on_attribute.contents.value == (
+        "**gpu.example.com/model** (attribute)\n\n- type `string` on 4 devices: `A100` (4)"
+    )
+
+
+@pytest.mark.asyncio
+async def test_lsp_completes_attribute_names_in_selectors(client: LanguageClient) -> None:
+    text = TEMPLATE.read_text().replace('.model == "A100"', ".")
+    await checked_across_files(client)  # the inventory is known
+    open_file(client, TEMPLATE, text)
+    line = text.splitlines()[14]
+    result = await client.text_document_completion_async(
+        types.CompletionParams(types.TextDocumentIdentifier(uri(TEMPLATE)), types.Position(14, len(line)))
+    )
+    assert isinstance(result, types.CompletionList)
+    assert [(item.label, item.detail) for item in result.items] == [
+        ("cores", "attribute of gpu.example.com"),
+        ("model", "attribute of gpu.example.com"),
+    ]
+    domains = await client.text_document_completion_async(
+        types.CompletionParams(types.TextDocumentIdentifier(uri(TEMPLATE)), types.Position(14, line.index('"') + 1))
+    )
+    assert isinstance(domains, types.CompletionList)
+    assert [item.label for item in domains.items] == ["gpu.example.com"]
