@@ -53,6 +53,7 @@ BENCHMARKS = [
     Benchmark("cel_bench.py", (), ("--devices", "1000", "--repeat", "1"), "CEL selectors"),
     Benchmark("apiserver_bench.py", (), ("--slices", "50", "--repeat", "1"), "kube-apiserver checks"),
     Benchmark("suppress_bench.py", (), ("--repeat", "1"), "Suppressions and reporters"),
+    Benchmark("lsp_bench.py", (), ("--apps", "100", "--edits", "2"), "Language server"),
     Benchmark("fuzz_cel_bench.py", (), ("--selectors", "200", "--styled", "20"), "CEL fuzzing"),
     Benchmark("fuzz_bench.py", ("--examples", "1500"), ("--examples", "5"), "Fuzzing"),
 ]

@@ -150,7 +150,8 @@ class DralintServer(LanguageServer):
         session = self.session
         if session is None:
             return
-        result = self.guarded("checking", session.quick, None)
+        names = {self.name_of(uri) for uri in self.workspace.text_documents}
+        result = self.guarded("checking", partial(session.quick, names), None)
         if result is not None:
             self.publish(*result)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from dralint.api.objects import KubeObject
@@ -166,11 +166,16 @@ class Session:
         found = [pair for pair in result.found if pair[0].location.file not in gone]
         self._global = _moved(found, edited)
 
-    def quick(self) -> tuple[CheckContext, list[Finding]]:
-        """Every finding of the current texts: local ones as they are now, global ones as last computed (moved)."""
-        snapshot = self.snapshot()
-        context = CheckContext(snapshot.workspace(), self.checking.plan.target, self.options)
-        found = [pair for part in snapshot.parts for pair in part.found] + self._global
+    def quick(self, names: Collection[str]) -> tuple[CheckContext, list[Finding]]:
+        """The findings of the files ``names`` now: local ones as they are, global ones as last computed (moved).
+
+        Only those files are read for suppressions, so the cost does not grow with the workspace.
+        """
+        parts = [self._parts[name] for name, _ in self._inputs if name in names and name in self._parts]
+        workspace = merge([part.workspace for part in parts])
+        context = CheckContext(workspace, self.checking.plan.target, self.options)
+        found = [pair for part in parts for pair in part.found]
+        found += [pair for pair in self._global if pair[0].location.file in workspace.checked_files]
         return context, self.finish(context, found)
 
     def finish(self, context: CheckContext, found: engine.Found) -> list[Finding]:

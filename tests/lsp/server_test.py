@@ -226,3 +226,32 @@ async def test_lsp_completes_attribute_names_in_selectors(client: LanguageClient
     )
     assert isinstance(domains, types.CompletionList)
     assert [item.label for item in domains.items] == ["gpu.example.com"]
+
+
+@pytest.mark.asyncio
+async def test_lsp_bad_input_is_published_and_the_server_keeps_serving(client: LanguageClient) -> None:
+    text = DEPLOYMENT.read_text()
+    open_file(client, DEPLOYMENT, text)
+    await diagnostics_until(client, DEPLOYMENT, lambda found: True)
+    # A YAML syntax error mid-edit (an unclosed flow sequence on line 7): DRA001 where it is.
+    replace_all(client, DEPLOYMENT, text.replace("replicas: 2", "replicas: [2"), 2)
+    found = await diagnostics_until(client, DEPLOYMENT, lambda found: "DRA001" in codes(found))
+    assert [(d.code, d.range.start.line) for d in found] == [("DRA001", 7)]
+    # A half-typed document: published (nothing to say about a Deployment without a spec yet).
+    replace_all(client, DEPLOYMENT, text[: text.index("spec:")] + "spec:\n  repl", 3)
+    assert await diagnostics_until(client, DEPLOYMENT, lambda found: "DRA001" not in codes(found)) == []
+    # A 10 MB paste (20,000 documents, over maxDocumentsPerFile): one finding, the file is not checked.
+    pasted = "---\n".join([text] * 20_000)
+    assert len(pasted.encode()) > 8_000_000
+    replace_all(client, DEPLOYMENT, pasted, 4)
+    found = await diagnostics_until(client, DEPLOYMENT, lambda found: "DRA005" in codes(found))
+    assert [(d.code, d.range.start.line) for d in found] == [("DRA005", 0)]
+    # Still serving: back to the original text, nothing to report.
+    replace_all(client, DEPLOYMENT, text, 5)
+    assert await diagnostics_until(client, DEPLOYMENT, lambda found: not found) == []
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri(DEPLOYMENT)), types.Position(0, 0))
+    )
+    assert hover is None
+    errors = [m.message for m in client.log_messages if m.type == types.MessageType.Error]
+    assert errors == []
