@@ -29,7 +29,7 @@ from dralint.api.ref import ObjectRef
 from dralint.findings import Finding, Location
 from dralint.pipeline import engine
 from dralint.pipeline.context import CheckContext, Options, Workspace
-from dralint.pipeline.run import Checking, admitted
+from dralint.pipeline.run import Checking
 from dralint.read.load import Input, load_files, merge
 from dralint.read.yamldoc import Document
 from dralint.suppress import Suppressor
@@ -155,7 +155,7 @@ class Session:
 
     def run_global(self, snapshot: Snapshot) -> GlobalResult:
         """The checks across objects on ``snapshot`` (reads the session's configuration only: safe in a thread)."""
-        context = admitted(CheckContext(snapshot.workspace(), self.checking.plan.target, self.options))
+        context = CheckContext(snapshot.workspace(), self.checking.plan.target, self.options)
         found = engine.collect(context, self.checking.rules, self.checking.selection, "global")
         return GlobalResult(found, context, snapshot.versions())
 
