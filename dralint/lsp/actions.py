@@ -84,7 +84,7 @@ def _scalars(node: Node) -> Iterable[ScalarNode]:
 
 def replacement(lines: Sequence[str], start: Position, fix: Replacement) -> Edit | None:
     """The edit writing ``fix.new`` over the first whole ``fix.old`` at or after ``start`` (nearby lines only)."""
-    pattern = re.compile(r"(?<![A-Za-z0-9_-])" + re.escape(fix.old) + r"(?![A-Za-z0-9_-])")
+    pattern = re.compile(r"(?<![A-Za-z0-9_-])" + re.escape(fix.old) + r"(?![A-Za-z0-9_.-])")
     line, column = start
     for number in range(line, min(len(lines), line + _SEARCHED_LINES)):
         found = pattern.search(lines[number], column if number == line else 0)

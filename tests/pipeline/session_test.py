@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dralint.pipeline import run as pipeline
+from dralint.pipeline.session import Session
+from testing.run import ROOT
+
+WORKSPACE = ROOT / "tests" / "fixtures" / "lsp" / "workspace"
+DEPLOYMENT = "apps/deploy.yaml"
+TEMPLATE = "apps/template.yaml"
+
+
+@pytest.fixture
+def session(monkeypatch: pytest.MonkeyPatch) -> Session:
+    monkeypatch.chdir(WORKSPACE)
+    checking = pipeline.checking(pipeline.Request(environment={}))
+    made = Session(checking)
+    made.index(checking.plan.inputs(()))
+    return made
+
+
+def _shown(session: Session, name: str) -> list[str]:
+    _, findings = session.quick({name})
+    return [f"{f.location.file}:{f.location.line}:{f.location.column} {f.rule}" for f in findings]
+
+
+def _global(session: Session) -> None:
+    session.accept(session.run_global(session.snapshot()))
+
+
+def test_session_overlay_text_replaces_the_file_for_the_checks_across_files(session: Session) -> None:
+    assert session.files == ["apps/deploy.yaml", "apps/template.yaml", "cluster/inventory.yaml"]
+    _global(session)
+    assert _shown(session, DEPLOYMENT) == []
+    renamed = Path(WORKSPACE / TEMPLATE).read_text().replace("name: one-gpu", "name: two-gpus")
+    assert session.set_text(TEMPLATE, renamed) is True
+    assert _shown(session, DEPLOYMENT) == []  # the checks across files have not run on the new text yet
+    _global(session)
+    assert _shown(session, DEPLOYMENT) == ["apps/deploy.yaml:16:9 DRA302"]
+    assert session.set_text(TEMPLATE, None) is True  # the buffer closed: the file on disk again
+    _global(session)
+    assert _shown(session, DEPLOYMENT) == []
+
+
+def test_session_findings_follow_their_object_until_the_checks_run_again(session: Session) -> None:
+    text = Path(WORKSPACE / DEPLOYMENT).read_text().replace("one-gpu", "one-gpux")
+    session.set_text(DEPLOYMENT, text)
+    _global(session)
+    assert _shown(session, DEPLOYMENT) == ["apps/deploy.yaml:16:9 DRA302"]
+    # Two comment lines on top: the same objects, so the checks across files need not run again.
+    assert session.set_text(DEPLOYMENT, "# one\n# two\n" + text) is False
+    assert _shown(session, DEPLOYMENT) == ["apps/deploy.yaml:18:9 DRA302"]
+    # A change of content: the finding is placed at its path in the new text until the checks run.
+    changed = "# one\n# two\n" + text.replace("replicas: 2", "replicas: 1")
+    assert session.set_text(DEPLOYMENT, changed) is True
+    assert _shown(session, DEPLOYMENT) == ["apps/deploy.yaml:18:9 DRA302"]
+    # The object gone: its findings go with it.
+    assert session.set_text(DEPLOYMENT, "") is True
+    assert _shown(session, DEPLOYMENT) == []
+
+
+def test_session_reports_local_findings_of_the_edited_file_at_once(session: Session) -> None:
+    text = Path(WORKSPACE / DEPLOYMENT).read_text().replace("replicas: 2", "replicas: [2")
+    session.set_text(DEPLOYMENT, text)
+    assert _shown(session, DEPLOYMENT) == ["apps/deploy.yaml:8:11 DRA001"]
