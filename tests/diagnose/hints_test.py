@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dralint.diagnose import hints
+from dralint.findings import Replacement
 from testing.simulate import build_inventory
 
 
@@ -35,3 +36,17 @@ def test_did_you_mean_checks_domains_names_and_values_against_the_inventory() ->
         'no device has gpu.example.com/profile "1g.5gbb"; did you mean "1g.5gb"?'
     ]
     assert hints.did_you_mean('device.attributes["gpu.example.com"].model == "A100"', vocab) == []
+
+
+def test_suggestions_carry_the_replacement_of_each_did_you_mean() -> None:
+    inventory = build_inventory("inventory/compact-gpu.yaml")
+    vocab = hints.vocabulary(entry.slice for entry in inventory.slices)
+    expression = (
+        'device.driver == "gpu.exmple.com" && device.attributes["gpu.example.com"].modle == "A100" && '
+        'device.attributes["gpu.example.com"].profile == "1g.5gbb"'
+    )
+    assert [replacement for _, replacement in hints.suggestions(expression, vocab)] == [
+        Replacement("gpu.exmple.com", "gpu.example.com"),
+        Replacement("modle", "model"),
+        Replacement('"1g.5gbb"', '"1g.5gb"'),
+    ]

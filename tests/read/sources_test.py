@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from dralint.errors import InputError
-from dralint.read.sources import decode_bytes, discover, read
+from dralint.read.sources import SourceFile, decode_bytes, discover, from_text, read
 from dralint.read.yamldoc import DecodeIssue
 from tests.conftest import FIXTURES
 
@@ -141,3 +141,16 @@ def test_decode_bytes_reports_the_position_of_the_first_bad_byte() -> None:
     text, issues = decode_bytes(b"a: 1\nb: ok \xff\xfe\n")
     assert text == "a: 1\nb: ok \ufffd\ufffd\n"
     assert issues == [DecodeIssue("encoding", "byte 0xff is not valid UTF-8", 2, 7, HINT)]
+
+
+def test_from_text_holds_an_editor_buffer_to_the_byte_limit() -> None:
+    assert from_text("a.yaml", "\ufeffkind: Pod\n", max_bytes=20) == SourceFile("a.yaml", "kind: Pod\n")
+    too_large = DecodeIssue(
+        "too-large",
+        "file is larger than 10 bytes; not checked",
+        1,
+        1,
+        hint="raise limits.maxFileBytes in the configuration to check it",
+    )
+    # Six characters, twelve bytes in UTF-8: the limit counts bytes, as for files on disk.
+    assert from_text("a.yaml", "é" * 6, max_bytes=10) == SourceFile("a.yaml", "", (too_large,))
