@@ -5,8 +5,9 @@ The run is the one ``dralint check`` makes (:func:`dralint.pipeline.run.checking
 checks per file as ``--jobs`` runs them in :mod:`dralint.pipeline.parallel`, then the checks
 across objects, then suppressions), cut at the seam between the two kinds of checks:
 
-- the **local** part of a file (its documents, objects and the findings of the checks that look
-  at one object at a time) is kept per file and rebuilt only when that file changes;
+- the **local** part of a file (its documents and objects, and the findings of the checks that
+  look at one object at a time, run when the file's findings are first asked for: the editor
+  shows a few files of thousands) is kept per file and rebuilt only when that file changes;
 - the **global** part (references, the dry-run, everything that reads the whole input) is run
   on a :class:`Snapshot` of every part, which the caller may run in a thread: it never mutates
   the session. Until it is done, :meth:`Session.quick` gives the local findings with the last
@@ -35,15 +36,15 @@ from dralint.read.yamldoc import Document
 from dralint.suppress import Suppressor
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False)
 class Part:
-    """One file, loaded and checked on its own: its workspace, the local findings, and a version."""
+    """One file, loaded on its own: its workspace, a version, and its local findings once asked for."""
 
     name: str
     checked: bool
     workspace: Workspace
-    found: engine.Found
     version: int
+    found: engine.Found | None = None  # the local checks run when the file's findings are first wanted
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +85,7 @@ class Session:
     # --- the files ---------------------------------------------------------------------------
 
     def index(self, files: Sequence[Input]) -> None:
-        """Load and locally check ``files`` ((path, checked) pairs, as :meth:`Plan.inputs` gives them)."""
+        """Load ``files`` ((path, checked) pairs, as :meth:`Plan.inputs` gives them), each as a part of its own."""
         self._inputs = list(files)
         self._parts = {name: self._check(name, checked) for name, checked in self._inputs}
 
@@ -143,10 +144,15 @@ class Session:
         limits = self.checking.plan.limits
         overlay = {name: self._overlay[name]} if name in self._overlay else None
         workspace = load_files([(name, checked)], limits=limits, overlay=overlay)
-        context = CheckContext(workspace, self.checking.plan.target, self.options)
-        found = engine.collect(context, self.checking.rules, self.checking.selection, "local")
         self._version += 1
-        return Part(name, checked, workspace, found, self._version)
+        return Part(name, checked, workspace, self._version)
+
+    def _local(self, part: Part) -> engine.Found:
+        """The findings of the checks of one object at a time on ``part`` (run once per version of the file)."""
+        if part.found is None:
+            context = CheckContext(part.workspace, self.checking.plan.target, self.options)
+            part.found = engine.collect(context, self.checking.rules, self.checking.selection, "local")
+        return part.found
 
     # --- the checks --------------------------------------------------------------------------
 
@@ -174,7 +180,7 @@ class Session:
         parts = [self._parts[name] for name, _ in self._inputs if name in names and name in self._parts]
         workspace = merge([part.workspace for part in parts])
         context = CheckContext(workspace, self.checking.plan.target, self.options)
-        found = [pair for part in parts for pair in part.found]
+        found = [pair for part in parts for pair in self._local(part)]
         found += [pair for pair in self._global if pair[0].location.file in workspace.checked_files]
         return context, self.finish(context, found)
 
