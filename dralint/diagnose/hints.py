@@ -9,7 +9,7 @@ compared with them are checked against what the inventory publishes, for a did-y
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from dralint.api import model
@@ -36,24 +36,31 @@ class Vocabulary:
     def add(self, driver: str, device: model.Device) -> None:
         self.drivers.add(driver)
         for key, attribute in device.attributes.items():
-            domain, name = _split(key, driver)
+            domain, name = qualified(key, driver)
             self.names["attributes"].setdefault(domain, set()).add(name)
             if attribute.kind == "string" and isinstance(attribute.value, str):
                 self.values.setdefault((domain, name), set()).add(attribute.value)
         for key in device.capacity:
-            domain, name = _split(key, driver)
+            domain, name = qualified(key, driver)
             self.names["capacity"].setdefault(domain, set()).add(name)
 
 
 def vocabulary(slices: Iterable[model.ResourceSlice]) -> Vocabulary:
     vocab = Vocabulary()
-    for resource_slice in slices:
-        for device in resource_slice.devices:
-            vocab.add(resource_slice.driver, device)
+    for driver, device in devices(slices):
+        vocab.add(driver, device)
     return vocab
 
 
-def _split(key: str, driver: str) -> tuple[str, str]:
+def devices(slices: Iterable[model.ResourceSlice]) -> Iterator[tuple[str, model.Device]]:
+    """Every device of ``slices``, with its driver."""
+    for resource_slice in slices:
+        for device in resource_slice.devices:
+            yield resource_slice.driver, device
+
+
+def qualified(key: str, driver: str) -> tuple[str, str]:
+    """(domain, name) of an attribute or capacity key; a key without a domain is in its driver's."""
     domain, sep, name = key.partition("/")
     return (domain, name) if sep else (driver, key)
 

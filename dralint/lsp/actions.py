@@ -7,13 +7,13 @@ tested without a server. The comments are those :mod:`dralint.suppress.comments`
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from ruamel.yaml.nodes import Node, ScalarNode
 
 from dralint.findings import Replacement
-from dralint.read.yamldoc import Document
+from dralint.read.yamldoc import Document, walk
 
 Position = tuple[int, int]  # 0-based line, character (code points)
 
@@ -69,17 +69,11 @@ def _multi_line_value(documents: Iterable[Document], line: int) -> tuple[int, in
     return None
 
 
-def _scalars(node: Node) -> Iterable[ScalarNode]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, ScalarNode):
-            if current.end_mark.line > current.start_mark.line:
-                yield current
-        elif isinstance(current, MappingNode):
-            stack.extend(value for _, value in current.value)
-        elif isinstance(current, SequenceNode):
-            stack.extend(current.value)
+def _scalars(root: Node) -> Iterator[ScalarNode]:
+    """The scalars written over more than one line."""
+    for node in walk(root):
+        if isinstance(node, ScalarNode) and node.end_mark.line > node.start_mark.line:
+            yield node
 
 
 def replacement(lines: Sequence[str], start: Position, fix: Replacement) -> Edit | None:

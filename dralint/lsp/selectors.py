@@ -12,11 +12,12 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode
 
 from dralint.api import model
+from dralint.diagnose.hints import devices, qualified
 from dralint.read.positions import char_positions
-from dralint.read.yamldoc import Document
+from dralint.read.yamldoc import Document, walk
 
 Kind = str  # "attributes" or "capacity"
 
@@ -41,10 +42,10 @@ class Facts:
 
     def add(self, driver: str, device: model.Device) -> None:
         for key, attribute in device.attributes.items():
-            by_type = self.values.setdefault(("attributes", *_split(key, driver)), {})
+            by_type = self.values.setdefault(("attributes", *qualified(key, driver)), {})
             by_type.setdefault(attribute.kind or "unset", Counter())[_shown(attribute.value)] += 1
         for key, capacity in device.capacity.items():
-            by_type = self.values.setdefault(("capacity", *_split(key, driver)), {})
+            by_type = self.values.setdefault(("capacity", *qualified(key, driver)), {})
             by_type.setdefault("quantity", Counter())[str(capacity.value)] += 1
 
     def domains(self, kind: Kind) -> list[str]:
@@ -71,15 +72,9 @@ class Facts:
 
 def facts(slices: Iterable[model.ResourceSlice]) -> Facts:
     out = Facts()
-    for resource_slice in slices:
-        for device in resource_slice.devices:
-            out.add(resource_slice.driver, device)
+    for driver, device in devices(slices):
+        out.add(driver, device)
     return out
-
-
-def _split(key: str, driver: str) -> tuple[str, str]:
-    domain, sep, name = key.partition("/")
-    return (domain, name) if sep else (driver, key)
 
 
 def _shown(value: object) -> str:
@@ -181,21 +176,17 @@ def expression_at(documents: Iterable[Document], line: int, column: int) -> Expr
     return None
 
 
-def _expressions(node: Node) -> Iterator[ScalarNode]:
+def _expressions(root: Node) -> Iterator[ScalarNode]:
     """The values of ``expression`` keys inside ``cel`` mappings (selectors and CEL policies)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, MappingNode):
-            for key, value in current.value:
-                if isinstance(key, ScalarNode) and key.value == "cel" and isinstance(value, MappingNode):
-                    yield from (
-                        inner
-                        for inner_key, inner in value.value
-                        if isinstance(inner_key, ScalarNode)
-                        and inner_key.value == "expression"
-                        and isinstance(inner, ScalarNode)
-                    )
-                stack.append(value)
-        elif isinstance(current, SequenceNode):
-            stack.extend(current.value)
+    for node in walk(root):
+        if not isinstance(node, MappingNode):
+            continue
+        for key, value in node.value:
+            if isinstance(key, ScalarNode) and key.value == "cel" and isinstance(value, MappingNode):
+                yield from (
+                    inner
+                    for inner_key, inner in value.value
+                    if isinstance(inner_key, ScalarNode)
+                    and inner_key.value == "expression"
+                    and isinstance(inner, ScalarNode)
+                )

@@ -14,7 +14,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any, Protocol
@@ -189,6 +189,18 @@ class Document:
 
 
 _DOCUMENT_FIELDS = tuple(f.name for f in fields(Document))
+
+
+def walk(root: Node) -> Iterator[Node]:
+    """Every node of the tree under ``root`` (mapping keys included), parents before children."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, MappingNode):
+            stack.extend(child for pair in reversed(node.value) for child in reversed(pair))
+        elif isinstance(node, SequenceNode):
+            stack.extend(reversed(node.value))
 
 
 @lru_cache(maxsize=4)

@@ -132,63 +132,51 @@ async def test_lsp_edit_in_one_file_updates_the_diagnostics_of_another(client: L
     assert await diagnostics_until(client, DEPLOYMENT, lambda found: not found) == []
 
 
-@pytest.mark.asyncio
-async def test_lsp_did_you_mean_code_action_makes_the_diagnostic_go_away(client: LanguageClient) -> None:
+async def open_misspelt_class(client: LanguageClient) -> types.Diagnostic:
+    """Open the template with its DeviceClass misspelt (line 12) and wait for its DRA300."""
     text = TEMPLATE.read_text().replace("deviceClassName: gpu.example.com", "deviceClassName: gpu.exmaple.com")
     open_file(client, TEMPLATE, text)
     found = await diagnostics_until(client, TEMPLATE, lambda found: "DRA300" in codes(found))
     (diagnostic,) = [d for d in found if d.code == "DRA300"]
+    return diagnostic
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("Replace `gpu.exmaple.com` with `gpu.example.com`", [((11, 27), (11, 42), "gpu.example.com")]),
+        ("Suppress DRA300 here (# dralint: ignore[DRA300])", [((11, 42), (11, 42), "  # dralint: ignore[DRA300] reason")]),
+    ],
+)
+async def test_lsp_code_action_edit_makes_the_diagnostic_go_away(
+    client: LanguageClient, title: str, expected: list[tuple[tuple[int, int], tuple[int, int], str]]
+) -> None:
+    diagnostic = await open_misspelt_class(client)
     assert diagnostic.range == types.Range(types.Position(11, 10), types.Position(11, 42))
-    result = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            types.TextDocumentIdentifier(uri(TEMPLATE)),
-            diagnostic.range,
-            types.CodeActionContext([diagnostic]),
-        )
-    )
-    assert result is not None
-    titles = [action.title for action in result if isinstance(action, types.CodeAction)]
-    assert titles == [
-        "Replace `gpu.exmaple.com` with `gpu.example.com`",
-        "Suppress DRA300 here (# dralint: ignore[DRA300])",
-    ]
-    fix = result[0]
-    assert isinstance(fix, types.CodeAction) and fix.edit is not None and fix.edit.changes is not None
-    edits = fix.edit.changes[uri(TEMPLATE)]
-    assert [(e.range, e.new_text) for e in edits] == [
-        (types.Range(types.Position(11, 27), types.Position(11, 42)), "gpu.example.com")
-    ]
-    edit(client, TEMPLATE, edits, 2)
-    assert await diagnostics_until(client, TEMPLATE, lambda found: "DRA300" not in codes(found)) == []
-
-
-@pytest.mark.asyncio
-async def test_lsp_suppression_code_action_makes_the_diagnostic_go_away(client: LanguageClient) -> None:
-    text = TEMPLATE.read_text().replace("deviceClassName: gpu.example.com", "deviceClassName: gpu.exmaple.com")
-    open_file(client, TEMPLATE, text)
-    found = await diagnostics_until(client, TEMPLATE, lambda found: "DRA300" in codes(found))
-    (diagnostic,) = [d for d in found if d.code == "DRA300"]
     result = await client.text_document_code_action_async(
         types.CodeActionParams(
             types.TextDocumentIdentifier(uri(TEMPLATE)), diagnostic.range, types.CodeActionContext([diagnostic])
         )
     )
     assert result is not None
-    (suppress,) = [a for a in result if isinstance(a, types.CodeAction) and a.title.startswith("Suppress")]
-    assert suppress.edit is not None and suppress.edit.changes is not None
-    edits = suppress.edit.changes[uri(TEMPLATE)]
-    assert [(e.range, e.new_text) for e in edits] == [
-        (types.Range(types.Position(11, 42), types.Position(11, 42)), "  # dralint: ignore[DRA300] reason")
+    actions = {action.title: action for action in result if isinstance(action, types.CodeAction)}
+    assert list(actions) == [
+        "Replace `gpu.exmaple.com` with `gpu.example.com`",
+        "Suppress DRA300 here (# dralint: ignore[DRA300])",
     ]
+    chosen = actions[title].edit
+    assert chosen is not None and chosen.changes is not None
+    edits = chosen.changes[uri(TEMPLATE)]
+    assert [((e.range.start.line, e.range.start.character), (e.range.end.line, e.range.end.character), e.new_text)
+            for e in edits] == expected  # fmt: skip
     edit(client, TEMPLATE, edits, 2)
     assert await diagnostics_until(client, TEMPLATE, lambda found: "DRA300" not in codes(found)) == []
 
 
 @pytest.mark.asyncio
 async def test_lsp_hover_shows_rule_docs_and_inventory_attributes(client: LanguageClient) -> None:
-    text = TEMPLATE.read_text().replace("deviceClassName: gpu.example.com", "deviceClassName: gpu.exmaple.com")
-    open_file(client, TEMPLATE, text)
-    await diagnostics_until(client, TEMPLATE, lambda found: "DRA300" in codes(found))
+    await open_misspelt_class(client)
     on_finding = await client.text_document_hover_async(
         types.HoverParams(types.TextDocumentIdentifier(uri(TEMPLATE)), types.Position(11, 30))
     )
