@@ -29,6 +29,7 @@ from pygls.workspace import TextDocument
 
 from dralint import __version__
 from dralint.api.objects import KubeObject
+from dralint.config import CONFIG_NAMES, PYPROJECT
 from dralint.errors import DralintError
 from dralint.findings import Finding, Replacement
 from dralint.lsp import actions, selectors
@@ -58,6 +59,8 @@ class DralintServer(LanguageServer):
         super().__init__("dralint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.session: Session | None = None
         self.root = os.getcwd()
+        self.options: Any = None  # initializationOptions
+        self.watch_files = False  # the client lets the server register file watchers
         self.debounce = DEBOUNCE_SECONDS
         self.findings: dict[str, list[Finding]] = {}
         self.context: CheckContext | None = None  # of the last global run: the inventory hover reads
@@ -103,6 +106,7 @@ class DralintServer(LanguageServer):
     def start_session(self, root: str, options: Any) -> None:
         """Read the workspace's configuration and index its files (a broken configuration: the defaults, said so)."""
         self.root = os.path.abspath(root)
+        self.options = options
         os.chdir(self.root)  # configuration, globs and file names are relative to the workspace
         if isinstance(options, dict) and isinstance(options.get("debounce"), (int, float)):
             self.debounce = max(0.0, float(options["debounce"]) / 1000)
@@ -120,6 +124,8 @@ class DralintServer(LanguageServer):
             self.log(f"dralint: {error}")
             files = []
         session.index(files)
+        for uri, document in self.workspace.text_documents.items():  # a restart keeps the unsaved buffers
+            session.set_text(self.name_of(uri), document.source)
         self.session = session
         self.log(f"dralint: indexed {len(session.files)} files in {self.root}")
 
@@ -168,14 +174,16 @@ class DralintServer(LanguageServer):
         snapshot = session.snapshot()
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(None, session.run_global, snapshot)
-        future.add_done_callback(lambda done: loop.call_soon_threadsafe(self._global_done, done))
+        future.add_done_callback(lambda done: loop.call_soon_threadsafe(self._global_done, session, done))
 
-    def _global_done(self, done: asyncio.Future[GlobalResult]) -> None:
+    def _global_done(self, ran_on: Session, done: asyncio.Future[GlobalResult]) -> None:
         self._global_running = False
         self.global_runs += 1
         session = self.session
         error = done.exception()
-        if error is not None:
+        if session is not ran_on:  # the configuration changed meanwhile: the result is of another session
+            self._global_wanted = True
+        elif error is not None:
             trace = "".join(traceback.format_exception(error))
             self.log(f"dralint: internal error in the checks across files:\n{trace}", types.MessageType.Error)
         elif session is not None:
@@ -265,10 +273,24 @@ def initialize(ls: DralintServer, params: types.InitializeParams) -> None:
     uri = folders[0].uri if folders else params.root_uri
     root = unquote(urlparse(uri).path) if uri else (params.root_path or os.getcwd())
     ls.guarded("indexing the workspace", lambda: ls.start_session(root, params.initialization_options), None)
+    watched = params.capabilities.workspace.did_change_watched_files if params.capabilities.workspace else None
+    ls.watch_files = bool(watched and watched.dynamic_registration)
+
+
+# Files whose changes on disk matter while they are not open: manifests and the configuration.
+WATCHED = ("**/*.{yaml,yml,json,YAML,YML,JSON}", "**/.dralint.{yaml,yml}", "**/pyproject.toml")
 
 
 @server.feature(types.INITIALIZED)
 def initialized(ls: DralintServer, params: types.InitializedParams) -> None:
+    if ls.watch_files:
+        watchers = [types.FileSystemWatcher(glob_pattern=pattern) for pattern in WATCHED]
+        registration = types.Registration(
+            "dralint-watched-files",
+            types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            types.DidChangeWatchedFilesRegistrationOptions(watchers),
+        )
+        ls.client_register_capability(types.RegistrationParams([registration]))
     ls.run_global()
 
 
@@ -297,6 +319,12 @@ def did_close(ls: DralintServer, params: types.DidCloseTextDocumentParams) -> No
 def did_change_watched_files(ls: DralintServer, params: types.DidChangeWatchedFilesParams) -> None:
     session = ls.session
     if session is None:
+        return
+    names = {os.path.basename(ls.name_of(event.uri)) for event in params.changes}
+    if names & {*CONFIG_NAMES, PYPROJECT}:  # the configuration changed: start again with it
+        ls.guarded("reading the configuration", lambda: ls.start_session(ls.root, ls.options), None)
+        ls.publish_quick()
+        ls.run_global()
         return
     changed = False
     for event in params.changes:

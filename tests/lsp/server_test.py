@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -31,22 +32,36 @@ def uri(path: Path) -> str:
     return path.as_uri()
 
 
-@pytest_lsp.fixture(
-    config=ClientServerConfig(
-        server_command=[sys.executable, "-m", "dralint", "lsp"],
-        server_env={**os.environ, "PYTHONPATH": str(ROOT)},
-    ),
+SERVER = ClientServerConfig(
+    server_command=[sys.executable, "-m", "dralint", "lsp"],
+    server_env={**os.environ, "PYTHONPATH": str(ROOT)},
 )
+
+
+@pytest_lsp.fixture(config=SERVER)
 async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    await lsp_client.initialize_session(
+    await initialize(lsp_client, WORKSPACE)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def client_in_copy(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[None]:
+    """A client of the server in a copy of the workspace (for tests that change files on disk)."""
+    shutil.copytree(WORKSPACE, tmp_path / "workspace")
+    await initialize(lsp_client, tmp_path / "workspace")
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def initialize(client: LanguageClient, root: Path) -> None:
+    await client.initialize_session(
         types.InitializeParams(
             capabilities=types.ClientCapabilities(),
-            root_uri=uri(WORKSPACE),
+            root_uri=uri(root),
             initialization_options={"debounce": 20},
         )
     )
-    yield
-    await lsp_client.shutdown_session()
 
 
 async def diagnostics_until(
@@ -146,7 +161,10 @@ async def open_misspelt_class(client: LanguageClient) -> types.Diagnostic:
     ("title", "expected"),
     [
         ("Replace `gpu.exmaple.com` with `gpu.example.com`", [((11, 27), (11, 42), "gpu.example.com")]),
-        ("Suppress DRA300 here (# dralint: ignore[DRA300])", [((11, 42), (11, 42), "  # dralint: ignore[DRA300] reason")]),
+        (
+            "Suppress DRA300 here (# dralint: ignore[DRA300])",
+            [((11, 42), (11, 42), "  # dralint: ignore[DRA300] reason")],
+        ),
     ],
 )
 async def test_lsp_code_action_edit_makes_the_diagnostic_go_away(
@@ -243,3 +261,28 @@ async def test_lsp_bad_input_is_published_and_the_server_keeps_serving(client: L
     assert hover is None
     errors = [m.message for m in client.log_messages if m.type == types.MessageType.Error]
     assert errors == []
+
+
+@pytest.mark.asyncio
+async def test_lsp_reads_files_changed_on_disk_and_the_configuration_again(
+    client_in_copy: LanguageClient, tmp_path: Path
+) -> None:
+    client = client_in_copy
+    root = tmp_path / "workspace"
+    deployment, template, config = (
+        root / "apps" / "deploy.yaml",
+        root / "apps" / "template.yaml",
+        root / ".dralint.yaml",
+    )
+    open_file(client, deployment)
+    await diagnostics_until(client, deployment, lambda found: True)
+    # The template renamed on disk (not open in the editor): the Deployment's reference breaks.
+    template.write_text(template.read_text().replace("name: one-gpu", "name: two-gpus"))
+    changes = [types.FileEvent(uri(template), types.FileChangeType.Changed)]
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes))
+    assert codes(await diagnostics_until(client, deployment, lambda found: bool(found))) == ["DRA302"]
+    # The configuration now ignores that rule: the server starts again with it.
+    config.write_text(config.read_text() + "rules:\n  ignore: [DRA302]\n")
+    changes = [types.FileEvent(uri(config), types.FileChangeType.Changed)]
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes))
+    assert await diagnostics_until(client, deployment, lambda found: not found) == []
