@@ -67,6 +67,8 @@ class DralintServer(LanguageServer):
         self.facts = selectors.Facts()
         self.dirty: set[str] = set()  # documents edited since they were last checked
         self._timer: asyncio.TimerHandle | None = None
+        self._checking = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
         self._global_running = False
         self._global_wanted = False
         self._global_started = 0.0
@@ -95,11 +97,17 @@ class DralintServer(LanguageServer):
         """
         try:
             return function()
-        except DralintError as error:
-            self.log(f"dralint: {what}: {error}", types.MessageType.Warning)
-        except Exception:
-            self.log(f"dralint: internal error in {what}:\n{traceback.format_exc()}", types.MessageType.Error)
+        except Exception as error:
+            self.failed(what, error)
         return default
+
+    def failed(self, what: str, error: BaseException) -> None:
+        """Log why ``what`` failed: a dralint error in its one line, anything else (a bug) with its traceback."""
+        if isinstance(error, DralintError):
+            self.log(f"dralint: {what}: {error}", types.MessageType.Warning)
+        else:
+            trace = "".join(traceback.format_exception(error))
+            self.log(f"dralint: internal error in {what}:\n{trace}", types.MessageType.Error)
 
     # --- the session -------------------------------------------------------------------------
 
@@ -137,20 +145,35 @@ class DralintServer(LanguageServer):
         self._timer = asyncio.get_running_loop().call_later(self.debounce, self.check_dirty)
 
     def check_dirty(self) -> None:
-        """Re-check the edited documents, publish, and start the checks across files if contents changed."""
+        """Re-check the edited documents (in a thread), publish, and run the checks across files if contents changed."""
         self._timer = None
-        session = self.session
-        dirty, self.dirty = self.dirty, set()
-        if session is None or not dirty:
-            return
-        changed = False
-        for uri in sorted(dirty):
-            document = self.workspace.text_documents.get(uri)
-            text = document.source if document is not None else None
-            changed |= self.guarded(f"reading {uri}", partial(session.set_text, self.name_of(uri), text), False)
-        self.publish_quick()
-        if changed:
-            self.run_global()
+        task = asyncio.ensure_future(self._check_dirty())
+        self._tasks.add(task)  # the loop keeps only weak references to tasks
+        task.add_done_callback(self._tasks.discard)
+
+    async def _check_dirty(self) -> None:
+        async with self._checking:  # one re-check at a time: edits meanwhile wait for the next
+            session = self.session
+            dirty, self.dirty = self.dirty, set()
+            if session is None or not dirty:
+                return
+            changed = False
+            for uri in sorted(dirty):
+                document = self.workspace.text_documents.get(uri)
+                text = document.source if document is not None else None
+                reread = partial(session.set_text, self.name_of(uri), text)
+                changed |= await self.off_loop(f"reading {uri}", reread, False)
+            self.publish_quick()
+            if changed:
+                self.run_global()
+
+    async def off_loop(self, what: str, function: Callable[[], _T], default: _T) -> _T:
+        """:meth:`guarded` in a thread: decoding a 10 MB paste must not stop the server answering."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(None, function)
+        except Exception as error:
+            self.failed(what, error)
+        return default
 
     def publish_quick(self) -> None:
         session = self.session
@@ -184,8 +207,7 @@ class DralintServer(LanguageServer):
         if session is not ran_on:  # the configuration changed meanwhile: the result is of another session
             self._global_wanted = True
         elif error is not None:
-            trace = "".join(traceback.format_exception(error))
-            self.log(f"dralint: internal error in the checks across files:\n{trace}", types.MessageType.Error)
+            self.failed("the checks across files", error)
         elif session is not None:
             result = done.result()
             self.guarded("collecting the findings", lambda: session.accept(result), None)

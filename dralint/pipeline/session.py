@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import threading
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -81,13 +82,20 @@ class Session:
         self._overlay: dict[str, str] = {}
         self._version = 0
         self._global: engine.Found = []
+        # Guards the parts, the overlay and the global findings: an edit is decoded in a thread
+        # while the event loop answers requests, and the checks across files run in another.
+        self._lock = threading.Lock()
 
     # --- the files ---------------------------------------------------------------------------
 
     def index(self, files: Sequence[Input]) -> None:
         """Load ``files`` ((path, checked) pairs, as :meth:`Plan.inputs` gives them), each as a part of its own."""
-        self._inputs = list(files)
-        self._parts = {name: self._check(name, checked) for name, checked in self._inputs}
+        with self._lock:
+            self._inputs = list(files)
+            self._parts = {}
+            for name, checked in self._inputs:
+                self._version += 1
+                self._parts[name] = self._load(name, checked, self._overlay.get(name), self._version)
 
     @property
     def files(self) -> list[str]:
@@ -113,39 +121,43 @@ class Session:
 
         A file the session did not know is added as a checked file. Returns whether the objects
         of the file changed (then the global part must run again; an edit of comments or
-        layout only moves the findings).
+        layout only moves the findings). May run in a thread (one call at a time): the text is
+        decoded outside the session's lock, so a 10 MB paste does not hold up the other calls.
         """
-        if text is None:
-            self._overlay.pop(name, None)
-        else:
-            self._overlay[name] = text
+        with self._lock:
+            if text is None:
+                self._overlay.pop(name, None)
+            else:
+                self._overlay[name] = text
         return self.reload(name)
 
     def reload(self, name: str) -> bool:
         """Read ``name`` again (saved, created or deleted on disk); see :meth:`set_text` for the result."""
-        old = self._parts.get(name)
-        if old is None:
-            if name not in self._overlay and not os.path.isfile(name):
-                return False
-            self._inputs.append((name, True))
-            checked = True
-        else:
-            checked = old.checked
-            if name not in self._overlay and not os.path.exists(name):
+        with self._lock:
+            old = self._parts.get(name)
+            text = self._overlay.get(name)
+            if text is None and not os.path.isfile(name):
+                if old is None:
+                    return False
                 self._inputs = [pair for pair in self._inputs if pair[0] != name]
                 del self._parts[name]
                 self._global = [pair for pair in self._global if pair[0].location.file != name]
                 return True
-        new = self._parts[name] = self._check(name, checked)
-        self._global = _moved(self._global, {name: new})
+            checked = old.checked if old is not None else True
+            self._version += 1
+            version = self._version
+        new = self._load(name, checked, text, version)
+        with self._lock:
+            if old is None:
+                self._inputs.append((name, True))
+            self._parts[name] = new
+            self._global = _moved(self._global, {name: new})
         return old is None or _contents(old) != _contents(new)
 
-    def _check(self, name: str, checked: bool) -> Part:
-        limits = self.checking.plan.limits
-        overlay = {name: self._overlay[name]} if name in self._overlay else None
-        workspace = load_files([(name, checked)], limits=limits, overlay=overlay)
-        self._version += 1
-        return Part(name, checked, workspace, self._version)
+    def _load(self, name: str, checked: bool, text: str | None, version: int) -> Part:
+        overlay = {name: text} if text is not None else None
+        workspace = load_files([(name, checked)], limits=self.checking.plan.limits, overlay=overlay)
+        return Part(name, checked, workspace, version)
 
     def _local(self, part: Part) -> engine.Found:
         """The findings of the checks of one object at a time on ``part`` (run once per version of the file)."""
@@ -157,7 +169,8 @@ class Session:
     # --- the checks --------------------------------------------------------------------------
 
     def snapshot(self) -> Snapshot:
-        return Snapshot(tuple(self._parts[name] for name, _ in self._inputs if name in self._parts))
+        with self._lock:
+            return Snapshot(tuple(self._parts[name] for name, _ in self._inputs if name in self._parts))
 
     def run_global(self, snapshot: Snapshot) -> GlobalResult:
         """The checks across objects on ``snapshot`` (reads the session's configuration only: safe in a thread)."""
@@ -167,21 +180,24 @@ class Session:
 
     def accept(self, result: GlobalResult) -> None:
         """Keep ``result`` as the global findings, moved into the files edited since its snapshot."""
-        edited = {name: part for name, part in self._parts.items() if result.versions.get(name) != part.version}
-        gone = set(result.versions) - set(self._parts)
-        found = [pair for pair in result.found if pair[0].location.file not in gone]
-        self._global = _moved(found, edited)
+        with self._lock:
+            edited = {name: part for name, part in self._parts.items() if result.versions.get(name) != part.version}
+            gone = set(result.versions) - set(self._parts)
+            found = [pair for pair in result.found if pair[0].location.file not in gone]
+            self._global = _moved(found, edited)
 
     def quick(self, names: Collection[str]) -> tuple[CheckContext, list[Finding]]:
         """The findings of the files ``names`` now: local ones as they are, global ones as last computed (moved).
 
         Only those files are read for suppressions, so the cost does not grow with the workspace.
         """
-        parts = [self._parts[name] for name, _ in self._inputs if name in names and name in self._parts]
+        with self._lock:
+            parts = [self._parts[name] for name, _ in self._inputs if name in names and name in self._parts]
+            moved = list(self._global)
         workspace = merge([part.workspace for part in parts])
         context = CheckContext(workspace, self.checking.plan.target, self.options)
         found = [pair for part in parts for pair in self._local(part)]
-        found += [pair for pair in self._global if pair[0].location.file in workspace.checked_files]
+        found += [pair for pair in moved if pair[0].location.file in workspace.checked_files]
         return context, self.finish(context, found)
 
     def finish(self, context: CheckContext, found: engine.Found) -> list[Finding]:
