@@ -472,6 +472,7 @@ def simulate(
             config=config,
             no_config=no_config,
             freeze_loaded=True,
+            progress=True,
         )
         return command.run(settings)
 
