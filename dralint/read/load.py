@@ -6,6 +6,7 @@ import gc
 import os
 from collections.abc import Mapping, Sequence
 
+from dralint import progress
 from dralint.api.objects import identify
 from dralint.pipeline.context import Workspace
 from dralint.process import freeze_loaded
@@ -80,6 +81,7 @@ def _load(
         if checked:
             reported.add(source.name)
         workspace.files.append(source)
+        progress.update(files=len(workspace.files))
         workspace.issues.extend((source.name, issue) for issue in source.issues)
         if not source.text:
             continue

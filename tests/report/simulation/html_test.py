@@ -1,8 +1,8 @@
 """The HTML report of ``dralint simulate``, rendered by headless Chromium and checked as a page.
 
 Chromium (Debian package ``chromium``) renders the file; the DOM it dumps must hold the summary,
-one figure with an inline SVG chart per pool, the placement rows and the unplaced pods, and the
-screenshot must show the charts' bars in their colours. Skipped, with the reason, when Chromium
+the node groups with their bars and nodes, the workloads and the unplaced pods, and the screenshot
+must show the bars in their colours. Skipped, with the reason, when Chromium
 is not installed (CI installs it).
 """
 
@@ -28,6 +28,8 @@ if CHROMIUM is None and os.environ.get("DRALINT_REQUIRE_CHROMIUM") == "1":
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="chromium is not installed (apt-get install -y chromium); CI installs it"
 )
+# The bars' colours (dralint/report/htmlpage.py), as Chromium paints them.
+FULL, OK, TRACK, ERROR = (9, 105, 218), (45, 164, 78), (234, 238, 242), (207, 34, 46)
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1"]
 
 
@@ -59,29 +61,36 @@ def _chromium(*args: str) -> str:
 
 
 class _Page(HTMLParser):
-    """What the tests look at: text by element id, figures, SVG labels and bars, table rows."""
+    """What the tests look at: text by element id, node groups with their bars, node rows, workloads."""
 
     def __init__(self) -> None:
         super().__init__()
         self.stack: list[tuple[str, dict[str, str]]] = []
         self.texts: dict[str, str] = {}
-        self.figures: list[str] = []
-        self.svg_labels: list[str] = []
-        self.bars: list[float] = []
-        self.rows: list[str] = []
+        self.groups: list[str] = []
+        self.group_bars: list[tuple[str, str]] = []  # (level class, width) of each group's bar
+        self.nodes: list[str] = []  # the first cell of each node row, in page order
+        self.workloads: list[str] = []
+        self.unplaced_rows = 0
         self.unplaced = 0
+        self.marks: list[str] = []
+
+    def _inside(self, tag: str, css: str | None = None) -> bool:
+        return any(t == tag and (css is None or css in a.get("class", "").split()) for t, a in self.stack)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attributes = {k: v or "" for k, v in attrs}
+        parent = self.stack[-1] if self.stack else ("", {})
         self.stack.append((tag, attributes))
-        if tag == "figure":
-            self.figures.append(attributes.get("data-pool", ""))
-        elif tag == "svg":
-            self.svg_labels.append(attributes.get("aria-label", ""))
-        elif tag == "rect" and attributes.get("class") == "used":
-            self.bars.append(float(attributes["width"]))
-        elif tag == "tr" and "data-outcome" in attributes:
-            self.rows.append(attributes["data-outcome"])
+        if tag == "details" and attributes.get("class") == "group":
+            self.groups.append(attributes["data-group"])
+        elif tag == "details" and attributes.get("class") == "workload":
+            self.workloads.append(attributes["data-workload"])
+        elif tag == "span" and parent[0] == "span" and "bar" in parent[1].get("class", ""):
+            if self._inside("summary") and self._inside("details", "group"):
+                self.group_bars.append((parent[1]["class"].split()[1], attributes["style"]))
+        elif tag == "tr" and attributes.get("class") == "unplaced":
+            self.unplaced_rows += 1
         elif tag == "li" and len(self.stack) >= 2 and self.stack[-2][1].get("id") == "unplaced":
             self.unplaced += 1
 
@@ -94,25 +103,41 @@ class _Page(HTMLParser):
         for _, attributes in self.stack:
             if "id" in attributes:
                 self.texts[attributes["id"]] = self.texts.get(attributes["id"], "") + data
+        tags = [t for t, _ in self.stack]
+        if tags[-1:] == ["td"] and tags[-3:-1] == ["tbody", "tr"] and self._inside("details", "group"):
+            if len(self.stack) >= 2 and not self._first_cell_seen():
+                self.nodes.append(data)
+        elif tags[-1:] == ["mark"]:
+            self.marks.append(data)
+
+    def _first_cell_seen(self) -> bool:
+        row = self.stack[-2][1]
+        seen = "seen" in row
+        row["seen"] = ""
+        return seen
 
 
-def test_html_report_renders_charts_and_tables_in_chromium(tmp_path: Path) -> None:
+def test_html_report_renders_groups_and_workloads_in_chromium(tmp_path: Path) -> None:
     page = _Page()
     page.feed(_chromium("--dump-dom", _report(tmp_path).as_uri()))
     # The partitionable node's selectors read an attribute the kubectl-list GPUs lack: the pods of
     # partitions.yaml hit CEL runtime errors, the Job with the extended resource takes node-0.
     assert page.texts["summary"] == "3 of 10 pods placed on 3 nodes (Kubernetes 1.37, pack)."
-    assert page.figures == ["gpu.example.com/node-0", "gpu.example.com/worker-1", "gpu.example.com/worker-2"]
-    assert page.svg_labels == [
-        "gpu.example.com/node-0: 100% utilised",
-        "gpu.example.com/worker-1: 50% utilised",
-        "gpu.example.com/worker-2: 100% utilised",
+    # node-0 comes from the node pool "node" of an Inventory; worker-1 is only named by slices (no
+    # labels but its hostname); worker-2 is a Node labelled pool=l4
+    assert page.groups == ["node", "", "pool=l4"]
+    assert page.nodes == ["node-0", "worker-1", "worker-2"]
+    # full is blue ("full"), never the error colour; worker-1 is half used
+    assert page.group_bars == [("full", "width:100%"), ("ok", "width:50%"), ("full", "width:100%")]
+    assert page.workloads == [
+        "Deployment ml/trainer",
+        "StatefulSet ml/inference",
+        "DaemonSet ml/monitor",
+        "Job ml/batch",
+        "Job default/small",
+        "Pod default/big",
     ]
-    # node-0: devices, then its memory and slices counters, all full; worker-1 half; worker-2 full
-    assert page.bars == [240.0, 240.0, 240.0, 120.0, 240.0]
-    assert (
-        page.rows == ["placed", "placed", "missing-claim", "missing-claim", "unsatisfiable", "placed"] + ["error"] * 4
-    )
+    assert page.unplaced_rows == 7
     assert page.unplaced == 6  # 7 pods: the two missing-claim replicas of one StatefulSet are one entry
 
 
@@ -121,13 +146,23 @@ def test_html_report_screenshot_shows_the_bars(tmp_path: Path) -> None:
     _chromium(f"--screenshot={shot}", "--window-size=1400,1000", _report(tmp_path).as_uri())
     width, height, pixels = _decode_png(shot.read_bytes())
     assert (width, height) == (1400, 1000)
-    colours = {}
-    for rgb in ((207, 34, 46), (45, 164, 78), (234, 238, 242)):  # full, under 80 %, empty track
-        colours[rgb] = sum(1 for p in pixels if p == rgb)
-    # four full bars (240 x 18 px each) in red, worker-1's half bar in green and its empty half
-    assert colours[(207, 34, 46)] >= 4 * 240 * 18 * 0.9
-    assert colours[(45, 164, 78)] >= 120 * 18 * 0.9
-    assert colours[(234, 238, 242)] >= 120 * 18 * 0.9
+    # A bar is 10rem x .9rem (160 x 14 px): rows of the screenshot with a run that long in its colour.
+    assert _bar_rows(width, pixels, FULL, 160) >= 2 * 14  # the two full groups, in blue
+    assert _bar_rows(width, pixels, OK, 80) >= 14  # worker-1's half bar in green, and its empty half
+    assert _bar_rows(width, pixels, TRACK, 80) >= 14
+    assert _bar_rows(width, pixels, ERROR, 40) == 0  # red is only text (the unplaced pods), never a bar
+
+
+def _bar_rows(width: int, pixels: list[tuple[int, int, int]], rgb: tuple[int, int, int], length: int) -> int:
+    """How many rows of the image hold ``length`` consecutive pixels of colour ``rgb`` (text never does)."""
+    rows = 0
+    for start in range(0, len(pixels), width):
+        run = best = 0
+        for pixel in pixels[start : start + width]:
+            run = run + 1 if pixel == rgb else 0
+            best = max(best, run)
+        rows += best >= length
+    return rows
 
 
 def _decode_png(data: bytes) -> tuple[int, int, list[tuple[int, int, int]]]:
