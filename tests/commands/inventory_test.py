@@ -41,7 +41,7 @@ def test_expand_refuses_an_invalid_document_in_one_line() -> None:
     assert code == 2
     assert output == (
         "dralint: error: invalid Inventory document: tests/fixtures/simulate/inventory/compact-invalid.yaml:8:5: "
-        "0 is less than the minimum of 1 (and 2 more; dralint check "
+        "-1 is less than the minimum of 0 (and 2 more; dralint check "
         "tests/fixtures/simulate/inventory/compact-invalid.yaml lists them)\n"
     )
 
