@@ -211,10 +211,17 @@ def _drop_duplicate_nodes(inventory: Inventory) -> None:
 
 
 def _add_expansion(inventory: Inventory, obj: KubeObject, expansion: compact.Expansion) -> None:
+    nodes, slices = expansion_entries(obj, expansion)
+    inventory.nodes.extend(nodes)
+    inventory.slices.extend(slices)
+
+
+def expansion_entries(obj: KubeObject, expansion: compact.Expansion) -> tuple[list[NodeEntry], list[SliceEntry]]:
+    """The typed nodes and slices of an Inventory document's expansion (or of a template node made from it)."""
     from dralint.api import model
 
-    for node in expansion.nodes:
-        inventory.nodes.append(NodeEntry(model.node(node.data), Origin(obj, node.path)))
+    nodes = [NodeEntry(model.node(node.data), Origin(obj, node.path)) for node in expansion.nodes]
+    slices: list[SliceEntry] = []
     # Every node of a pool has the same devices: build each distinct device once (names aside).
     built: dict[str, model.Device] = {}
     for expanded in expansion.slices:
@@ -228,7 +235,8 @@ def _add_expansion(inventory: Inventory, obj: KubeObject, expansion: compact.Exp
                 template = built[key] = model.device(device)
             devices.append(dataclasses.replace(template, name=device["name"]))
         typed = dataclasses.replace(typed, devices=tuple(devices))
-        inventory.slices.append(SliceEntry(typed, Origin(obj, expanded.path), expanded.device_paths))
+        slices.append(SliceEntry(typed, Origin(obj, expanded.path), expanded.device_paths))
+    return nodes, slices
 
 
 def _add_implicit_nodes(inventory: Inventory) -> None:

@@ -49,6 +49,7 @@ class _Term:
 
 class PlacedPods:
     """The pods placed so far, per node, as the inter-pod and resource filters read them."""
+
     # (the first workload found in a domain is the one an exclusion names: groups are in the
     # order of their first placement)
 
