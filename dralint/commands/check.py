@@ -1,4 +1,4 @@
-"""``dralint check``: configure, load, analyse, suppress, report; returns the exit code."""
+"""``dralint check``: the command line's settings, then :func:`dralint.pipeline.run.check`, then the outputs."""
 
 from __future__ import annotations
 
@@ -12,20 +12,11 @@ from dataclasses import dataclass, field, replace
 from typing import TextIO
 
 from dralint import progress, report
-from dralint.api.versions import Target
 from dralint.config.resolve import Layer
-from dralint.config.select import selection
 from dralint.errors import UsageError
-from dralint.findings import Finding, Suppression
-from dralint.pipeline import engine, parallel
 from dralint.pipeline import run as pipeline
-from dralint.pipeline.context import CheckContext
 from dralint.pipeline.run import FAIL_ON, FailOn
-from dralint.report import locations
-from dralint.rules import Rule, catalogue
-from dralint.suppress import Suppressor
-from dralint.suppress import baseline as baselines
-from dralint.suppress.exceptions import build as build_exceptions
+from dralint.report.assemble import Presentation
 
 __all__ = ["FAIL_ON", "CheckSettings", "FailOn", "Outcome", "analyse", "run"]
 GITHUB_ACTIONS = "GITHUB_ACTIONS"
@@ -70,16 +61,30 @@ class CheckSettings:
         )
         return pipeline.Request(flags, self.config, self.no_config, self.environment)
 
+    def env(self) -> Mapping[str, str]:
+        return os.environ if self.environment is None else self.environment
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    report: report.Report
-    exit_code: int
-    baseline_written: int | None = None
+    def job(self) -> pipeline.CheckJob:
+        return pipeline.CheckJob(
+            paths=self.paths,
+            changed=self.changed,
+            ignore_files=self.ignore_files,
+            repository_context=self.env().get(PRE_COMMIT) == "1",
+            simulate=self.simulate,
+            jobs=self.jobs,
+            stdin_name=self.stdin_name,
+            freeze=self.freeze_loaded,
+            write_baseline=self.write_baseline,
+            today=self.today,
+            presentation=Presentation(self.color, self.show_suppressed, self.quiet),
+        )
+
+
+Outcome = pipeline.CheckOutcome
 
 
 def run(settings: CheckSettings) -> int:
-    environment = os.environ if settings.environment is None else settings.environment
+    environment = settings.env()
     for requested, _ in settings.outputs:  # a typo in a format must not cost a whole analysis
         _format(requested, environment)
     with progress.shown(sys.stderr, enabled=settings.progress and not settings.quiet):
@@ -94,86 +99,7 @@ def run(settings: CheckSettings) -> int:
 
 def analyse(settings: CheckSettings) -> Outcome:
     """Everything but writing the outputs (tests and ``run`` share it)."""
-    effective = pipeline.configuration(settings.request())
-    rules = catalogue(effective.rule_paths)
-    chosen = selection(rules, effective)
-    exceptions = build_exceptions(effective.exceptions, rules)
-    plan = pipeline.plan(effective)
-    cluster, threshold = plan.target, plan.fail_on
-    environment = os.environ if settings.environment is None else settings.environment
-    files = plan.inputs(
-        settings.paths,
-        changed=settings.changed,
-        ignore_files=settings.ignore_files,
-        repository_context=environment.get(PRE_COMMIT) == "1",
-    )
-    baseline = None
-    if effective.baseline is not None and settings.write_baseline is None:
-        baseline = baselines.read(effective.baseline, max_bytes=plan.limits.max_file_bytes)
-    with pipeline.read_and_check(
-        plan,
-        files,
-        options=plan.options(simulate=settings.simulate, rule_options=chosen.options),
-        rules=rules,
-        selection=chosen,
-        jobs=settings.jobs if settings.jobs is not None else parallel.default_jobs(),
-        stdin_name=settings.stdin_name,
-        freeze=settings.freeze_loaded,
-    ) as (ctx, found):
-        progress.update(files=len(ctx.workspace.files), objects=len(ctx.workspace.objects))
-        suppressor = Suppressor(
-            ctx, rules, exceptions=exceptions, baseline=baseline, root=effective.root, today=settings.today
-        )
-        found += engine.collect(ctx, rules, chosen, "global")
-        findings = engine.finish(ctx, rules, chosen, found, suppressor)
-        written = None
-        if settings.write_baseline is not None:
-            written = baselines.write(settings.write_baseline, [f for f in findings if f.suppressed is None])
-            findings = _baselined(findings, settings.write_baseline)
-        result = _report(settings, ctx, rules, chosen.enabled, findings, cluster, threshold)
-    return Outcome(result, engine.exit_code(findings, threshold), written)
-
-
-def _baselined(findings: list[Finding], path: str) -> list[Finding]:
-    mark = Suppression("baseline", f"recorded in the baseline {path}")
-    return [f if f.suppressed is not None else replace(f, suppressed=mark) for f in findings]
-
-
-def _report(
-    settings: CheckSettings,
-    ctx: CheckContext,
-    rules: Mapping[str, Rule],
-    enabled: frozenset[str],
-    findings: list[Finding],
-    cluster: Target,
-    threshold: FailOn,
-) -> report.Report:
-    workspace = ctx.workspace
-    checked = workspace.checked_files
-    objects = tuple(
-        report.CheckedObject(obj.file, obj.position(())[0], obj.ref())
-        for obj in workspace.objects
-        if not checked or obj.file in checked
-    )
-    return report.Report(
-        findings=tuple(findings),
-        summary=report.Summary(
-            files=len(checked) if checked else len(workspace.files),
-            documents=sum(1 for d in workspace.documents if not checked or d.file in checked),
-            objects=len(objects),
-            other_documents=workspace.other_documents,
-        ),
-        target={"kubernetesVersion": cluster.release, "featureGates": dict(sorted(cluster.gates.items()))},
-        color=settings.color,
-        rules={rule_id: rules[rule_id] for rule_id in sorted(enabled)},
-        objects=objects,
-        files=tuple(sorted(checked)),
-        show_suppressed=settings.show_suppressed,
-        quiet=settings.quiet,
-        fail_on=threshold,
-        excerpts=locations.excerpts(workspace.files, findings),
-        **locations.source_paths([*checked, *(f.location.file for f in findings)]),
-    )
+    return pipeline.check(settings.request(), settings.job())
 
 
 def resolve_format(name: str, environment: Mapping[str, str], *, terminal: bool = False) -> str:

@@ -20,6 +20,7 @@ the objects it would reject.
 
 from __future__ import annotations
 
+import datetime
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -31,11 +32,14 @@ from dralint.config import ConfigFile, discover, globs
 from dralint.config import load as load_config
 from dralint.config.resolve import CONFIG_ENV, Effective, Layer, Ref, from_environment, from_file, merge
 from dralint.errors import ConfigError, DralintError
+from dralint.findings import Finding, Suppression
 from dralint.limits import Limits, from_config
 from dralint.pipeline.context import CheckContext, Options
 from dralint.read import sources
 from dralint.read.ignorefiles import repository_root
 from dralint.read.load import Input, inputs
+from dralint.report import Report
+from dralint.report.assemble import Presentation, check_report
 
 if TYPE_CHECKING:
     from dralint.dryrun.analysis import Analysis
@@ -208,16 +212,6 @@ def fail_on(effective: Effective) -> FailOn:
 # --- the stages -------------------------------------------------------------------------------
 
 
-def admitted(ctx: CheckContext) -> CheckContext:
-    """``ctx`` with admission as the stage the cluster model is built from (before anything reads the model).
-
-    Admission (:mod:`dralint.admission`, ``ctx.admission``) runs on first use: a run whose
-    inputs have nothing to dry-run against never pays for it.
-    """
-    assert "inventory" not in ctx.__dict__, "the cluster model was built before admission"
-    return ctx
-
-
 @contextmanager
 def read_and_check(
     plan: Plan,
@@ -232,8 +226,9 @@ def read_and_check(
 ) -> Iterator[tuple[CheckContext, engine.Found]]:
     """Read ``files`` and run the checks that look at one object at a time (in ``jobs`` processes when that pays).
 
-    Yields the context (admitted: ready for the checks that read the cluster model) and those
-    findings; positions are looked up in the worker processes while the ``with`` block lasts.
+    Yields the context (the checks that read the cluster model see admitted objects through
+    ``ctx.admission``, built on first use) and those findings; positions are looked up in the
+    worker processes while the ``with`` block lasts.
     ``freeze`` (only entry points ask for it): see :func:`dralint.process.freeze_loaded`.
     """
     from dralint.pipeline import parallel
@@ -249,7 +244,7 @@ def read_and_check(
         stdin_name=stdin_name,
         freeze=freeze,
     ) as (ctx, found):
-        yield admitted(ctx), found
+        yield ctx, found
 
 
 def read(
@@ -259,9 +254,86 @@ def read(
     from dralint.read.load import load_files
 
     workspace = load_files(files, stdin_name=stdin_name, limits=plan.limits, freeze=freeze)
-    return admitted(CheckContext(workspace, plan.target, options))
+    return CheckContext(workspace, plan.target, options)
 
 
 def dry_run(ctx: CheckContext, *, strategy: Strategy = "pack") -> Analysis:
     """The cluster model and the dry-run of every pod against it."""
     return ctx.dry_run(strategy)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckJob:
+    """What ``check`` was asked to do beyond the configuration: which files, and what to do with the findings."""
+
+    paths: tuple[str, ...] = ()  # nothing: the current directory
+    changed: str | None = None  # --changed [REF] ("" = the default base)
+    ignore_files: bool = True
+    repository_context: bool = False  # pre-commit passes only a commit's files: the repository is context
+    simulate: bool = True
+    jobs: int | None = None  # worker processes; None: one per core
+    stdin_name: str = sources.STDIN
+    freeze: bool = False
+    write_baseline: str | None = None  # record the findings there instead of reporting them
+    today: datetime.date | None = None  # for expiry dates; None: today
+    presentation: Presentation = field(default_factory=Presentation)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOutcome:
+    report: Report
+    exit_code: int
+    baseline_written: int | None = None  # findings written to ``CheckJob.write_baseline``
+
+
+def check(request: Request, job: CheckJob) -> CheckOutcome:
+    """Every stage of ``check``: configure, read, check, model, analyse, suppress, and assemble the report."""
+    from dralint import progress
+    from dralint.config.select import selection as select
+    from dralint.pipeline import engine, parallel
+    from dralint.rules import catalogue
+    from dralint.suppress import Suppressor
+    from dralint.suppress import baseline as baselines
+    from dralint.suppress.exceptions import build as build_exceptions
+
+    effective = configuration(request)
+    rules = catalogue(effective.rule_paths)  # catalogue errors before target errors: the order users see them
+    chosen = select(rules, effective)
+    exceptions = build_exceptions(effective.exceptions, rules)
+    run_plan = plan(effective)
+    files = run_plan.inputs(
+        job.paths, changed=job.changed, ignore_files=job.ignore_files, repository_context=job.repository_context
+    )
+    baseline = None
+    if effective.baseline is not None and job.write_baseline is None:
+        baseline = baselines.read(effective.baseline, max_bytes=run_plan.limits.max_file_bytes)
+    with read_and_check(
+        run_plan,
+        files,
+        options=run_plan.options(simulate=job.simulate, rule_options=chosen.options),
+        rules=rules,
+        selection=chosen,
+        jobs=job.jobs if job.jobs is not None else parallel.default_jobs(),
+        stdin_name=job.stdin_name,
+        freeze=job.freeze,
+    ) as (ctx, found):
+        progress.update(files=len(ctx.workspace.files), objects=len(ctx.workspace.objects))
+        suppressor = Suppressor(
+            ctx, rules, exceptions=exceptions, baseline=baseline, root=effective.root, today=job.today
+        )
+        found += engine.collect(ctx, rules, chosen, "global")
+        findings = engine.finish(ctx, rules, chosen, found, suppressor)
+        written = None
+        if job.write_baseline is not None:
+            written = baselines.write(job.write_baseline, [f for f in findings if f.suppressed is None])
+            findings = _baselined(findings, job.write_baseline)
+        report = check_report(
+            ctx.workspace, findings, rules, chosen.enabled, run_plan.target, run_plan.fail_on, job.presentation
+        )
+    return CheckOutcome(report, engine.exit_code(findings, run_plan.fail_on), written)
+
+
+def _baselined(findings: list[Finding], path: str) -> list[Finding]:
+    """``findings`` as the run that just wrote them to the baseline ``path`` reports them: suppressed by it."""
+    mark = Suppression("baseline", f"recorded in the baseline {path}")
+    return [f if f.suppressed is not None else replace(f, suppressed=mark) for f in findings]
