@@ -478,6 +478,78 @@ def simulate(
 @main.command()
 @click.argument("paths", nargs=-1)
 @click.option(
+    "--inventory",
+    "-i",
+    multiple=True,
+    metavar="PATH",
+    help="ResourceSlices, Nodes, Inventory documents with node pools (minCount, maxCount), ... (repeatable).",
+)
+@click.option(
+    "--format",
+    "-f",
+    "formats",
+    type=click.Choice(["text", "json", "html"]),
+    multiple=True,
+    help="Output format [default: text]. Repeatable; pair each with an --output.",
+)
+@_output_option
+@_release_option
+@click.option("--feature-gates", default=None, metavar="GATES", help="Feature gates: Name=true,Other=false.")
+@click.option(
+    "--expander",
+    type=click.Choice(["least-waste", "most-pods", "priority", "price"]),
+    default="least-waste",
+    show_default=True,
+    help="How to choose among node pools that would place pending pods.",
+)
+@click.option(
+    "--scale-down-utilization-threshold",
+    "threshold",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="Nodes used less than this (0-1) are scale-down candidates.",
+)
+@_config_option
+@_no_config_option
+@_stdin_filename_option
+def plan(
+    paths: tuple[str, ...],
+    inventory: tuple[str, ...],
+    formats: tuple[str, ...],
+    outputs: tuple[str, ...],
+    release: str | None,
+    feature_gates: str | None,
+    expander: Any,
+    threshold: float,
+    config: str | None,
+    no_config: bool,
+    stdin_filename: str,
+) -> None:
+    """Plan as the cluster autoscaler would: node pool scale-up until the pods fit, then scale-down."""
+    from dralint.commands import plan as command
+    from dralint.commands import simulate
+
+    def go() -> int:
+        if not paths:
+            raise UsageError("plan needs the manifests whose pods to place: give PATHS (files, directories, or -)")
+        inputs = simulate.SimulateSettings(
+            paths=paths,
+            outputs=_outputs(formats, outputs, default="text"),
+            flags=_layer(release=release, feature_gates=feature_gates, inventory=inventory),
+            stdin_name=stdin_filename,
+            config=config,
+            no_config=no_config,
+            freeze_loaded=True,
+        )
+        return command.run(command.PlanSettings(inputs, expander=expander, threshold=threshold))
+
+    _run(go)
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@click.option(
     "--to",
     "to",
     required=True,

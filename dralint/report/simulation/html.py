@@ -10,7 +10,7 @@ from dralint.apimachinery.quantity import QuantityError, parse_quantity
 from dralint.report.simulation import percent
 from dralint.report.simulation.model import PoolRow, SimulationReport
 
-_STYLE = """
+STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem; color: #1f2328; }
 h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; }
 .summary { color: #57606a; }
@@ -41,7 +41,7 @@ def _bar(y: int, label: str, share: float, text: str) -> str:
     )
 
 
-def _chart(pool: PoolRow) -> str:
+def chart(pool: PoolRow) -> str:
     bars = [_bar(0, "devices", pool.utilisation, f"{pool.allocated}/{pool.devices} · {percent(pool.utilisation)}")]
     for i, counter in enumerate(pool.counters, start=1):
         label = counter.counter if len(counter.counter) <= 14 else counter.counter[:13] + "…"
@@ -68,7 +68,7 @@ def render(report: SimulationReport, stream: TextIO) -> None:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         "<title>dralint simulate</title>",
-        f"<style>{_STYLE}</style></head><body>",
+        f"<style>{STYLE}</style></head><body>",
         "<h1>dralint simulate</h1>",
     ]
     release = escape(str(report.target.get("kubernetesVersion", "")))
@@ -89,7 +89,7 @@ def render(report: SimulationReport, stream: TextIO) -> None:
         out.append(
             f'<figure class="pool" data-pool="{escape(pool.driver)}/{escape(pool.pool)}">'
             f"<figcaption><strong>{escape(pool.driver)}/{escape(pool.pool)}</strong> "
-            f"({escape(nodes)}{incomplete})</figcaption>{_chart(pool)}</figure>"
+            f"({escape(nodes)}{incomplete})</figcaption>{chart(pool)}</figure>"
         )
     out.append("</div>")
     out.append('<h2>Placements</h2><table id="placements"><thead><tr>')

@@ -6,12 +6,14 @@ Built from an :class:`~dralint.dryrun.analysis.Analysis`; the renderers in
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from dralint.cluster import compact_schema
 from dralint.diagnose import why
 from dralint.dryrun.analysis import Analysis
+from dralint.dryrun.utilisation import PoolUtilisation
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,23 +139,8 @@ def build(analysis: Analysis) -> SimulationReport:
                 details.get(pod.template_index, ()) if placement.outcome == "unsatisfiable" else (),
             )
         )
-    pools = tuple(
-        PoolRow(
-            u.driver,
-            u.pool,
-            u.nodes,
-            u.devices,
-            u.allocated,
-            u.utilisation,
-            tuple(CounterRow(c.counter_set, c.counter, str(c.consumed), str(c.total)) for c in u.counters),
-            u.incomplete,
-        )
-        for u in analysis.utilisation
-    )
-    target = {
-        "kubernetesVersion": analysis.target.release,
-        "featureGates": dict(sorted(analysis.target.overrides.items())),
-    }
+    pools = pool_rows(analysis.utilisation)
+    target = target_of(analysis)
     notes = [
         f"Inventory {obj.name} ({obj.file}) is invalid and was not expanded; dralint check lists why"
         for obj in analysis.inventory.documents
@@ -174,3 +161,27 @@ def build(analysis: Analysis) -> SimulationReport:
         analysis.active,
         tuple(notes),
     )
+
+
+def pool_rows(pools: Iterable[PoolUtilisation]) -> tuple[PoolRow, ...]:
+    return tuple(
+        PoolRow(
+            u.driver,
+            u.pool,
+            u.nodes,
+            u.devices,
+            u.allocated,
+            u.utilisation,
+            tuple(CounterRow(c.counter_set, c.counter, str(c.consumed), str(c.total)) for c in u.counters),
+            u.incomplete,
+        )
+        for u in pools
+    )
+
+
+def target_of(analysis: Analysis) -> dict[str, Any]:
+    """The target cluster as reports show it: the release and the feature gates set explicitly."""
+    return {
+        "kubernetesVersion": analysis.target.release,
+        "featureGates": dict(sorted(analysis.target.overrides.items())),
+    }
