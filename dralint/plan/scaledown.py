@@ -90,7 +90,10 @@ def scale_down(world: World, threshold: float) -> tuple[list[Removal], list[Kept
     )
     removed: list[Removal] = []
     kept: list[Kept] = []
-    for use in candidates:
+    for candidate in candidates:
+        use = uses[candidate.node]
+        if use.utilisation >= threshold:
+            continue  # pods moved onto it by an earlier removal: no longer under-used
         pool = member[use.node]
         reason = _blocked(world, pool, sizes[pool.name], use.node)
         moved: tuple[tuple[str, str], ...] = ()
@@ -101,6 +104,7 @@ def scale_down(world: World, threshold: float) -> tuple[list[Removal], list[Kept
             continue
         sizes[pool.name] -= 1
         removed.append(Removal(use.node, pool.name, use.utilisation, moved))
+        uses = node_utilisation(world)
     return removed, kept
 
 

@@ -1,0 +1,57 @@
+"""``dralint plan`` end to end on the scenarios under tests/fixtures/plan.
+
+Each scenario is a folder with ``manifests.yaml`` and ``inventory.yaml``; each file in its
+``expected/`` folder is the exact output of one run, named ``<expander>.<format>`` (``txt``,
+``json`` or ``html``). The exit code is 1 exactly when the JSON of that run lists unplaceable pods.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dralint.cli import main
+from tests.conftest import ROOT
+
+PLAN = Path(ROOT) / "tests" / "fixtures" / "plan"
+FORMATS = {"txt": "text", "json": "json", "html": "html"}
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        result = CliRunner().invoke(main, ["plan", *args])
+    finally:
+        os.chdir(cwd)
+    return result.exit_code, result.output
+
+
+def run(scenario: str, expander: str, fmt: str) -> tuple[int, str]:
+    folder = f"tests/fixtures/plan/{scenario}"
+    return invoke(
+        f"{folder}/manifests.yaml", "-i", f"{folder}/inventory.yaml", "--expander", expander, "-f", FORMATS[fmt]
+    )
+
+
+CASES = sorted(
+    (folder.name, path.stem, path.suffix[1:]) for folder in PLAN.iterdir() for path in (folder / "expected").iterdir()
+)
+
+
+@pytest.mark.parametrize(("scenario", "expander", "fmt"), CASES)
+def test_plan_output_matches_the_golden(scenario: str, expander: str, fmt: str) -> None:
+    expected = (PLAN / scenario / "expected" / f"{expander}.{fmt}").read_text(encoding="utf-8")
+    code, output = run(scenario, expander, fmt)
+    assert output == expected
+    unplaceable = json.loads((PLAN / scenario / "expected" / f"{expander}.json").read_text(encoding="utf-8"))
+    assert code == (1 if unplaceable["unplaceable"] else 0)
+
+
+def test_plan_every_scenario_has_a_json_golden_per_run() -> None:
+    for scenario, expander, _ in CASES:
+        assert (PLAN / scenario / "expected" / f"{expander}.json").is_file()
