@@ -167,23 +167,28 @@ def _message(error: ValidationError) -> str:
 
 
 def _bound_errors(data: Mapping[str, Any]) -> Iterator[SchemaError]:
-    """Sizes a schema cannot compare: minCount <= count <= maxCount (the autoscaler's own rule for a node group)."""
+    """Sizes a schema cannot compare: minCount <= count <= maxCount (the autoscaler's own rule for a node group).
+
+    A pool with a ``nodeSelector`` also has the Nodes it selects, which only the inputs tell: its
+    ``count`` is not held to the bounds here.
+    """
     for p, pool in enumerate((data.get("spec") or {}).get("nodePools") or []):
         path: Path = ("spec", "nodePools", p)
-        low, high, count = pool.get("minCount"), pool.get("maxCount"), pool["count"]
+        low, high = pool.get("minCount"), pool.get("maxCount")
+        count = None if pool.get("nodeSelector") else pool["count"]
         if low is not None and high is not None and high < low:
             yield SchemaError(
                 "invalid-format",
                 (*path, "maxCount"),
                 f"maxCount {high} of node pool {pool['name']} is below its minCount {low}",
             )
-        elif high is not None and count > high:
+        elif high is not None and count is not None and count > high:
             yield SchemaError(
                 "invalid-format",
                 (*path, "count"),
                 f"count {count} of node pool {pool['name']} is above its maxCount {high}",
             )
-        elif low is not None and count < low:
+        elif low is not None and count is not None and count < low:
             yield SchemaError(
                 "invalid-format",
                 (*path, "count"),
