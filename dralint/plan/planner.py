@@ -19,7 +19,8 @@ DEFAULT_THRESHOLD = 0.5
 class Unplaceable:
     pod: str
     workload: str
-    reason: str
+    reason: str  # the dry-run's why, then what node pools do about it
+    pools: str = ""  # what node pools do about it: "no new node of node pool a100 places it either"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +53,7 @@ def plan(
     world = World.start(analysis)
     before = tuple(scaledown.pool_utilisation(world))
     decisions, waiting = scaleup.scale_up(world, expander)
-    unplaceable = _unplaceable(analysis, world, waiting)
+    unplaceable = _unplaceable(analysis, waiting)
     removed: list[scaledown.Removal] = []
     kept: list[scaledown.Kept] = []
     if scale_down:
@@ -61,12 +62,12 @@ def plan(
     return Plan(tuple(decisions), tuple(unplaceable), tuple(removed), tuple(kept), before, after, expander, threshold)
 
 
-def _unplaceable(analysis: Analysis, world: World, waiting: list[Pod]) -> list[Unplaceable]:
+def _unplaceable(analysis: Analysis, waiting: list[Pod]) -> list[Unplaceable]:
     """The pods no scale-up places, in dry-run order, each with the dry-run's why."""
     still = {pod.display for pod in waiting}
     details = _details(analysis)
-    sizes = world.sizes()
-    room = [pool.name for pool in analysis.inventory.pools if sizes[pool.name] < pool.max_count]
+    # the pools the scale-up could try: those below maxCount before it
+    room = [pool.name for pool in analysis.inventory.pools if pool.size < pool.max_count]
     if room:
         pools = f"no new node of node pool {', '.join(room)} places it either"
     elif analysis.inventory.pools:
@@ -83,8 +84,9 @@ def _unplaceable(analysis: Analysis, world: World, waiting: list[Pod]) -> list[U
             continue
         reason = _reason(placement, details)
         if placement.outcome in scaleup.HELPABLE and pools:
-            reason = f"{reason}; {pools}"
-        out.append(Unplaceable(pod.display, pod.workload, reason))
+            out.append(Unplaceable(pod.display, pod.workload, f"{reason}; {pools}", pools))
+        else:
+            out.append(Unplaceable(pod.display, pod.workload, reason))
     return out
 
 

@@ -55,3 +55,18 @@ def test_plan_output_matches_the_golden(scenario: str, expander: str, fmt: str) 
 def test_plan_every_scenario_has_a_json_golden_per_run() -> None:
     for scenario, expander, _ in CASES:
         assert (PLAN / scenario / "expected" / f"{expander}.json").is_file()
+
+
+@pytest.mark.parametrize("scenario", sorted(p.parent.name for p in PLAN.glob("*/check.txt")))
+def test_check_hints_say_whether_scaling_up_helps(scenario: str) -> None:
+    """With maxCount declared, DRA500/DRA501/DRA506 say which node pool's new nodes place the pods, or that none can."""
+    folder = f"tests/fixtures/plan/{scenario}"
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        args = ["check", f"{folder}/manifests.yaml", "-i", f"{folder}/inventory.yaml", "-f", "concise"]
+        result = CliRunner().invoke(main, args)
+    finally:
+        os.chdir(cwd)
+    assert result.exit_code == 1
+    assert result.output == (PLAN / scenario / "check.txt").read_text(encoding="utf-8")
