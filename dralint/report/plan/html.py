@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 from typing import TextIO
 
-from dralint.report.plan.model import PlanReport
+from dralint.report.plan.model import PlanReport, plural
 from dralint.report.simulation import percent
 from dralint.report.simulation.html import STYLE, chart
 from dralint.report.simulation.model import PoolRow
@@ -40,15 +40,15 @@ def render(report: PlanReport, stream: TextIO) -> None:
         "<title>dralint plan</title>",
         f"<style>{STYLE}{_PLAN_STYLE}</style></head><body>",
         "<h1>dralint plan</h1>",
-        f'<p class="summary" id="summary">Add {added} nodes, remove {len(report.scale_down)}; '
-        f"{len(report.unplaceable)} pods fit no node pool (Kubernetes "
+        f'<p class="summary" id="summary">Add {plural(added, "node")}, remove {len(report.scale_down)}, '
+        f"{len(report.unplaceable)} unplaceable (Kubernetes "
         f"{escape(str(report.target.get('kubernetesVersion', '')))}, expander {escape(report.expander)}).</p>",
         '<h2>Scale-up</h2><ul class="decisions" id="scale-up">',
     ]
     for up in report.scale_up:
         out.append(
-            f'<li class="add">+ {len(up.new_nodes)} nodes of pool <strong>{escape(up.node_pool)}</strong> '
-            f"({escape(', '.join(up.new_nodes))}) for {len(up.pods)} pods: {escape(', '.join(up.pods))}</li>"
+            f'<li class="add">+ {plural(len(up.new_nodes), "node")} of pool <strong>{escape(up.node_pool)}</strong> '
+            f"({escape(', '.join(up.new_nodes))}) for {plural(len(up.pods), 'pod')}: {escape(', '.join(up.pods))}</li>"
         )
     out.append("</ul>")
     if report.unplaceable:

@@ -65,3 +65,8 @@ def build(plan: Plan, analysis: Analysis) -> PlanReport:
         pool_rows(plan.before),
         pool_rows(plan.after),
     )
+
+
+def plural(count: int, word: str) -> str:
+    """``1 node``, ``2 nodes``."""
+    return f"{count} {word}{'s' if count != 1 else ''}"

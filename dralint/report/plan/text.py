@@ -4,14 +4,10 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from dralint.report.plan.model import PlanReport
+from dralint.report.plan.model import PlanReport, plural
 from dralint.report.simulation import percent
 from dralint.report.simulation.model import PoolRow
 from dralint.report.simulation.text import table
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' if count != 1 else ''}"
 
 
 def render(report: PlanReport, stream: TextIO) -> None:
@@ -20,8 +16,8 @@ def render(report: PlanReport, stream: TextIO) -> None:
         stream.write("  nothing to add\n")
     for up in report.scale_up:
         stream.write(
-            f"  + {_plural(len(up.new_nodes), 'node')} of pool {up.node_pool} ({', '.join(up.new_nodes)}) "
-            f"for {_plural(len(up.pods), 'pod')}: {', '.join(up.pods)}\n"
+            f"  + {plural(len(up.new_nodes), 'node')} of pool {up.node_pool} ({', '.join(up.new_nodes)}) "
+            f"for {plural(len(up.pods), 'pod')}: {', '.join(up.pods)}\n"
         )
     if report.unplaceable:
         stream.write(f"\nUnplaceable pods ({len(report.unplaceable)})\n")
