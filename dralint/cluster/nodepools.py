@@ -92,34 +92,26 @@ def with_members(
     return [dataclasses.replace(pool, members=tuple(members[i])) for i, pool in enumerate(pools)]
 
 
-def template_names(pool: NodePool, taken: set[str], count: int) -> list[str]:
-    """``count`` fresh node names continuing the pool's numbering (``a100-16`` after ``a100-15``),
-    skipping names already in use."""
-    names: list[str] = []
+def template_names(pool: NodePool, taken: set[str], count: int) -> list[tuple[int, str]]:
+    """``count`` fresh (index, node name) pairs continuing the pool's numbering (``a100-16`` after
+    ``a100-15``), skipping names already in use."""
+    names: list[tuple[int, str]] = []
     index = pool.count
     while len(names) < count:
         name = compact.node_name(pool.spec, index)
         if name not in taken:
-            names.append(name)
+            names.append((index, name))
         index += 1
     return names
 
 
-def template_index(pool: NodePool, name: str) -> int:
-    """The index whose expansion is named ``name`` (the inverse of :func:`template_names`)."""
-    index = pool.count
-    while compact.node_name(pool.spec, index) != name:
-        index += 1
-    return index
-
-
-def template_node(pool: NodePool, name: str) -> compact.Expansion:
-    """A new node of ``pool`` named ``name`` (from :func:`template_names`) with its node-local slices.
+def template_node(pool: NodePool, index: int) -> compact.Expansion:
+    """Node ``index`` of ``pool`` (from :func:`template_names`) with its node-local slices.
 
     Its labels include the pool's ``nodeSelector``, so workloads that select the pool's nodes by
     those labels select it too.
     """
-    node, slices = compact.expand_node(pool.spec, pool.path, template_index(pool, name), pool.node_selector)
+    node, slices = compact.expand_node(pool.spec, pool.path, index, pool.node_selector)
     return compact.Expansion((node,), tuple(slices))
 
 

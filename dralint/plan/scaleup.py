@@ -21,7 +21,7 @@ from dralint.cluster import compact, nodepools
 from dralint.cluster.inventory import NodeEntry, Origin, SliceEntry, expansion_entries
 from dralint.cluster.nodepools import NodePool
 from dralint.cluster.pods import Pod, daemon_pods
-from dralint.dryrun import resources
+from dralint.dryrun import eligibility, resources
 from dralint.dryrun.placement import Simulation
 from dralint.plan.world import World
 
@@ -103,17 +103,32 @@ def _rank(option: Option, expander: Expander) -> tuple[float, ...]:
 def _estimate(world: World, pool: NodePool, position: int, room: int, waiting: Sequence[Pod]) -> Option | None:
     taken = {entry.node.name for entry in world.nodes}
     names = nodepools.template_names(pool, taken, room)
-    trial = _run(world, pool, position, names, waiting)
+    first, _ = _templates(world, pool, names[:1])
+    # Pods the template node's labels and taints turn away are turned away by every new node of the
+    # pool: leave them out rather than have each one explain why no node admits it.
+    admitted = [pod for pod in waiting if _admits(first[0], pod)]
+    if not admitted:
+        return None
+    trial = _run(world, pool, position, names, admitted)
     if not trial.pods:
         return None
-    used = {p.node for p in trial.simulation.placements + trial.simulation.others if p.pod.display in set(trial.pods)}
-    count = max(i for i, name in enumerate(names) if name in used) + 1
-    return trial if count == len(names) else _run(world, pool, position, names[:count], waiting)
+    placed = set(trial.pods)
+    used = {p.node for p in [*trial.simulation.placements, *trial.simulation.others] if p.pod.display in placed}
+    count = max(i for i, (_, name) in enumerate(names) if name in used) + 1
+    return trial if count == len(names) else _run(world, pool, position, names[:count], admitted)
 
 
-def _run(world: World, pool: NodePool, position: int, names: Sequence[str], waiting: Sequence[Pod]) -> Option:
+def _admits(node: NodeEntry, pod: Pod) -> bool:
+    if pod.node_name:
+        return pod.node_name == node.node.name
+    return eligibility.exclusion(node.node, pod.template.spec, pod.tolerations) is None
+
+
+def _run(
+    world: World, pool: NodePool, position: int, names: Sequence[tuple[int, str]], waiting: Sequence[Pod]
+) -> Option:
     nodes, slices = _templates(world, pool, names)
-    widened = tuple(_widened(world, pool, names))
+    widened = tuple(_widened(world, pool, [name for _, name in names]))
     every_slice = list(world.slices)
     for index, entry in widened:
         every_slice[index] = entry
@@ -134,25 +149,39 @@ def _run(world: World, pool: NodePool, position: int, names: Sequence[str], wait
     )
 
 
-def _templates(world: World, pool: NodePool, names: Sequence[str]) -> tuple[list[NodeEntry], list[SliceEntry]]:
+def _templates(
+    world: World, pool: NodePool, names: Sequence[tuple[int, str]]
+) -> tuple[list[NodeEntry], list[SliceEntry]]:
     """Template nodes named ``names`` with their node-local slices; a pool name another node already
-    uses is suffixed with the new node's name, as the autoscaler sanitises template slices."""
-    pool_names = {(entry.slice.driver, entry.slice.pool.name) for entry in world.slices}
+    uses is suffixed with the new node's name, as the autoscaler sanitises template slices. Each
+    template is made once per run (every estimate of the pool asks for the same names)."""
     nodes: list[NodeEntry] = []
     slices: list[SliceEntry] = []
-    for name in names:
-        if pool.describes_devices or not pool.members:
-            node_entries, slice_entries = expansion_entries(pool.document, nodepools.template_node(pool, name))
-        else:
-            node_entries, slice_entries = _copied(world, pool, name)
-        for entry in slice_entries:
-            key = (entry.slice.driver, entry.slice.pool.name)
-            if key in pool_names and entry.slice.node_name:
-                entry = dataclasses.replace(entry, slice=nodepools.sanitise_slice(entry.slice, name))
-            slices.append(entry)
-        pool_names.update((entry.slice.driver, entry.slice.pool.name) for entry in slices)
-        nodes.extend(node_entries)
+    taken: set[tuple[str, str]] | None = None
+    for index, name in names:
+        made = world.templates.get(name)
+        if made is None:
+            taken = world.pool_names() if taken is None else taken
+            made = world.templates[name] = _template(world, pool, index, name, taken)
+        nodes.append(made[0])
+        slices.extend(made[1])
     return nodes, slices
+
+
+def _template(
+    world: World, pool: NodePool, index: int, name: str, taken: set[tuple[str, str]]
+) -> tuple[NodeEntry, list[SliceEntry]]:
+    if pool.describes_devices or not pool.members:
+        node_entries, slice_entries = expansion_entries(pool.document, nodepools.template_node(pool, index))
+    else:
+        node_entries, slice_entries = _copied(world, pool, name)
+    slices = [
+        dataclasses.replace(entry, slice=nodepools.sanitise_slice(entry.slice, name))
+        if entry.slice.node_name and (entry.slice.driver, entry.slice.pool.name) in taken
+        else entry
+        for entry in slice_entries
+    ]
+    return node_entries[0], slices
 
 
 def _copied(world: World, pool: NodePool, name: str) -> tuple[list[NodeEntry], list[SliceEntry]]:

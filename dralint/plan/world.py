@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dralint.allocator.prepare import apply_taint_rules, taint_rules_apply
 from dralint.api import model
@@ -37,6 +37,8 @@ class World:
     order: list[Pod]  # every pod the planner knows, in placement order (dry-run order, then new ones)
     # claims allocated in the inventory that no simulated pod uses: they hold their devices for good
     held: dict[ClaimKey, model.AllocationResult]
+    # template nodes made so far, by name: the estimates of one pool ask for the same ones again
+    templates: dict[str, tuple[NodeEntry, list[SliceEntry]]] = field(default_factory=dict)
 
     @classmethod
     def start(cls, analysis: Analysis) -> World:
@@ -133,6 +135,10 @@ class World:
         for placement in [*simulation.placements, *simulation.others]:
             if placement.outcome == "placed":
                 self.placed[placement.pod.display] = placement
+
+    def pool_names(self) -> set[tuple[str, str]]:
+        """(driver, pool) of every slice in the world."""
+        return {(entry.slice.driver, entry.slice.pool.name) for entry in self.slices}
 
     def members(self) -> dict[str, NodePool]:
         """Node name -> its node pool, for the nodes of the world that belong to one (added ones too)."""
