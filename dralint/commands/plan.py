@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dralint.commands import simulate
+from dralint.commands.inventory import reject_invalid
 from dralint.errors import UsageError
 from dralint.plan import planner, scaleup
 from dralint.report import plan as plan_report
@@ -28,6 +29,9 @@ def run(settings: PlanSettings) -> int:
     if not 0 <= settings.threshold <= 1:
         raise UsageError(f"--scale-down-utilization-threshold must be between 0 and 1, not {settings.threshold}")
     analysis = simulate.dry_run(settings.inputs)
+    # The node pools are the plan's input: a pool left out because its document is invalid would
+    # silently change the answer.
+    reject_invalid(analysis.inventory.documents)
     decided = planner.plan(analysis, expander=settings.expander, threshold=settings.threshold)
     result = model.build(decided, analysis)
     simulate.write(settings.inputs.outputs, plan_report.renderer, result)

@@ -70,3 +70,25 @@ def test_check_hints_say_whether_scaling_up_helps(scenario: str) -> None:
         os.chdir(cwd)
     assert result.exit_code == 1
     assert result.output == (PLAN / scenario / "check.txt").read_text(encoding="utf-8")
+
+
+def test_plan_stops_on_an_invalid_node_pool_with_its_position() -> None:
+    code, output = invoke(
+        "tests/fixtures/plan/two-pools/manifests.yaml",
+        "-i",
+        "tests/fixtures/plan/two-pools/inventory.yaml",
+        "-i",
+        "tests/fixtures/simulate/inventory/compact-bounds.yaml",
+    )
+    assert code == 2
+    assert output == (
+        "dralint: error: invalid Inventory document: tests/fixtures/simulate/inventory/compact-bounds.yaml:10:5: "
+        "maxCount 1 of node pool inverted is below its minCount 3 (and 2 more; dralint check "
+        "tests/fixtures/simulate/inventory/compact-bounds.yaml lists them)\n"
+    )
+
+
+def test_plan_refuses_a_threshold_outside_zero_to_one() -> None:
+    code, output = invoke("tests/fixtures/plan/two-pools/manifests.yaml", "--scale-down-utilization-threshold", "1.5")
+    assert code == 2
+    assert output == "dralint: error: --scale-down-utilization-threshold must be between 0 and 1, not 1.5\n"
