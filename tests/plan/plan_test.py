@@ -8,13 +8,11 @@ Each scenario is a folder with ``manifests.yaml`` and ``inventory.yaml``; each f
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from dralint.cli import main
+from testing.run import in_root
 from tests.conftest import ROOT
 
 PLAN = Path(ROOT) / "tests" / "fixtures" / "plan"
@@ -22,13 +20,7 @@ FORMATS = {"txt": "text", "json": "json", "html": "html"}
 
 
 def invoke(*args: str) -> tuple[int, str]:
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        result = CliRunner().invoke(main, ["plan", *args])
-    finally:
-        os.chdir(cwd)
-    return result.exit_code, result.output
+    return in_root("plan", *args)
 
 
 def run(scenario: str, expander: str, fmt: str) -> tuple[int, str]:
@@ -61,15 +53,9 @@ def test_plan_every_scenario_has_a_json_golden_per_run() -> None:
 def test_check_hints_say_whether_scaling_up_helps(scenario: str) -> None:
     """With maxCount declared, DRA500/DRA501/DRA506 say which node pool's new nodes place the pods, or that none can."""
     folder = f"tests/fixtures/plan/{scenario}"
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        args = ["check", f"{folder}/manifests.yaml", "-i", f"{folder}/inventory.yaml", "-f", "concise"]
-        result = CliRunner().invoke(main, args)
-    finally:
-        os.chdir(cwd)
-    assert result.exit_code == 1
-    assert result.output == (PLAN / scenario / "check.txt").read_text(encoding="utf-8")
+    code, output = in_root("check", f"{folder}/manifests.yaml", "-i", f"{folder}/inventory.yaml", "-f", "concise")
+    assert code == 1
+    assert output == (PLAN / scenario / "check.txt").read_text(encoding="utf-8")
 
 
 def test_plan_stops_on_an_invalid_node_pool_with_its_position() -> None:
