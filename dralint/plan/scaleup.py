@@ -113,9 +113,28 @@ def _estimate(world: World, pool: NodePool, position: int, room: int, waiting: S
     if not trial.pods:
         return None
     placed = set(trial.pods)
-    used = {p.node for p in [*trial.simulation.placements, *trial.simulation.others] if p.pod.display in placed}
+    every = [*trial.simulation.placements, *trial.simulation.others]
+    used = {p.node for p in every if p.pod.display in placed}
     count = max(i for i, (_, name) in enumerate(names) if name in used) + 1
-    return trial if count == len(names) else _run(world, pool, position, names[:count], admitted)
+    if count == len(names):
+        return trial
+    # Nodes past the last one a pending pod needs are not added. When nothing landed on them (no
+    # DaemonSet pod), placing on fewer nodes decides the same: first fit never looked past them.
+    spare = {name for _, name in names[count:]}
+    if not any(p.node in spare for p in every if p.outcome == "placed"):
+        return _trimmed(trial, count)
+    return _run(world, pool, position, names[:count], admitted)
+
+
+def _trimmed(option: Option, count: int) -> Option:
+    """``option`` with only its first ``count`` nodes, none of the others holding a pod."""
+    nodes = option.nodes[:count]
+    kept = {entry.node.name for entry in nodes}
+    slices = tuple(entry for entry in option.slices if entry.slice.node_name in kept)
+    devices, resource_waste = _waste(nodes, slices, option.simulation)
+    return dataclasses.replace(
+        option, nodes=nodes, slices=slices, unused_devices=devices, unused_resources=resource_waste
+    )
 
 
 def _admits(node: NodeEntry, pod: Pod) -> bool:
@@ -136,7 +155,7 @@ def _run(
     analysis = world.analysis
     assert analysis.claim_index is not None
     daemons = daemon_pods(analysis.templates, analysis.claim_index, nodes, analysis.extended)
-    simulation = world.place([*daemons, *waiting], nodes, every_slice, neighbours=False)
+    simulation = world.place([*daemons, *waiting], nodes, every_slice, neighbours=False, explain=False)
     rank = {pod.display: i for i, pod in enumerate(waiting)}
     placed = sorted(
         (p.pod.display for p in [*simulation.placements, *simulation.others] if p.outcome == "placed"),

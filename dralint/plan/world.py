@@ -96,12 +96,14 @@ class World:
         *,
         without: Iterable[str] = (),
         neighbours: bool = True,
+        explain: bool = True,
     ) -> Simulation:
         """Place ``pods`` in order on ``nodes`` (nothing of the world changes).
 
         ``slices`` are every slice of the cluster tried against; the pods ``without`` are taken out
         first (their claims released unless another pod keeps them). ``neighbours`` counts the
-        pods already on ``nodes`` for the resource, affinity and spread filters.
+        pods already on ``nodes`` for the resource, affinity and spread filters; without
+        ``explain`` the pods that do not fit get no reason.
         """
         skip = set(without)
         allocations = self.allocations(skip)
@@ -126,6 +128,7 @@ class World:
             preconsumers=self.consumers(skip),
             reserved_for=analysis.reserved_for,
             placed=placed,
+            explain=explain,
         )
 
     def commit(self, simulation: Simulation, *, without: Iterable[str] = ()) -> None:
