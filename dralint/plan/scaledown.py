@@ -13,11 +13,12 @@ its pods). DaemonSet pods go with the node. Each removal is committed before the
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from dralint.cluster.nodepools import NodePool
 from dralint.dryrun import resources
-from dralint.dryrun.placement import Placement
+from dralint.dryrun.placement import Placement, Simulation
 from dralint.dryrun.utilisation import PoolUtilisation, natural_key, utilisation
 from dralint.plan.world import World
 
@@ -54,20 +55,23 @@ def pool_utilisation(world: World) -> list[PoolUtilisation]:
     return utilisation(world.slices, world.allocations().values())
 
 
-def node_utilisation(world: World) -> dict[str, NodeUse]:
-    """Every node's utilisation as the autoscaler computes it, by node name."""
+def node_utilisation(world: World, names: Collection[str] | None = None) -> dict[str, NodeUse]:
+    """The utilisation of every node (or of the nodes ``names``) as the autoscaler computes it, by node name."""
+    slices = world.slices if names is None else [e for e in world.slices if e.slice.node_name in names]
     local: dict[str, list[PoolUtilisation]] = {}
-    for pool in pool_utilisation(world):
+    for pool in utilisation(slices, world.allocations().values()):
         if len(pool.nodes) == 1:
             local.setdefault(pool.nodes[0], []).append(pool)
     requested: dict[str, resources.Amounts] = {}
     for placement in world.placed.values():
-        if placement.node is not None:
+        if placement.node is not None and (names is None or placement.node in names):
             amounts = requested.setdefault(placement.node, {})
             resources.add(amounts, resources.pod_requests(placement.pod.template.spec))
     out: dict[str, NodeUse] = {}
     for entry in world.nodes:
         name = entry.node.name
+        if names is not None and name not in names:
+            continue
         pools = local.get(name, [])
         if pools:
             out[name] = NodeUse(name, max(p.utilisation for p in pools), any(p.incomplete for p in pools), True)
@@ -104,7 +108,8 @@ def scale_down(world: World, threshold: float) -> tuple[list[Removal], list[Kept
             continue
         sizes[pool.name] -= 1
         removed.append(Removal(use.node, pool.name, use.utilisation, moved))
-        uses = node_utilisation(world)
+        if moved:  # only the nodes that took its pods are used more now
+            uses.update(node_utilisation(world, {to for _, to in moved}))
     return removed, kept
 
 
@@ -138,7 +143,8 @@ def _move(world: World, node: str) -> tuple[str | None, tuple[tuple[str, str], .
     movers = [p.pod for p in on_node if not p.pod.template.per_node]
     nodes = [entry for entry in world.nodes if entry.node.name != node]
     slices = [entry for entry in world.slices if entry.slice.node_name != node]
-    simulation = world.place(movers, nodes, slices, without=leaving)
+    # (an empty node, or one with DaemonSet pods only, needs no simulation: nothing moves)
+    simulation = world.place(movers, nodes, slices, without=leaving) if movers else Simulation()
     for placement in [*simulation.placements, *simulation.others]:
         if placement.outcome != "placed":
             return f"pod {placement.pod.display} fits on no other node: {placement.reason}", ()
