@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from dralint.api.convert import json_copy
 from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
 from dralint.api.versions import Target
@@ -97,12 +98,3 @@ def _has_key(data: Any, names: frozenset[str]) -> bool:
     if isinstance(data, list):
         return any(_has_key(v, names) for v in data)
     return False
-
-
-def json_copy(data: Any) -> Any:
-    """A deep copy of decoded YAML/JSON (dicts, lists, scalars), several times faster than deepcopy."""
-    if isinstance(data, dict):
-        return {key: json_copy(value) for key, value in data.items()}
-    if isinstance(data, list):
-        return [json_copy(value) for value in data]
-    return data

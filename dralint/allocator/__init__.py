@@ -27,6 +27,7 @@ from dralint.allocator.types import (
     DEFAULT_SEARCH_BUDGET,
     AllocatedState,
     AllocatorError,
+    Cause,
     Context,
     DeviceID,
     Features,
@@ -45,6 +46,7 @@ __all__ = [
     "AllocatedState",
     "Allocator",
     "AllocatorError",
+    "Cause",
     "Context",
     "DeviceID",
     "Explanation",
@@ -115,7 +117,7 @@ class Allocator:
             self.last_steps = search.steps
         if not done:
             if any(pool.invalid for pool in scope.pools):
-                raise AllocatorError("invalid resource pools were encountered", failed_on_node=True)
+                raise AllocatorError("invalid resource pools were encountered", cause=Cause.INVALID_POOLS)
             return None
         return build_results(search, node)
 

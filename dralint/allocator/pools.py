@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from dralint.allocator.devices import DeviceInfo, DeviceRegistry, SliceInfo, nano
 from dralint.allocator.nodes import NodeSelectorError, node_matches
-from dralint.allocator.types import AllocatorError, Features, PoolID
+from dralint.allocator.types import AllocatorError, Cause, Features, PoolID
 from dralint.api import model
 
 
@@ -82,7 +82,8 @@ def gather_pools(
                 relevant = node_matches(node, slice_info.node_name, resource_slice.all_nodes, slice_info.node_selector)
             except NodeSelectorError as error:
                 raise AllocatorError(
-                    f"gather pool information: failed to perform node selection for slice {slice_info.name}: {error}"
+                    f"gather pool information: failed to perform node selection for slice {slice_info.name}: {error}",
+                    cause=Cause.NODE_SELECTION,
                 ) from None
         elif slice_info.per_device_node_selection:
             relevant = False
@@ -92,7 +93,8 @@ def gather_pools(
                 except NodeSelectorError as error:
                     raise AllocatorError(
                         "gather pool information: failed to perform node selection for device "
-                        f"{device.name} in slice {slice_info.name}: {error}"
+                        f"{device.name} in slice {slice_info.name}: {error}",
+                        cause=Cause.NODE_SELECTION,
                     ) from None
                 if match:
                     relevant = True

@@ -14,7 +14,7 @@ from dralint.allocator.constraints import Constraint, claim_constraint
 from dralint.allocator.devices import DeviceInfo
 from dralint.allocator.scope import NodeScope
 from dralint.allocator.selection import per_device_node_matches, selectors_match
-from dralint.allocator.types import ALLOCATION_RESULTS_MAX_SIZE, AllocatorError
+from dralint.allocator.types import ALLOCATION_RESULTS_MAX_SIZE, AllocatorError, Cause
 from dralint.api import model
 
 
@@ -107,13 +107,14 @@ class RequestData:
         self.selectable[key] = result
         return result
 
-    def class_owner(self) -> str:
-        """Whose selectors the class selectors are, for CEL error messages."""
-        return f"class {self.device_class.name}"
+    def class_owner(self) -> tuple[str, str | None]:
+        """Whose selectors the class selectors are, for CEL error messages (no claim's)."""
+        return f"class {self.device_class.name}", None
 
-    def claim_owner(self) -> str:
-        """Whose selectors the request selectors are, for CEL error messages."""
-        return f"claim {claim_ref(self.claim)}"
+    def claim_owner(self) -> tuple[str, str | None]:
+        """Whose selectors the request selectors are, for CEL error messages, and that claim."""
+        ref = claim_ref(self.claim)
+        return f"claim {ref}", ref
 
 
 class ValidatedClaims:
@@ -141,24 +142,36 @@ def validate_claims(claims: Sequence[model.ResourceClaim], scope: NodeScope) -> 
             if not features.prioritized_list and entries:
                 raise AllocatorError(
                     f"claim {ref}, request {request.name}: has subrequests, "
-                    "but the DRAPrioritizedList feature is disabled"
+                    "but the DRAPrioritizedList feature is disabled",
+                    cause=Cause.CLAIM,
+                    claim=ref,
+                    request=request.name,
                 )
             if not features.consumable_capacity:
                 if request.exactly is not None and request.exactly.capacity is not None:
                     raise AllocatorError(
                         f"claim {ref}, request {request.name}: has capacity requests, "
-                        "but the DRAConsumableCapacity feature is disabled"
+                        "but the DRAConsumableCapacity feature is disabled",
+                        cause=Cause.CLAIM,
+                        claim=ref,
+                        request=request.name,
                     )
                 for entry in entries:
                     if entry.capacity is not None:
                         raise AllocatorError(
                             f"claim {ref}, subrequest {entry.name}: has capacity requests, "
-                            "but the DRAConsumableCapacity feature is disabled"
+                            "but the DRAConsumableCapacity feature is disabled",
+                            cause=Cause.CLAIM,
+                            claim=ref,
+                            request=f"{request.name}/{entry.name}",
                         )
             alternatives = request.alternatives()
             if not alternatives:
                 raise AllocatorError(
-                    f"claim {ref}, request {request.name}: neither exactly nor firstAvailable is set (invalid request)"
+                    f"claim {ref}, request {request.name}: neither exactly nor firstAvailable is set (invalid request)",
+                    cause=Cause.CLAIM,
+                    claim=ref,
+                    request=request.name,
                 )
             datas = [_validate_request(claim_index, claim, part, scope) for part in alternatives]
             minimum += min(d_count(d) for d in datas)  # the smallest entry, or the one exactly block
@@ -166,14 +179,18 @@ def validate_claims(claims: Sequence[model.ResourceClaim], scope: NodeScope) -> 
         if minimum > ALLOCATION_RESULTS_MAX_SIZE:
             raise AllocatorError(
                 f"claim {ref}: number of requested devices {minimum} exceeds the claim limit of "
-                f"{ALLOCATION_RESULTS_MAX_SIZE}"
+                f"{ALLOCATION_RESULTS_MAX_SIZE}",
+                cause=Cause.CLAIM,
+                claim=ref,
             )
         constraints: list[Constraint] = []
         for index, constraint in enumerate(claim.spec.constraints):
             built = claim_constraint(constraint, set_mode=features.list_type_attributes)
             if built is None:
                 raise AllocatorError(
-                    f"claim {ref}, constraint #{index}: empty constraint (unsupported constraint type?)"
+                    f"claim {ref}, constraint #{index}: empty constraint (unsupported constraint type?)",
+                    cause=Cause.CLAIM,
+                    claim=ref,
                 )
             constraints.append(built)
         out.requests.append(per_claim)
@@ -195,35 +212,62 @@ def _validate_request(
     for index, selector in enumerate(request.selectors):
         if selector.cel is None:
             raise AllocatorError(
-                f"claim {ref}, request {name}, selector #{index}: CEL expression empty (unsupported selector type?)"
+                f"claim {ref}, request {name}, selector #{index}: CEL expression empty (unsupported selector type?)",
+                cause=Cause.CLAIM,
+                claim=ref,
+                request=name,
             )
     if not features.admin_access and isinstance(request, model.ExactDeviceRequest) and request.admin_access is not None:
-        raise AllocatorError(f"claim {ref}, request {name}: admin access is requested, but the feature is disabled")
+        raise AllocatorError(
+            f"claim {ref}, request {name}: admin access is requested, but the feature is disabled",
+            cause=Cause.CLAIM,
+            claim=ref,
+            request=name,
+        )
     class_name = request.device_class_name
     if not class_name:
-        raise AllocatorError(f"claim {ref}, request {name}: missing device class name (unsupported request type?)")
+        raise AllocatorError(
+            f"claim {ref}, request {name}: missing device class name (unsupported request type?)",
+            cause=Cause.CLAIM,
+            claim=ref,
+            request=name,
+        )
     device_class = scope.classes.get(class_name)
     if device_class is None:
         raise AllocatorError(
             f"claim {ref}, request {name}: could not retrieve device class {class_name}: "
-            f'deviceclass.resource.k8s.io "{class_name}" not found'
+            f'deviceclass.resource.k8s.io "{class_name}" not found',
+            cause=Cause.MISSING_CLASS,
+            claim=ref,
+            request=name,
         )
     data = RequestData(claim_index, claim, name, part.parent, device_class, request)
     data.matched = scope.cache.matched(device_class.selectors, request.selectors)
     if data.mode == "ExactCount":
         return data
     if data.mode != "All":
-        raise AllocatorError(f"claim {ref}, request {name}: unsupported count mode {data.mode}")
+        raise AllocatorError(
+            f"claim {ref}, request {name}: unsupported count mode {data.mode}",
+            cause=Cause.CLAIM,
+            claim=ref,
+            request=name,
+        )
     for pool in scope.pools:
         if pool.incomplete:
             raise AllocatorError(
                 f"claim {ref}, request {name}: asks for all devices, but resource pool {pool.id_text()} "
-                "is currently being updated"
+                "is currently being updated",
+                cause=Cause.CLAIM,
+                claim=ref,
+                request=name,
             )
         if pool.invalid:
             raise AllocatorError(
                 f"claim {ref}, request {name}: asks for all devices, but resource pool {pool.id_text()} "
-                "is currently invalid"
+                "is currently invalid",
+                cause=Cause.CLAIM,
+                claim=ref,
+                request=name,
             )
         for device in pool.candidates(scope.registry):
             if not data.is_selectable(device, scope):

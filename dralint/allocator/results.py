@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from dralint.allocator.requests import RequestData, claim_ref
 from dralint.allocator.search import Pick, Search
-from dralint.allocator.types import AllocatorError, device_id_text
+from dralint.allocator.types import AllocatorError, Cause, device_id_text
 from dralint.api import model
 
 _SHARE_NAMESPACE = uuid.UUID("6f1d4c36-6a51-4c1e-9d8e-2f7a3b0c5e11")
@@ -35,7 +35,9 @@ def build_results(search: Search, node: model.Node) -> list[model.AllocationResu
         try:
             selector = _node_selector(picks, node.name)
         except ValueError as error:
-            raise AllocatorError(f"create NodeSelector for claim {claim.name}: {error}") from None
+            raise AllocatorError(
+                f"create NodeSelector for claim {claim.name}: {error}", cause=Cause.NODE_SELECTION
+            ) from None
         out.append(model.AllocationResult(results=results, config=config, node_selector=selector))
     return out
 

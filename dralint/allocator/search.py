@@ -20,6 +20,7 @@ from dralint.allocator.taints import untolerated_taint
 from dralint.allocator.types import (
     ALLOCATION_RESULTS_MAX_SIZE,
     AllocatorError,
+    Cause,
     Context,
     PoolID,
     SearchBudgetExhausted,
@@ -98,7 +99,7 @@ class Search:
         if self.context is not None:
             cause = self.context()
             if cause is not None:
-                raise AllocatorError(f"filter operation aborted: {cause}")
+                raise AllocatorError(f"filter operation aborted: {cause}", cause=Cause.ABORTED)
         if c >= len(self.requests):
             return True
         requests = self.requests[c]
@@ -215,7 +216,10 @@ class Search:
                     if must:
                         raise AllocatorError(
                             f"claim {claim_ref(data.claim)}, request {data.name}: cannot add device "
-                            f"{device_id_text(device.id)} because a claim constraint would not be satisfied"
+                            f"{device_id_text(device.id)} because a claim constraint would not be satisfied",
+                            cause=Cause.CLAIM,
+                            claim=claim_ref(data.claim),
+                            request=data.name,
                         )
                     for earlier in constraints[:index]:
                         earlier.remove(base, sub)

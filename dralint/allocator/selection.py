@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import dralint.cel
 from dralint.allocator.devices import DeviceInfo
 from dralint.allocator.nodes import NodeSelectorError, node_matches
-from dralint.allocator.types import AllocatorError, DeviceID, device_id_text
+from dralint.allocator.types import AllocatorError, Cause, DeviceID, device_id_text
 from dralint.api import model
 from dralint.cel import CelCompileError, CelRuntimeError
 
@@ -92,11 +92,12 @@ def selectors_match(
     cache: SelectorCache,
     selectors: tuple[model.DeviceSelector, ...],
     device: DeviceInfo,
-    owner: Callable[[], str],
+    owner: Callable[[], tuple[str, str | None]],
 ) -> bool:
     """``selectorsMatch``: every selector in order, stopping at the first false; errors are hard.
 
-    ``owner`` names the selectors' owner for messages (``class x`` or ``claim ns/name``).
+    ``owner`` names the selectors' owner for messages (``class x`` or ``claim ns/name``), and the
+    claim (``ns/name``) when they are a claim's.
     """
     for index, selector in enumerate(selectors):
         expression = selector.cel.expression if selector.cel is not None else ""
@@ -104,10 +105,15 @@ def selectors_match(
             if not cache.evaluate(expression, device):
                 return False
         except CelCompileError as error:
-            raise AllocatorError(f"{owner()}: selector #{index}: CEL compile error: {error.message}") from None
+            whose, claim = owner()
+            message = f"{whose}: selector #{index}: CEL compile error: {error.message}"
+            raise AllocatorError(message, cause=Cause.CEL_COMPILE, claim=claim) from None
         except CelRuntimeError as error:
-            where = f"{owner()}: selector #{index} on device {device_id_text(device.id)}"
-            raise AllocatorError(f"{where}: CEL runtime error: {error.message}") from None
+            whose, claim = owner()
+            where = f"{whose}: selector #{index} on device {device_id_text(device.id)}"
+            raise AllocatorError(
+                f"{where}: CEL runtime error: {error.message}", cause=Cause.CEL_RUNTIME, claim=claim
+            ) from None
     return True
 
 
@@ -117,4 +123,4 @@ def per_device_node_matches(device: DeviceInfo, node: model.Node) -> bool:
     try:
         return node_matches(node, spec.node_name, spec.all_nodes, spec.node_selector)
     except NodeSelectorError as error:
-        raise AllocatorError(str(error)) from None
+        raise AllocatorError(str(error), cause=Cause.NODE_SELECTION) from None

@@ -6,6 +6,7 @@ Counterparts: ``structured/internal/types.go`` (``Features``), ``structured/sche
 
 from __future__ import annotations
 
+import enum
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -58,24 +59,47 @@ class AllocatedState:
         return self.allocated_devices | shared | frozenset(self.aggregated_capacity)
 
 
+class Cause(enum.Enum):
+    """What an :class:`AllocatorError` is about, so that callers need not read its text."""
+
+    CLAIM = (
+        "claim"  # a claim or one of its requests, as written, is refused (a disabled feature, a count, a constraint)
+    )
+    MISSING_CLASS = "missing-class"  # a request names a DeviceClass that does not exist
+    CEL_COMPILE = "cel-compile"  # a selector does not compile
+    CEL_RUNTIME = "cel-runtime"  # a selector fails on a device
+    NODE_SELECTION = "node-selection"  # a slice's or device's node selection cannot be evaluated
+    INVALID_POOLS = "invalid-pools"  # upstream's ErrFailedAllocationOnNode: this node only
+    ABORTED = "aborted"  # the caller's context was cancelled
+    SEARCH_BUDGET = "search-budget"  # dralint's limit on one search (upstream has none)
+    DRY_RUN_BUDGET = "dry-run-budget"  # dralint's limit on the whole dry-run, raised around the allocator
+
+
 class AllocatorError(Exception):
     """Invalid input: ``Allocate`` returned an error. The message is upstream's.
 
-    ``failed_on_node`` marks ``invalid resource pools were encountered`` (it wraps upstream's
-    ``ErrFailedAllocationOnNode``): the node does not fit, the pod is not at fault.
+    ``cause`` says what the error is about; ``claim`` (``namespace/name``) and ``request`` (``name``
+    or ``name/subrequest``) name the claim and request the message names, when it names them.
     """
 
-    def __init__(self, message: str, *, failed_on_node: bool = False) -> None:
+    def __init__(self, message: str, *, cause: Cause, claim: str | None = None, request: str | None = None) -> None:
         super().__init__(message)
         self.message = message
-        self.failed_on_node = failed_on_node
+        self.cause = cause
+        self.claim = claim
+        self.request = request
+
+    @property
+    def failed_on_node(self) -> bool:
+        """``invalid resource pools were encountered``: the node does not fit, the pod is not at fault."""
+        return self.cause is Cause.INVALID_POOLS
 
 
 class SearchBudgetExhausted(AllocatorError):
     """dralint's own limit: the search took more steps than its budget (upstream has none)."""
 
     def __init__(self, steps: int) -> None:
-        super().__init__(f"search budget exhausted after {steps} steps")
+        super().__init__(f"search budget exhausted after {steps} steps", cause=Cause.SEARCH_BUDGET)
         self.steps = steps
 
 

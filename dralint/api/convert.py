@@ -83,7 +83,7 @@ class Converted:
 
 def to_v1(kind: str, version: str, raw: Mapping[str, Any]) -> Converted:
     """The v1-shaped copy of a ``resource.k8s.io`` object of any served version."""
-    data = _copy(dict(raw))
+    data = json_copy(dict(raw))
     rules: list[tuple[Path, Path]] = []
     if version in FLAT_VERSIONS:
         if kind == "ResourceClaim":
@@ -97,13 +97,12 @@ def to_v1(kind: str, version: str, raw: Mapping[str, Any]) -> Converted:
     return Converted(data, PathMap(tuple(rules)))
 
 
-def _copy(data: Any) -> Any:
-    """A deep copy of decoded YAML (dicts, lists, scalars): twice as fast as ``copy.deepcopy``."""
-    kind = type(data)
-    if kind is dict:
-        return {key: _copy(value) for key, value in data.items()}
-    if kind is list:
-        return [_copy(item) for item in data]
+def json_copy(data: Any) -> Any:
+    """A deep copy of decoded YAML/JSON (dicts, lists, scalars): several times faster than ``copy.deepcopy``."""
+    if isinstance(data, dict):
+        return {key: json_copy(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [json_copy(item) for item in data]
     return data
 
 

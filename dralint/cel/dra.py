@@ -20,6 +20,7 @@ from dralint.cel.lib.environments import VersionedOption, base_options, build, c
 from dralint.cel.lib.quantity import QUANTITY
 from dralint.cel.lib.semver_value import SemverError
 from dralint.cel.lib.semver_value import parse as parse_semver
+from dralint.cel.pricing import Pricing
 from dralint.cel.program import Program, check, instantiate
 from dralint.cel.runtime.semantics import equal, type_name
 from dralint.cel.runtime.values import DefaultMap
@@ -98,7 +99,11 @@ def _bind_macro(env: Environment) -> None:
 
 def _install_includes(env: Environment) -> None:
     env.remove("includes")
-    env.add("includes", Overload("dra_includes_dyn_dyn", (DYN, DYN), BOOL, _includes, member=True))
+    env.add(
+        "includes",
+        Overload("dra_includes_dyn_dyn", (DYN, DYN), BOOL, _includes, member=True),
+        pricing=Pricing.DRA_INCLUDES,
+    )
 
 
 def dra_options(*, consumable_capacity: bool, list_type_attributes: bool) -> list[VersionedOption]:

@@ -3,7 +3,6 @@ emptier cluster, make the allocator fail, or fit no node at all."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -12,6 +11,9 @@ from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 
 if TYPE_CHECKING:  # the dry-run's modules are imported only when there is an inventory (see check)
+    from dralint.allocator.types import AllocatorError
+    from dralint.api.objects import KubeObject
+    from dralint.apimachinery.fieldpath import Path
     from dralint.diagnose import locate, why
     from dralint.dryrun.analysis import Analysis, Failure
     from dralint.dryrun.placement import Placement
@@ -37,7 +39,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         template = placement.pod.template_index
         if template in reported:
             continue
-        if placement.outcome == "error" and _claims_fault(placement.reason):
+        if placement.failure is not None and _claims_fault(placement.failure):
             reported.add(template)
             yield _error(placement)
         elif placement.outcome == "no-node":
@@ -72,6 +74,7 @@ def _with(scaling: str | None, hint: str | None) -> str | None:
 
 def _never_allocatable(ctx: CheckContext, analysis: Analysis) -> Iterator[Violation]:
     """Claims and templates of the checked paths that no pod uses, tried alone on the empty cluster."""
+    from dralint.allocator.types import AllocatorError
     from dralint.api import model
     from dralint.api.workloads import PodClaim
     from dralint.cluster.pods import ClaimUse
@@ -95,15 +98,18 @@ def _never_allocatable(ctx: CheckContext, analysis: Analysis) -> Iterator[Violat
         if not use.claim.spec.requests:
             continue
         verdict = analysis.never_allocatable(use.claim)
-        if verdict is None or (isinstance(verdict, str) and not _claims_fault(verdict)):
+        if verdict is None or (isinstance(verdict, AllocatorError) and not _claims_fault(verdict)):
             continue  # it fits, or the fault is reported where it lies (CEL runtime errors, unknown classes)
         what = f"{obj.kind} {namespace}/{obj.name} can never be allocated on this inventory, even on an empty cluster"
         hint = "no pod uses it yet: fix it before one does, or delete it"
-        if isinstance(verdict, str):
+        if isinstance(verdict, AllocatorError):
             # "claim ml/x-unused, request gpus: ..." names the stand-in claim: say the request, at the request
-            match = re.match(r"claim [^,]+, ((?:sub)?request ([^:]+):.*)", verdict)
-            found, path = locate.request(use, match.group(2)) if match else (obj, ())
-            text = match.group(1) if match else verdict
+            text = verdict.message
+            found: KubeObject | None = obj
+            path: Path = ()
+            if verdict.request is not None and verdict.claim is not None:
+                text = text.removeprefix(f"claim {verdict.claim}, ")
+                found, path = locate.request(use, verdict.request)
             if "constraint would not be satisfied" in text:
                 hint = (
                     "the devices the request takes do not all have the same value of the constraint's attribute; "
@@ -248,14 +254,12 @@ def _oversubscribed(analysis: Analysis, failure: Failure, scaling: str | None) -
         )
 
 
-def _claims_fault(error: str) -> bool:
+def _claims_fault(error: AllocatorError) -> bool:
     """Errors the claims cause; CEL runtime errors (DRA420), unknown classes (reference checks) and
     slices whose node selection cannot be parsed (API validation) are reported where they are."""
-    return (
-        error.startswith("claim ")
-        and "CEL runtime error" not in error
-        and "could not retrieve device class" not in error
-    )
+    from dralint.allocator.types import Cause
+
+    return error.claim is not None and error.cause not in (Cause.CEL_RUNTIME, Cause.MISSING_CLASS)
 
 
 def _error(placement: Placement) -> Violation:
@@ -263,10 +267,12 @@ def _error(placement: Placement) -> Violation:
 
     pod = placement.pod
     obj, path = pod.template.owner, pod.template.path
-    match = re.match(r"claim ([^,]+), (?:sub)?request ([^:]+):", placement.reason)
+    failure = placement.failure
     for use in placement.attempted:
-        if match and use.claim is not None and f"{use.key[0]}/{use.key[1]}" == match.group(1):
-            found, found_path = locate.request(use, match.group(2))
+        if failure is None or failure.request is None or use.claim is None:
+            continue
+        if f"{use.key[0]}/{use.key[1]}" == failure.claim:
+            found, found_path = locate.request(use, failure.request)
             if found is not None:
                 obj, path = found, found_path
     return Violation(

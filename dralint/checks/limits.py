@@ -16,13 +16,13 @@ from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 
 RULE = RuleId.SEARCH_LIMIT_REACHED
-_PER_ATTEMPT = "search budget exhausted"
-_WHOLE_RUN = "dry-run budget exhausted"
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
     if not ctx.options.simulate or not ctx.inventory.has_devices:
         return
+    from dralint.allocator.types import Cause  # (the dry-run's modules are loaded only with an inventory)
+
     limits = ctx.options.limits
     reported: set[int] = set()
     stopped = []
@@ -30,7 +30,8 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         if placement.outcome != "error":
             continue
         pod = placement.pod
-        if placement.reason.startswith(_PER_ATTEMPT) and pod.template_index not in reported:
+        cause = placement.failure.cause if placement.failure is not None else None
+        if cause is Cause.SEARCH_BUDGET and pod.template_index not in reported:
             reported.add(pod.template_index)
             node = placement.candidates[0] if placement.candidates else "its node"
             whose = "its" if pod.template.owner.kind == "Pod" else "their"
@@ -43,7 +44,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
                 "make the requests narrower (fewer devices per request, selectors or constraints that leave fewer "
                 "choices), or raise limits.maxSearchSteps in the configuration",
             )
-        elif placement.reason.startswith(_WHOLE_RUN):
+        elif cause is Cause.DRY_RUN_BUDGET:
             stopped.append(placement)
     selectors = ctx.selector_errors.stopped
     if selectors is not None:

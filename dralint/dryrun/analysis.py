@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from dralint.allocator import Explanation, Features
+from dralint.allocator import AllocatorError, Explanation, Features
 from dralint.allocator.prepare import apply_taint_rules, features_for, taint_rules_apply
 from dralint.api import model
 from dralint.api.versions import Target
@@ -177,19 +177,19 @@ class Analysis:  # not slotted: it caches lazily computed properties
         """The inventory's devices with nothing allocated, not even what the inventory says is in use."""
         return Cluster(self.cluster.slices, self.cluster.classes, self.features, budget=self.cluster.budget)
 
-    def never_allocatable(self, claim: model.ResourceClaim) -> list[why.RequestWhy] | str | None:
+    def never_allocatable(self, claim: model.ResourceClaim) -> list[why.RequestWhy] | AllocatorError | None:
         """Why a claim no pod uses could not be allocated on any node of the empty cluster.
 
         ``None`` when it can be (or when the dry-run cannot tell: its search budget ran out); the
-        allocator's error text when the allocator fails on it; else the reasons per request.
+        allocator's error when the allocator fails on it; else the reasons per request.
         """
         nodes = list(self.nodes_by_name.values())
         for node in nodes:
             attempt = self.empty.attempt(node, [claim])
             if attempt.results is not None:
                 return None
-            if attempt.error is not None and not attempt.failed_on_node:
-                return attempt.error
+            if attempt.failure is not None and not attempt.failed_on_node:
+                return attempt.failure
         if not nodes:
             return None
         explanations = [self.empty.explain(node, [claim]) for node in nodes[:MAX_EXPLAINED_NODES]]

@@ -84,15 +84,23 @@ def exclusion(
         return Exclusion("node name", f"the pod names node {spec.node_name}")
     if not labels_known:
         return None
+    excluded = affinity_exclusion(node, spec)
+    if excluded is not None:
+        return excluded
+    taint = untolerated(node, tolerations)
+    if taint is not None:
+        text = f"{taint.key}={taint.value}:{taint.effect}" if taint.value else f"{taint.key}:{taint.effect}"
+        return Exclusion("taint", f"untolerated taint {text}")
+    return None
+
+
+def affinity_exclusion(node: model.Node, spec: PodSpec) -> Exclusion | None:
+    """NodeAffinity's ``Match``: why the pod's nodeSelector or required node affinity refuses ``node``."""
     for key, value in spec.node_selector.items():
         if node.labels.get(key) != value:
             return Exclusion("node selector", f"nodeSelector {key}={value}")
     if spec.required_affinity is not None and not selector_matches(node, spec.required_affinity):
         return Exclusion("node affinity", "required node affinity")
-    taint = untolerated(node, tolerations)
-    if taint is not None:
-        text = f"{taint.key}={taint.value}:{taint.effect}" if taint.value else f"{taint.key}:{taint.effect}"
-        return Exclusion("taint", f"untolerated taint {text}")
     return None
 
 

@@ -16,9 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from dralint.api import model
 from dralint.api.scheduling import AffinityTerm, LabelMap, LabelSelector, SpreadConstraint, with_label_keys
-from dralint.api.workloads import PodSpec
 from dralint.cluster.inventory import NodeEntry
 from dralint.cluster.pods import Pod
 from dralint.dryrun import eligibility, resources
@@ -250,7 +248,7 @@ class PlacedPods:
             node = entry.node
             if not all(k in node.labels for k in keys):
                 continue
-            if constraint.node_affinity_policy == "Honor" and not _affinity_matches(node, spec):
+            if constraint.node_affinity_policy == "Honor" and eligibility.affinity_exclusion(node, spec) is not None:
                 continue
             if constraint.node_taints_policy == "Honor" and eligibility.untolerated(node, pod.tolerations):
                 continue
@@ -299,10 +297,3 @@ class PlacedPods:
             return None
 
         return check
-
-
-def _affinity_matches(node: model.Node, spec: PodSpec) -> bool:
-    """NodeAffinity's ``Match``: the pod's nodeSelector and required node affinity."""
-    if any(node.labels.get(k) != v for k, v in spec.node_selector.items()):
-        return False
-    return spec.required_affinity is None or eligibility.selector_matches(node, spec.required_affinity)

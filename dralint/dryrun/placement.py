@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from dralint import progress
+from dralint.allocator.types import AllocatorError
 from dralint.api import model
 from dralint.cluster.inventory import NodeEntry
 from dralint.cluster.pods import ClaimUse, Pod
@@ -35,8 +36,17 @@ class Attempt:
     """What the allocator said for one pod on one node."""
 
     results: tuple[model.AllocationResult, ...] | None  # one per claim, or None
-    error: str | None = None  # a hard error: the scheduler gives up on the pod
-    failed_on_node: bool = False  # "invalid resource pools were encountered": this node only
+    failure: AllocatorError | None = None  # a hard error: the scheduler gives up on the pod (unless on this node only)
+
+    @property
+    def error(self) -> str | None:
+        """The allocator's error message (``None`` without an error)."""
+        return self.failure.message if self.failure is not None else None
+
+    @property
+    def failed_on_node(self) -> bool:
+        """``invalid resource pools were encountered``: this node only."""
+        return self.failure is not None and self.failure.failed_on_node
 
 
 class Allocate(Protocol):
@@ -54,6 +64,7 @@ class Placement:
     node: str | None = None
     allocations: tuple[tuple[ClaimUse, model.AllocationResult], ...] = ()  # claims this pod allocated or reused
     reason: str = ""  # for anything but "placed": one line for the user
+    failure: AllocatorError | None = None  # for "error": what the allocator's error is about (its text is the reason)
     candidates: tuple[str, ...] = ()  # nodes the pod may run on (for "unsatisfiable" and "error")
     attempted: tuple[ClaimUse, ...] = ()  # the claims the allocator was asked to allocate
     # the filters that excluded nodes: for "no-node" all of them ("taint", "resources", ...), for
@@ -201,7 +212,12 @@ class _Run:
             attempt = self.allocate(node, [u.claim for u in to_allocate if u.claim is not None])
             if attempt.error is not None and not attempt.failed_on_node:
                 return Placement(
-                    pod, "error", reason=attempt.error, candidates=(node.name,), attempted=tuple(to_allocate)
+                    pod,
+                    "error",
+                    reason=attempt.error,
+                    failure=attempt.failure,
+                    candidates=(node.name,),
+                    attempted=tuple(to_allocate),
                 )
             if attempt.results is None:
                 self.failed.setdefault(shape, set()).add(position)

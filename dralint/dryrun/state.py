@@ -17,6 +17,7 @@ from dralint.allocator import (
     DEFAULT_SEARCH_BUDGET,
     Allocator,
     AllocatorError,
+    Cause,
     Explanation,
     Features,
     SearchBudgetExhausted,
@@ -43,8 +44,8 @@ class SearchBudget:
     total: int | None = None
     used: int = 0
 
-    def exhausted_message(self) -> str:
-        return f"dry-run budget exhausted after {self.total} search steps"
+    def exhausted(self) -> AllocatorError:
+        return AllocatorError(f"dry-run budget exhausted after {self.total} search steps", cause=Cause.DRY_RUN_BUDGET)
 
 
 class Cluster:
@@ -115,18 +116,18 @@ class Cluster:
         steps = budget.per_attempt
         if budget.total is not None:
             if budget.used >= budget.total:
-                return Attempt(None, budget.exhausted_message())
+                return Attempt(None, budget.exhausted())
             steps = min(steps, budget.total - budget.used)
         allocator = self._allocator(node, steps)
         try:
             results = allocator.allocate(node, claims)
         except SearchBudgetExhausted as error:
             if steps < budget.per_attempt:
-                return Attempt(None, budget.exhausted_message())
-            attempt = self._gave_up[key] = Attempt(None, error.message)
+                return Attempt(None, budget.exhausted())
+            attempt = self._gave_up[key] = Attempt(None, error)
             return attempt
         except AllocatorError as error:
-            return Attempt(None, error.message, error.failed_on_node)
+            return Attempt(None, error)
         finally:
             budget.used += allocator.last_steps
         if results is None:

@@ -12,12 +12,11 @@ from typing import Any
 
 from dralint.cel.checker.types import Type
 from dralint.cel.parser.macros import MACROS_BASE
+from dralint.cel.pricing import Pricing
 
-__all__ = ["CostFn", "Environment", "Function", "Impl", "Overload"]
+__all__ = ["Environment", "Function", "Impl", "Installer", "Overload", "VersionedOption"]
 
 Impl = Callable[..., Any]
-# Runtime cost of one call from its argument values and result (cel-go's ActualCostEstimator).
-CostFn = Callable[[tuple[Any, ...], Any], int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +29,6 @@ class Overload:
     impl: Impl | None = None
     member: bool = False
     type_params: tuple[str, ...] = ()
-    cost: CostFn | None = None
 
 
 @dataclass(slots=True)
@@ -42,6 +40,7 @@ class Function:
     singleton: Impl | None = None
     # Implementations whose runtime type guards are off (cel-go's DisableTypeGuards).
     no_guards: bool = False
+    pricing: Pricing | None = None  # how a call costs (None: as cel-go's core prices it)
 
 
 @dataclass(slots=True)
@@ -69,12 +68,21 @@ class Environment:
     def __eq__(self, other: object) -> bool:
         return self is other
 
-    def add(self, name: str, *overloads: Overload, singleton: Impl | None = None, no_guards: bool = False) -> None:
-        """Declare (or extend) function ``name``."""
+    def add(
+        self,
+        name: str,
+        *overloads: Overload,
+        singleton: Impl | None = None,
+        no_guards: bool = False,
+        pricing: Pricing | None = None,
+    ) -> None:
+        """Declare (or extend) function ``name``, priced as ``pricing`` (Kubernetes prices a function by its name)."""
         function = self.functions.get(name)
         if function is None:
             function = self.functions[name] = Function(name)
         function.overloads.extend(overloads)
+        if pricing is not None:
+            function.pricing = pricing
         if singleton is not None:
             function.singleton = singleton
         if no_guards:
@@ -88,3 +96,17 @@ class Environment:
         if function is not None:
             drop = set(overload_ids)
             function.overloads = [o for o in function.overloads if o.id not in drop]
+
+
+Installer = Callable[[Environment], None]
+
+
+@dataclass(frozen=True, slots=True)
+class VersionedOption:
+    """Declarations that a release introduced (and maybe removed): each library lists its own as ``RELEASES``."""
+
+    introduced: str
+    install: Installer
+    removed: str | None = None
+    # Feature-gated options: included in new-expression environments exactly when enabled.
+    enabled: bool | None = None

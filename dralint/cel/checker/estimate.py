@@ -13,16 +13,6 @@ import math
 from dralint.cel.checker.check import Checked
 from dralint.cel.checker.decls import Environment
 from dralint.cel.checker.types import Type
-from dralint.cel.cost_factors import (
-    COMPARE_BY_SIZE_OVERLOADS,
-    LIST_CREATE_COST,
-    MAP_CREATE_COST,
-    REGEX_FACTOR,
-    STRING_FACTOR,
-    STRUCT_CREATE_COST,
-    TRAVERSAL_FUNCTIONS,
-    UNIT_COST_FUNCTIONS,
-)
 from dralint.cel.parser.nodes import (
     Call,
     Comprehension,
@@ -33,6 +23,15 @@ from dralint.cel.parser.nodes import (
     Ident,
     Literal,
     Select,
+)
+from dralint.cel.pricing import (
+    COMPARE_BY_SIZE_OVERLOADS,
+    LIST_CREATE_COST,
+    MAP_CREATE_COST,
+    REGEX_FACTOR,
+    STRING_FACTOR,
+    STRUCT_CREATE_COST,
+    Pricing,
 )
 
 __all__ = ["estimate"]
@@ -314,105 +313,144 @@ class _Coster:
     def library_cost(
         self, function: str, overload_id: str, target: Expr | None, args: tuple[Expr, ...]
     ) -> tuple[Range, Range | None] | None:
-        """Kubernetes' ``EstimateCallCost``, the lists extension's estimators and DRA's ``includes``."""
-        if overload_id == "dra_includes_dyn_dyn" and target is not None:
-            return (0, 48), None
-        if overload_id == "lists_range":
-            count = _int_literal(args[0]) if args else None
-            size = _fixed(count) if count is not None else (MAX, MAX)
-            return _add(_add(size, (1, 1)), _fixed(LIST_CREATE_COST)), size
-        if overload_id in ("list_slice", "list_reverse") and target is not None:
-            size = self.size_or_unknown(target)
-            if overload_id == "list_slice":
-                start = _int_literal(args[0]) or 0
-                end = _int_literal(args[1])
-                size = _fixed(max((end if end is not None else size[1]) - start, 0))
-            return _add(_add(size, (1, 1)), _fixed(LIST_CREATE_COST)), size
-        if overload_id in ("list_flatten", "list_flatten_int") and target is not None:
-            depth = 1 if not args else (_int_literal(args[0]) or MAX)
-            size = self.size_or_unknown(target)
-            return _add(_add(_factor(size, float(depth)), (1, 1)), _fixed(LIST_CREATE_COST)), size
-        if overload_id == "list_distinct" or overload_id.endswith(("_sort", "_sortByAssociatedKeys")):
-            if target is None:
-                return None
-            # sortBy's cost is the self-comparison of its keys list (the argument).
-            compared = args[0] if overload_id.endswith("_sortByAssociatedKeys") and args else target
-            size = self.size_or_unknown(compared)
-            factor = 2.0
-            if overload_id.startswith(("list_string_", "list_bytes_")):
-                factor += STRING_FACTOR
-            # cel-go's estimateAllocatingListCall reports the squared size as the result's size too.
-            squared = _mul(size, size)
-            return _add(_add(_factor(squared, factor), (1, 1)), _fixed(LIST_CREATE_COST)), squared
-        if function in TRAVERSAL_FUNCTIONS and target is not None:
-            size = self.size_or_unknown(target)
-            element_cost: Range = (1, 1)
-            t = self.type(target)
-            if t is not None and t.kind == "list" and t.params and t.params[0].kind in ("string", "bytes"):
-                element_size = self.env.sizes((*self.path(target), "@items")) if self.env.sizes else None
-                element_cost = _add(
-                    element_cost, _factor((0, element_size if element_size is not None else MAX), STRING_FACTOR)
-                )
-                return _mul(size, element_cost), None
-            if (t is not None and t.kind == "list") or function == "includes":
-                return _mul(size, element_cost), None
-            return _factor(size, STRING_FACTOR), None
-        if function == "url" and len(args) == 1:
-            size = self.size_or_unknown(args[0])
-            return _factor(size, STRING_FACTOR), size
-        if function in ("lowerAscii", "upperAscii", "substring", "trim") and target is not None:
-            size = self.size_or_unknown(target)
-            return _factor(size, STRING_FACTOR), size
-        if function in ("replace", "split") and target is not None:
-            size = self.size_or_unknown(target)
-            if function == "split":
+        """Kubernetes' ``EstimateCallCost``, the lists extension's estimators and DRA's ``includes``, by the
+        function's declared :class:`Pricing`; ``None`` leaves the call to cel-go's core prices."""
+        declared = self.env.functions.get(function)
+        pricing = declared.pricing if declared is not None else None
+        if pricing is None:
+            if function == "_==_" and len(args) == 2:
+                left, right = self.type(args[0]), self.type(args[1])
+                if left is not None and left == right and left.name in _UNIT_EQUALITY:
+                    return (1, 1), None
+            return None
+        if pricing in _RECEIVER_PRICED:
+            return self.receiver_cost(pricing, function, overload_id, target, args) if target is not None else None
+        match pricing:
+            case Pricing.UNIT:
+                return (1, 1), None
+            case Pricing.LIST_RANGE:
+                count = _int_literal(args[0]) if args else None
+                size = _fixed(count) if count is not None else (MAX, MAX)
+                return _add(_add(size, (1, 1)), _fixed(LIST_CREATE_COST)), size
+            case Pricing.URL if len(args) == 1:
+                size = self.size_or_unknown(args[0])
+                return _factor(size, STRING_FACTOR), size
+            case Pricing.PARSE if args:
+                return _factor(self.size_or_unknown(args[0]), STRING_FACTOR), None
+            case Pricing.IP:
+                if overload_id == "cidr_ip":
+                    return (1, 1), None
+                if args:
+                    return _factor(self.size_or_unknown(args[0]), STRING_FACTOR), None
+            case Pricing.IP_CANONICAL if args:
+                return _factor(self.size_or_unknown(args[0]), 2 * STRING_FACTOR), None
+            case Pricing.CONTAINS_IP if args:
+                cost = _factor((8, 32), STRING_FACTOR)
+                if overload_id == "cidr_contains_ip_string":
+                    cost = _add(cost, _factor(self.size_or_unknown(args[0]), STRING_FACTOR))
+                return cost, None
+            case Pricing.CONTAINS_CIDR if args:
+                cost = _add(_add(_factor((8, 32), STRING_FACTOR), _factor((4, 16), STRING_FACTOR)), (1, 1))
+                if overload_id == "cidr_contains_cidr_string":
+                    cost = _add(cost, _factor(self.size_or_unknown(args[0]), STRING_FACTOR))
+                return cost, None
+            case Pricing.VALIDATE if args:
+                return _factor(_factor(self.size_or_unknown(args[0]), STRING_FACTOR), 1103 * REGEX_FACTOR), None
+        return None
+
+    def receiver_cost(
+        self, pricing: Pricing, function: str, overload_id: str, target: Expr, args: tuple[Expr, ...]
+    ) -> tuple[Range, Range | None] | None:
+        """The classes priced by their receiver ``target``."""
+        match pricing:
+            case Pricing.DRA_INCLUDES:
+                return (0, 48), None
+            case Pricing.TRAVERSAL:
+                return self.traversal(function, target)
+            case Pricing.LIST_SLICE | Pricing.LIST_REVERSE:
+                size = self.size_or_unknown(target)
+                if pricing is Pricing.LIST_SLICE:
+                    start = _int_literal(args[0]) or 0
+                    end = _int_literal(args[1])
+                    size = _fixed(max((end if end is not None else size[1]) - start, 0))
+                return _add(_add(size, (1, 1)), _fixed(LIST_CREATE_COST)), size
+            case Pricing.LIST_FLATTEN:
+                depth = 1 if not args else (_int_literal(args[0]) or MAX)
+                size = self.size_or_unknown(target)
+                return _add(_add(_factor(size, float(depth)), (1, 1)), _fixed(LIST_CREATE_COST)), size
+            case Pricing.LIST_SORT | Pricing.LIST_SORT_BY_KEYS:
+                # sortBy's cost is the self-comparison of its keys list (the argument).
+                compared = args[0] if pricing is Pricing.LIST_SORT_BY_KEYS and args else target
+                size = self.size_or_unknown(compared)
+                factor = 2.0
+                if overload_id.startswith(("list_string_", "list_bytes_")):
+                    factor += STRING_FACTOR
+                # cel-go's estimateAllocatingListCall reports the squared size as the result's size too.
+                squared = _mul(size, size)
+                return _add(_add(_factor(squared, factor), (1, 1)), _fixed(LIST_CREATE_COST)), squared
+            case Pricing.RECEIVER_STRING:
+                size = self.size_or_unknown(target)
+                return _factor(size, STRING_FACTOR), size
+            case Pricing.REPLACE:
+                return _factor(self.size_or_unknown(target), 2 * STRING_FACTOR), None
+            case Pricing.SPLIT:
+                size = self.size_or_unknown(target)
                 limit = _int_literal(args[1]) if len(args) > 1 else None
                 return _factor(size, 2 * STRING_FACTOR), (0, limit if limit is not None else size[1])
-            return _factor(size, 2 * STRING_FACTOR), None
-        if function == "join" and target is not None:
-            size = self.size_or_unknown(target)
-            element_max = self.env.sizes((*self.path(target), "@items")) if self.env.sizes else None
-            entry = self.entry_size(target)
-            item_size: Range = (
-                entry[2] if entry is not None else ((0, element_max) if element_max is not None else UNKNOWN)
-            )
-            total = _mul(size, item_size)
-            if args:
-                separators = (max(size[0] - 1, 0), max(size[1] - 1, 0) if size[1] != MAX else MAX)
-                total = _add(total, _mul(self.size_or_unknown(args[0]), separators))
-            return _factor(total, STRING_FACTOR), total
-        if function in ("find", "findAll") and target is not None and args:
-            size = self.size_or_unknown(target)
-            text = _factor(_add(size, (1, 1)), STRING_FACTOR)
-            return _mul(text, _factor(self.size_or_unknown(args[0]), REGEX_FACTOR)), (0, size[1])
-        if function in ("cidr", "isIP", "isCIDR", "quantity", "isQuantity", "semver", "isSemver") and args:
-            return _factor(self.size_or_unknown(args[0]), STRING_FACTOR), None
-        if function == "ip":
-            if overload_id == "cidr_ip":
-                return (1, 1), None
-            if args:
-                return _factor(self.size_or_unknown(args[0]), STRING_FACTOR), None
-        if function == "ip.isCanonical" and args:
-            return _factor(self.size_or_unknown(args[0]), 2 * STRING_FACTOR), None
-        if function == "containsIP" and args:
-            cost = _factor((8, 32), STRING_FACTOR)
-            if overload_id == "cidr_contains_ip_string":
-                cost = _add(cost, _factor(self.size_or_unknown(args[0]), STRING_FACTOR))
-            return cost, None
-        if function == "containsCIDR" and args:
-            cost = _add(_add(_factor((8, 32), STRING_FACTOR), _factor((4, 16), STRING_FACTOR)), (1, 1))
-            if overload_id == "cidr_contains_cidr_string":
-                cost = _add(cost, _factor(self.size_or_unknown(args[0]), STRING_FACTOR))
-            return cost, None
-        if function == "validate" and args:
-            return _factor(_factor(self.size_or_unknown(args[0]), STRING_FACTOR), 1103 * REGEX_FACTOR), None
-        if function in UNIT_COST_FUNCTIONS:
-            return (1, 1), None
-        if function == "_==_" and len(args) == 2:
-            left, right = self.type(args[0]), self.type(args[1])
-            if left is not None and left == right and left.name in _UNIT_EQUALITY:
-                return (1, 1), None
+            case Pricing.JOIN:
+                return self.join(target, args)
+            case Pricing.FIND if args:
+                size = self.size_or_unknown(target)
+                text = _factor(_add(size, (1, 1)), STRING_FACTOR)
+                return _mul(text, _factor(self.size_or_unknown(args[0]), REGEX_FACTOR)), (0, size[1])
         return None
+
+    def traversal(self, function: str, target: Expr) -> tuple[Range, Range | None]:
+        """A function that traverses its receiver once: each element, plus the bytes of string elements."""
+        size = self.size_or_unknown(target)
+        element_cost: Range = (1, 1)
+        t = self.type(target)
+        if t is not None and t.kind == "list" and t.params and t.params[0].kind in ("string", "bytes"):
+            element_size = self.env.sizes((*self.path(target), "@items")) if self.env.sizes else None
+            element_cost = _add(
+                element_cost, _factor((0, element_size if element_size is not None else MAX), STRING_FACTOR)
+            )
+            return _mul(size, element_cost), None
+        if (t is not None and t.kind == "list") or function == "includes":
+            return _mul(size, element_cost), None
+        return _factor(size, STRING_FACTOR), None
+
+    def join(self, target: Expr, args: tuple[Expr, ...]) -> tuple[Range, Range | None]:
+        """``join``: every element's size, plus the separators between them."""
+        size = self.size_or_unknown(target)
+        element_max = self.env.sizes((*self.path(target), "@items")) if self.env.sizes else None
+        entry = self.entry_size(target)
+        item_size: Range = entry[2] if entry is not None else ((0, element_max) if element_max is not None else UNKNOWN)
+        total = _mul(size, item_size)
+        if args:
+            separators = (max(size[0] - 1, 0), max(size[1] - 1, 0) if size[1] != MAX else MAX)
+            total = _add(total, _mul(self.size_or_unknown(args[0]), separators))
+        return _factor(total, STRING_FACTOR), total
+
+
+# The classes priced by their receiver (:meth:`_Coster.receiver_cost`): a call written without one
+# is left to cel-go's core prices.
+_RECEIVER_PRICED = frozenset(
+    {
+        Pricing.TRAVERSAL,
+        Pricing.DRA_INCLUDES,
+        Pricing.LIST_SLICE,
+        Pricing.LIST_REVERSE,
+        Pricing.LIST_FLATTEN,
+        Pricing.LIST_SORT,
+        Pricing.LIST_SORT_BY_KEYS,
+        Pricing.RECEIVER_STRING,
+        Pricing.REPLACE,
+        Pricing.SPLIT,
+        Pricing.JOIN,
+        Pricing.FIND,
+    }
+)
 
 
 def _int_literal(e: Expr) -> int | None:

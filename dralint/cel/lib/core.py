@@ -9,7 +9,7 @@ import math
 import re
 from typing import Any
 
-from dralint.cel.checker.decls import Environment, Overload
+from dralint.cel.checker.decls import Environment, Overload, VersionedOption
 from dralint.cel.checker.types import (
     BOOL,
     BYTES,
@@ -36,6 +36,7 @@ from dralint.cel.lib.time import (
     timestamp_from_seconds,
     timestamp_to_string,
 )
+from dralint.cel.parser.macros import MACROS_TWO_VAR
 from dralint.cel.runtime import arithmetic
 from dralint.cel.runtime import semantics as runtime
 from dralint.cel.runtime.values import (
@@ -49,7 +50,7 @@ from dralint.cel.runtime.values import (
     digits_value,
 )
 
-__all__ = ["format_double", "install"]
+__all__ = ["RELEASES", "format_double", "install"]
 
 A = param("A")
 B = param("B")
@@ -370,3 +371,30 @@ def format_double(value: float) -> str:
     if point >= len(digits):
         return f"{sign}{digits}{'0' * (point - len(digits))}"
     return f"{sign}{digits[:point]}.{digits[point:]}"
+
+
+def _cross_type_numeric(env: Environment) -> None:
+    env.cross_type_numeric = True  # 1 < 1.5 and 1u == 1 compare across numeric types
+
+
+def _literal_validators(env: Environment) -> None:
+    env.literal_validators = True  # regex, duration and timestamp literals are checked when compiled
+
+
+def _two_var_comprehensions(env: Environment) -> None:
+    env.macros = env.macros | MACROS_TWO_VAR
+    k, v = param("K"), param("V")
+    env.add(
+        "cel.@mapInsert",
+        Overload("@mapInsert_map_key_value", (map_of(k, v), k, v), map_of(k, v)),
+        Overload("@mapInsert_map_map", (map_of(k, v), map_of(k, v)), map_of(k, v)),
+    )
+
+
+# The releases whose base environment introduced the standard declarations and language options.
+RELEASES = (
+    VersionedOption("1.0", install),
+    VersionedOption("1.28", _cross_type_numeric),
+    VersionedOption("1.29", _literal_validators),
+    VersionedOption("1.32", _two_var_comprehensions),
+)

@@ -1,6 +1,7 @@
 """Kubernetes' CEL base environments (``apiserver/pkg/cel/environment/base.go``) by version.
 
-Each library has the release that introduced it (and removed it). The *stored* environment has
+Each library module lists the releases that introduced (and removed) its declarations as
+``RELEASES``, next to the declarations and their pricing. The *stored* environment has
 every library not removed; the *new-expressions* environment of a release has the libraries
 introduced at or before its compatibility version (the previous minor release). Extensions
 (like DRA's) add their own versioned, optionally feature-gated options on top.
@@ -8,34 +9,14 @@ introduced at or before its compatibility version (the previous minor release). 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
-from dralint.cel.checker.decls import Environment, Overload
-from dralint.cel.checker.types import map_of, param
-from dralint.cel.lib import core as lib_core
-from dralint.cel.lib import lists as lib_lists
-from dralint.cel.lib import named_format as lib_named_format
-from dralint.cel.lib import net as lib_net
-from dralint.cel.lib import optional as lib_optional
-from dralint.cel.lib import quantity as lib_quantity
-from dralint.cel.lib import semver as lib_semver
-from dralint.cel.lib import strings as lib_strings
-from dralint.cel.lib import time as lib_time
-from dralint.cel.parser.macros import MACROS_BASE, MACROS_TWO_VAR
+from dralint.cel.checker.decls import Environment, VersionedOption
+from dralint.cel.lib import core, lists, named_format, net, optional, quantity, semver, strings, time
+from dralint.cel.parser.macros import MACROS_BASE
 
 __all__ = ["VersionedOption", "base_options", "build", "compatibility_version", "release_key"]
 
-Installer = Callable[[Environment], None]
-
-
-@dataclass(frozen=True, slots=True)
-class VersionedOption:
-    introduced: str
-    install: Installer
-    removed: str | None = None
-    # Feature-gated options: included in new-expression environments exactly when enabled.
-    enabled: bool | None = None
+# Every library of Kubernetes' base environment; each lists the releases of its declarations (RELEASES).
+LIBRARIES = (core, time, strings, net, lists, optional, quantity, named_format, semver)
 
 
 def release_key(release: str) -> tuple[int, int]:
@@ -49,55 +30,9 @@ def compatibility_version(release: str) -> str:
     return f"{major}.{minor - 1}"
 
 
-def _core(env: Environment) -> None:
-    lib_core.install(env)
-    lib_time.install(env)
-    lib_strings.install_base(env)
-    lib_strings.install_regex(env)
-    lib_net.install_urls(env)
-
-
-def _two_var(env: Environment) -> None:
-    env.macros = env.macros | MACROS_TWO_VAR
-    k, v = param("K"), param("V")
-    env.add(
-        "cel.@mapInsert",
-        Overload("@mapInsert_map_key_value", (map_of(k, v), k, v), map_of(k, v)),
-        Overload("@mapInsert_map_map", (map_of(k, v), map_of(k, v)), map_of(k, v)),
-    )
-
-
-def _strings_v0(env: Environment) -> None:
-    lib_strings.install_ext(env, version=0)
-
-
-def _strings_v2(env: Environment) -> None:
-    lib_strings.install_ext(env, version=2)
-    env.extra["format_validator"] = True
-
-
-def _cross_type_and_optional(env: Environment) -> None:
-    env.cross_type_numeric = True
-    lib_optional.install(env)
-    lib_quantity.install(env)
-
-
 def base_options() -> list[VersionedOption]:
-    return [
-        VersionedOption("1.0", _core),
-        VersionedOption("1.0", lambda env: lib_lists.install_k8s_lists(env, version=0), removed="1.37"),
-        VersionedOption("1.37", lambda env: lib_lists.install_k8s_lists(env, version=1)),
-        VersionedOption("1.28", _cross_type_and_optional),
-        VersionedOption("1.29", lambda env: setattr(env, "literal_validators", True)),
-        VersionedOption("1.0", _strings_v0, removed="1.29"),
-        VersionedOption("1.29", _strings_v2),
-        VersionedOption("1.29", lib_lists.install_sets),
-        VersionedOption("1.30", lib_net.install_ip_cidr),
-        VersionedOption("1.31", lib_named_format.install),
-        VersionedOption("1.32", _two_var),
-        VersionedOption("1.33", lambda env: lib_semver.install(env, version=1)),
-        VersionedOption("1.34", lambda env: lib_lists.install_lists_ext(env, version=3)),
-    ]
+    """The base environment's options in the order of the releases that introduced them."""
+    return sorted((o for library in LIBRARIES for o in library.RELEASES), key=lambda o: release_key(o.introduced))
 
 
 def build(name: str, options: list[VersionedOption], *, compatibility: str | None, honour_gates: bool) -> Environment:

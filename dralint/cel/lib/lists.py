@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from dralint.cel.checker.decls import Environment, Overload
+from dralint.cel.checker.decls import Environment, Overload, VersionedOption
 from dralint.cel.checker.types import (
     BOOL,
     BYTES,
@@ -22,17 +22,12 @@ from dralint.cel.checker.types import (
 )
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.parser.macros import MACROS_LISTS
+from dralint.cel.pricing import Pricing
 from dralint.cel.runtime import arithmetic
 from dralint.cel.runtime import semantics as runtime
-from dralint.cel.runtime.costs import (
-    list_flatten_cost,
-    list_keys_compare_cost,
-    list_output_cost,
-    list_self_compare_cost,
-)
 from dralint.cel.runtime.values import MAX_LIST_SIZE, Duration, UInt, refuse_larger
 
-__all__ = ["install_k8s_lists", "install_lists_ext", "install_sets"]
+__all__ = ["RELEASES", "install_k8s_lists", "install_lists_ext", "install_sets"]
 
 A = param("A")
 _COMPARABLE: tuple[tuple[str, Type], ...] = (
@@ -65,6 +60,7 @@ def install_k8s_lists(env: Environment, *, version: int = 1) -> None:
     env.add(
         "isSorted",
         *(Overload(f"list_{n}_is_sorted_bool", (list_of(t),), BOOL, _is_sorted, member=True) for n, t in _COMPARABLE),
+        pricing=Pricing.TRAVERSAL,
     )
     env.add(
         "sum",
@@ -72,13 +68,34 @@ def install_k8s_lists(env: Environment, *, version: int = 1) -> None:
             Overload(f"list_{n}_sum_{n}", (list_of(t),), t, functools.partial(_sum, zero), member=True)
             for n, t, zero in _SUMMABLE
         ),
+        pricing=Pricing.TRAVERSAL,
     )
-    env.add("max", *(Overload(f"list_{n}_max_{n}", (list_of(t),), t, _max, member=True) for n, t in _COMPARABLE))
-    env.add("min", *(Overload(f"list_{n}_min_{n}", (list_of(t),), t, _min, member=True) for n, t in _COMPARABLE))
-    env.add("indexOf", Overload("list_a_index_of_int", (list_of(A), A), INT, _index_of, True, ("A",)))
-    env.add("lastIndexOf", Overload("list_a_last_index_of_int", (list_of(A), A), INT, _last_index_of, True, ("A",)))
+    env.add(
+        "max",
+        *(Overload(f"list_{n}_max_{n}", (list_of(t),), t, _max, member=True) for n, t in _COMPARABLE),
+        pricing=Pricing.TRAVERSAL,
+    )
+    env.add(
+        "min",
+        *(Overload(f"list_{n}_min_{n}", (list_of(t),), t, _min, member=True) for n, t in _COMPARABLE),
+        pricing=Pricing.TRAVERSAL,
+    )
+    env.add(
+        "indexOf",
+        Overload("list_a_index_of_int", (list_of(A), A), INT, _index_of, True, ("A",)),
+        pricing=Pricing.TRAVERSAL,
+    )
+    env.add(
+        "lastIndexOf",
+        Overload("list_a_last_index_of_int", (list_of(A), A), INT, _last_index_of, True, ("A",)),
+        pricing=Pricing.TRAVERSAL,
+    )
     if version >= 1:
-        env.add("includes", Overload("list_includes_dyn_dyn", (DYN, DYN), BOOL, includes, member=True))
+        env.add(
+            "includes",
+            Overload("list_includes_dyn_dyn", (DYN, DYN), BOOL, includes, member=True),
+            pricing=Pricing.TRAVERSAL,
+        )
 
 
 def _is_sorted(items: list[Any]) -> bool:
@@ -154,20 +171,21 @@ def includes(target: Any, arg: Any) -> bool:
 
 def install_lists_ext(env: Environment, *, version: int = 3) -> None:
     list_a = list_of(A)
-    env.add("slice", Overload("list_slice", (list_a, INT, INT), list_a, _slice, True, ("A",), list_output_cost))
+    env.add(
+        "slice", Overload("list_slice", (list_a, INT, INT), list_a, _slice, True, ("A",)), pricing=Pricing.LIST_SLICE
+    )
     if version >= 1:
         env.add(
             "flatten",
-            Overload("list_flatten", (list_of(list_a),), list_a, _flatten, True, ("A",), list_flatten_cost),
-            Overload("list_flatten_int", (list_of(DYN), INT), list_of(DYN), _flatten, True, (), list_flatten_cost),
+            Overload("list_flatten", (list_of(list_a),), list_a, _flatten, True, ("A",)),
+            Overload("list_flatten_int", (list_of(DYN), INT), list_of(DYN), _flatten, True, ()),
+            pricing=Pricing.LIST_FLATTEN,
         )
     if version >= 2:
         env.add(
             "sort",
-            *(
-                Overload(f"list_{t.name}_sort", (list_of(t),), list_of(t), _sort, True, (), list_self_compare_cost)
-                for _, t in _COMPARABLE
-            ),
+            *(Overload(f"list_{t.name}_sort", (list_of(t),), list_of(t), _sort, True, ()) for _, t in _COMPARABLE),
+            pricing=Pricing.LIST_SORT,
         )
         env.add(
             "@sortByAssociatedKeys",
@@ -179,16 +197,20 @@ def install_lists_ext(env: Environment, *, version: int = 3) -> None:
                     _sort_by_keys,
                     True,
                     ("A",),
-                    list_keys_compare_cost,
                 )
                 for _, t in _COMPARABLE
             ),
+            pricing=Pricing.LIST_SORT_BY_KEYS,
         )
         env.macros = env.macros | MACROS_LISTS
-        env.add("lists.range", Overload("lists_range", (INT,), list_of(INT), _range, cost=list_output_cost))
-        env.add("reverse", Overload("list_reverse", (list_a,), list_a, _reverse, True, ("A",), list_output_cost))
+        env.add("lists.range", Overload("lists_range", (INT,), list_of(INT), _range), pricing=Pricing.LIST_RANGE)
         env.add(
-            "distinct", Overload("list_distinct", (list_a,), list_a, _distinct, True, ("A",), list_self_compare_cost)
+            "reverse", Overload("list_reverse", (list_a,), list_a, _reverse, True, ("A",)), pricing=Pricing.LIST_REVERSE
+        )
+        env.add(
+            "distinct",
+            Overload("list_distinct", (list_a,), list_a, _distinct, True, ("A",)),
+            pricing=Pricing.LIST_SORT,
         )
 
 
@@ -287,3 +309,12 @@ def _equivalent(left: list[Any], right: list[Any]) -> bool:
 
 def _intersects(left: list[Any], right: list[Any]) -> bool:
     return any(_has(right, element) for element in left)
+
+
+# The releases whose base environment introduced (and removed) these declarations.
+RELEASES = (
+    VersionedOption("1.0", lambda env: install_k8s_lists(env, version=0), removed="1.37"),
+    VersionedOption("1.37", lambda env: install_k8s_lists(env, version=1)),
+    VersionedOption("1.29", install_sets),
+    VersionedOption("1.34", lambda env: install_lists_ext(env, version=3)),
+)

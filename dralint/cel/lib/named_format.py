@@ -22,13 +22,14 @@ from dralint.apimachinery.validation import (
     mask_trailing_dash,
     qualified_name_errors,
 )
-from dralint.cel.checker.decls import Environment, Overload
+from dralint.cel.checker.decls import Environment, Overload, VersionedOption
 from dralint.cel.checker.types import STRING, list_of, object_type, optional_of
 from dralint.cel.lib.net import URLError, parse_request_uri
+from dralint.cel.pricing import Pricing
 from dralint.cel.runtime import semantics as runtime
 from dralint.cel.runtime.values import NONE, Optional
 
-__all__ = ["FORMAT_TYPE", "NamedFormat", "install"]
+__all__ = ["FORMAT_TYPE", "RELEASES", "NamedFormat", "install"]
 
 FORMAT_TYPE = object_type("kubernetes.NamedFormat")
 
@@ -111,10 +112,15 @@ def _named(name: str) -> Optional:
 
 
 def install(env: Environment) -> None:
-    env.add("format.named", Overload("format-named", (STRING,), optional_of(FORMAT_TYPE), _named))
+    env.add("format.named", Overload("format-named", (STRING,), optional_of(FORMAT_TYPE), _named), pricing=Pricing.UNIT)
     env.add(
         "validate",
         Overload("format-validate", (FORMAT_TYPE, STRING), optional_of(list_of(STRING)), _validate, member=True),
+        pricing=Pricing.VALIDATE,
     )
     for name, fmt in FORMATS.items():
         env.add(f"format.{name}", Overload(f"format.{name}", (), FORMAT_TYPE, lambda fmt=fmt: fmt))
+
+
+# The release whose base environment introduced these declarations.
+RELEASES = (VersionedOption("1.31", install),)

@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote_plus
 
-from dralint.cel.checker.decls import Environment, Overload
+from dralint.cel.checker.decls import Environment, Overload, VersionedOption
 from dralint.cel.checker.types import BOOL, INT, STRING, list_of, map_of, object_type
 from dralint.cel.errors import CelRuntimeError
+from dralint.cel.pricing import Pricing
 from dralint.cel.runtime import semantics as runtime
 
-__all__ = ["CIDR", "IP", "URL", "URLError", "install_ip_cidr", "install_urls", "parse_request_uri"]
+__all__ = ["CIDR", "IP", "RELEASES", "URL", "URLError", "install_ip_cidr", "install_urls", "parse_request_uri"]
 
 URL_TYPE = object_type("kubernetes.URL")
 IP_TYPE = object_type("net.IP")
@@ -265,7 +266,7 @@ def _is_canonical(text: str) -> bool:
 def install_urls(env: Environment) -> None:
     """The URL library (present since Kubernetes 1.0 of CEL)."""
     u = URL_TYPE
-    env.add("url", Overload("string_to_url", (STRING,), u, _url))
+    env.add("url", Overload("string_to_url", (STRING,), u, _url), pricing=Pricing.URL)
     env.add("isURL", Overload("is_url_string", (STRING,), BOOL, _is_url))
     for name, getter in (
         ("getScheme", lambda x: x.scheme),
@@ -274,8 +275,12 @@ def install_urls(env: Environment) -> None:
         ("getPort", URL.port),
         ("getEscapedPath", _escaped_path),
     ):
-        env.add(name, Overload(f"url_{name[3:].lower()}", (u,), STRING, getter, member=True))
-    env.add("getQuery", Overload("url_query", (u,), map_of(STRING, list_of(STRING)), _query, member=True))
+        env.add(name, Overload(f"url_{name[3:].lower()}", (u,), STRING, getter, member=True), pricing=Pricing.UNIT)
+    env.add(
+        "getQuery",
+        Overload("url_query", (u,), map_of(STRING, list_of(STRING)), _query, member=True),
+        pricing=Pricing.UNIT,
+    )
 
 
 def install_ip_cidr(env: Environment) -> None:
@@ -285,10 +290,11 @@ def install_ip_cidr(env: Environment) -> None:
         "ip",
         Overload("string_to_ip", (STRING,), i, _ip),
         Overload("cidr_ip", (c,), i, lambda x: IP(x.address), member=True),
+        pricing=Pricing.IP,
     )
-    env.add("isIP", Overload("is_ip", (STRING,), BOOL, _is_ip))
-    env.add("ip.isCanonical", Overload("ip_is_canonical", (STRING,), BOOL, _is_canonical))
-    env.add("family", Overload("ip_family", (i,), INT, lambda x: x.address.version, member=True))
+    env.add("isIP", Overload("is_ip", (STRING,), BOOL, _is_ip), pricing=Pricing.PARSE)
+    env.add("ip.isCanonical", Overload("ip_is_canonical", (STRING,), BOOL, _is_canonical), pricing=Pricing.IP_CANONICAL)
+    env.add("family", Overload("ip_family", (i,), INT, lambda x: x.address.version, member=True), pricing=Pricing.UNIT)
     for name, test in (
         ("isUnspecified", lambda x: x.address.is_unspecified),
         ("isLoopback", lambda x: x.address.is_loopback),
@@ -296,20 +302,30 @@ def install_ip_cidr(env: Environment) -> None:
         ("isLinkLocalUnicast", _link_local_unicast),
         ("isGlobalUnicast", _is_global_unicast),
     ):
-        env.add(name, Overload(f"ip_{name.lower()}", (i,), BOOL, test, member=True))
-    env.add("cidr", Overload("string_to_cidr", (STRING,), c, _cidr))
-    env.add("isCIDR", Overload("is_cidr", (STRING,), BOOL, _is_cidr))
+        env.add(name, Overload(f"ip_{name.lower()}", (i,), BOOL, test, member=True), pricing=Pricing.UNIT)
+    env.add("cidr", Overload("string_to_cidr", (STRING,), c, _cidr), pricing=Pricing.PARSE)
+    env.add("isCIDR", Overload("is_cidr", (STRING,), BOOL, _is_cidr), pricing=Pricing.PARSE)
     env.add(
         "containsIP",
         Overload("cidr_contains_ip_string", (c, STRING), BOOL, _contains_ip, member=True),
         Overload("cidr_contains_ip_ip", (c, i), BOOL, _contains_ip, member=True),
+        pricing=Pricing.CONTAINS_IP,
     )
     env.add(
         "containsCIDR",
         Overload("cidr_contains_cidr_string", (c, STRING), BOOL, _contains_cidr, member=True),
         Overload("cidr_contains_cidr", (c, c), BOOL, _contains_cidr, member=True),
+        pricing=Pricing.CONTAINS_CIDR,
     )
     env.add(
-        "masked", Overload("cidr_masked", (c,), c, lambda x: CIDR(x.network().network_address, x.bits), member=True)
+        "masked",
+        Overload("cidr_masked", (c,), c, lambda x: CIDR(x.network().network_address, x.bits), member=True),
+        pricing=Pricing.UNIT,
     )
-    env.add("prefixLength", Overload("cidr_prefix_length", (c,), INT, lambda x: x.bits, member=True))
+    env.add(
+        "prefixLength", Overload("cidr_prefix_length", (c,), INT, lambda x: x.bits, member=True), pricing=Pricing.UNIT
+    )
+
+
+# The releases whose base environment introduced these declarations.
+RELEASES = (VersionedOption("1.0", install_urls), VersionedOption("1.30", install_ip_cidr))

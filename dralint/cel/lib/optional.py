@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dralint.cel.checker.decls import Environment, Overload
+from dralint.cel.checker.decls import Environment, Overload, VersionedOption
 from dralint.cel.checker.types import BOOL, INT, list_of, map_of, optional_of, param, type_of
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.runtime.values import NONE, Duration, Optional, Timestamp, UInt
 
-__all__ = ["install"]
+__all__ = ["RELEASES", "install"]
 
 A = param("A")
 K = param("K")
@@ -94,3 +94,7 @@ def install(env: Environment) -> None:
             "list_last", (list_of(A),), opt_a, lambda items: Optional(True, items[-1]) if items else NONE, True, ("A",)
         ),
     )
+
+
+# The release whose base environment introduced these declarations.
+RELEASES = (VersionedOption("1.28", install),)

@@ -9,12 +9,13 @@ from __future__ import annotations
 import math
 
 from dralint.apimachinery.quantity import Quantity, QuantityError, parse_quantity
-from dralint.cel.checker.decls import Environment, Overload
+from dralint.cel.checker.decls import Environment, Overload, VersionedOption
 from dralint.cel.checker.types import BOOL, DOUBLE, INT, STRING, object_type
 from dralint.cel.errors import CelRuntimeError
+from dralint.cel.pricing import Pricing
 from dralint.cel.runtime import semantics as runtime
 
-__all__ = ["QUANTITY", "BoxedQuantity", "install"]
+__all__ = ["QUANTITY", "RELEASES", "BoxedQuantity", "install"]
 
 QUANTITY = object_type("kubernetes.Quantity")
 
@@ -92,25 +93,30 @@ def _sub(q: Quantity, other: Quantity | int) -> BoxedQuantity:
 
 def install(env: Environment) -> None:
     q = QUANTITY
-    env.add("quantity", Overload("string_to_quantity", (STRING,), q, _quantity))
-    env.add("isQuantity", Overload("is_quantity_string", (STRING,), BOOL, _is_quantity))
-    env.add("sign", Overload("quantity_sign", (q,), INT, lambda a: a.sign()))
-    env.add(
-        "isGreaterThan",
-        Overload("quantity_is_greater_than", (q, q), BOOL, lambda a, b: a.cmp(b) == 1, member=True),
-    )
-    env.add("isLessThan", Overload("quantity_is_less_than", (q, q), BOOL, lambda a, b: a.cmp(b) == -1, member=True))
-    env.add("compareTo", Overload("quantity_compare_to", (q, q), INT, lambda a, b: a.cmp(b), member=True))
-    env.add("asApproximateFloat", Overload("quantity_get_float", (q,), DOUBLE, _approximate_float, member=True))
-    env.add("asInteger", Overload("quantity_get_int", (q,), INT, _as_integer, member=True))
-    env.add("isInteger", Overload("quantity_is_integer", (q,), BOOL, lambda a: a.as_int64() is not None, member=True))
-    env.add(
-        "add",
-        Overload("quantity_add", (q, q), q, _add, member=True),
-        Overload("quantity_add_int", (q, INT), q, _add, member=True),
-    )
-    env.add(
-        "sub",
-        Overload("quantity_sub", (q, q), q, _sub, member=True),
-        Overload("quantity_sub_int", (q, INT), q, _sub, member=True),
-    )
+    env.add("quantity", Overload("string_to_quantity", (STRING,), q, _quantity), pricing=Pricing.PARSE)
+    env.add("isQuantity", Overload("is_quantity_string", (STRING,), BOOL, _is_quantity), pricing=Pricing.PARSE)
+    # Everything on a parsed quantity costs one unit.
+    for name, *overloads in (
+        ("sign", Overload("quantity_sign", (q,), INT, lambda a: a.sign())),
+        ("isGreaterThan", Overload("quantity_is_greater_than", (q, q), BOOL, lambda a, b: a.cmp(b) == 1, member=True)),
+        ("isLessThan", Overload("quantity_is_less_than", (q, q), BOOL, lambda a, b: a.cmp(b) == -1, member=True)),
+        ("compareTo", Overload("quantity_compare_to", (q, q), INT, lambda a, b: a.cmp(b), member=True)),
+        ("asApproximateFloat", Overload("quantity_get_float", (q,), DOUBLE, _approximate_float, member=True)),
+        ("asInteger", Overload("quantity_get_int", (q,), INT, _as_integer, member=True)),
+        ("isInteger", Overload("quantity_is_integer", (q,), BOOL, lambda a: a.as_int64() is not None, member=True)),
+        (
+            "add",
+            Overload("quantity_add", (q, q), q, _add, member=True),
+            Overload("quantity_add_int", (q, INT), q, _add, member=True),
+        ),
+        (
+            "sub",
+            Overload("quantity_sub", (q, q), q, _sub, member=True),
+            Overload("quantity_sub_int", (q, INT), q, _sub, member=True),
+        ),
+    ):
+        env.add(name, *overloads, pricing=Pricing.UNIT)
+
+
+# The release whose base environment introduced these declarations.
+RELEASES = (VersionedOption("1.28", install),)

@@ -10,14 +10,15 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from dralint.cel.checker.decls import Environment, Overload
+from dralint.cel.checker.decls import Environment, Overload, VersionedOption
 from dralint.cel.checker.types import BOOL, DYN, INT, STRING, list_of
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.lib.format import format_string
+from dralint.cel.pricing import Pricing
 from dralint.cel.runtime import semantics as runtime
 from dralint.cel.runtime.values import MAX_STRING_SIZE, refuse_larger
 
-__all__ = ["REGEX_FUNCTIONS", "compile_pattern", "install_base", "install_ext", "install_regex", "quote"]
+__all__ = ["REGEX_FUNCTIONS", "RELEASES", "compile_pattern", "install_base", "install_ext", "install_regex", "quote"]
 
 # Function name -> index of its pattern argument (receiver first), for compile-time regexes.
 REGEX_FUNCTIONS = {"matches": 1, "find": 1, "findAll": 1}
@@ -103,11 +104,12 @@ def install_base(env: Environment) -> None:
 
 def install_regex(env: Environment) -> None:
     """Kubernetes' regex library: ``find`` and ``findAll``."""
-    env.add("find", Overload("find", (STRING, STRING), STRING, _find, member=True))
+    env.add("find", Overload("find", (STRING, STRING), STRING, _find, member=True), pricing=Pricing.FIND)
     env.add(
         "findAll",
         Overload("find_all", (STRING, STRING), list_of(STRING), _find_all, member=True),
         Overload("find_all_with_limit", (STRING, STRING, INT), list_of(STRING), _find_all, member=True),
+        pricing=Pricing.FIND,
     )
 
 
@@ -130,34 +132,48 @@ def install_ext(env: Environment, version: int = 2) -> None:
         "indexOf",
         Overload("string_index_of_string", (STRING, STRING), INT, _index_of, member=True),
         Overload("string_index_of_string_int", (STRING, STRING, INT), INT, _index_of, member=True),
+        pricing=Pricing.TRAVERSAL,
     )
     env.add(
         "lastIndexOf",
         Overload("string_last_index_of_string", (STRING, STRING), INT, _last_index_of, member=True),
         Overload("string_last_index_of_string_int", (STRING, STRING, INT), INT, _last_index_of, member=True),
+        pricing=Pricing.TRAVERSAL,
     )
-    env.add("lowerAscii", Overload("string_lower_ascii", (STRING,), STRING, _lower_ascii, member=True))
-    env.add("upperAscii", Overload("string_upper_ascii", (STRING,), STRING, _upper_ascii, member=True))
+    env.add(
+        "lowerAscii",
+        Overload("string_lower_ascii", (STRING,), STRING, _lower_ascii, member=True),
+        pricing=Pricing.RECEIVER_STRING,
+    )
+    env.add(
+        "upperAscii",
+        Overload("string_upper_ascii", (STRING,), STRING, _upper_ascii, member=True),
+        pricing=Pricing.RECEIVER_STRING,
+    )
     env.add(
         "replace",
         Overload("string_replace_string_string", (STRING, STRING, STRING), STRING, _replace, member=True),
         Overload("string_replace_string_string_int", (STRING, STRING, STRING, INT), STRING, _replace, member=True),
+        pricing=Pricing.REPLACE,
     )
     env.add(
         "split",
         Overload("string_split_string", (STRING, STRING), list_of(STRING), _split, member=True),
         Overload("string_split_string_int", (STRING, STRING, INT), list_of(STRING), _split, member=True),
+        pricing=Pricing.SPLIT,
     )
     env.add(
         "substring",
         Overload("string_substring_int", (STRING, INT), STRING, _substring, member=True),
         Overload("string_substring_int_int", (STRING, INT, INT), STRING, _substring, member=True),
+        pricing=Pricing.RECEIVER_STRING,
     )
-    env.add("trim", Overload("string_trim", (STRING,), STRING, _trim, member=True))
+    env.add("trim", Overload("string_trim", (STRING,), STRING, _trim, member=True), pricing=Pricing.RECEIVER_STRING)
     env.add(
         "join",
         Overload("list_join", (list_of(STRING),), STRING, _join, member=True),
         Overload("list_join_string", (list_of(STRING), STRING), STRING, _join, member=True),
+        pricing=Pricing.JOIN,
     )
     if version >= 2:
         env.add("strings.quote", Overload("strings_quote", (STRING,), STRING, quote))
@@ -275,3 +291,17 @@ _QUOTE = {
 def quote(text: str) -> str:
     """``strings.quote``: a double-quoted CEL string literal (invalid code points become U+FFFD)."""
     return '"' + "".join(_QUOTE.get(c, c) for c in text) + '"'
+
+
+def _ext_v2(env: Environment) -> None:
+    install_ext(env, version=2)
+    env.extra["format_validator"] = True  # format() strings are checked when the expression is compiled
+
+
+# The releases whose base environment introduced (and removed) these declarations.
+RELEASES = (
+    VersionedOption("1.0", install_base),
+    VersionedOption("1.0", install_regex),
+    VersionedOption("1.0", lambda env: install_ext(env, version=0), removed="1.29"),
+    VersionedOption("1.29", _ext_v2),
+)

@@ -7,12 +7,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from dralint.cel.checker.decls import Environment, Overload
+from dralint.cel.checker.decls import Environment, Overload, VersionedOption
 from dralint.cel.checker.types import DURATION, INT, STRING, TIMESTAMP
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.runtime.values import INT64_MAX, Duration, Timestamp, digits_value
 
 __all__ = [
+    "RELEASES",
     "duration_to_string",
     "go_atoi",
     "install",
@@ -274,3 +275,7 @@ def install(env: Environment) -> None:
                 )
             )
         env.add(name, *overloads)
+
+
+# The release whose base environment introduced these declarations.
+RELEASES = (VersionedOption("1.0", install),)

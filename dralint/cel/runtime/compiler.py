@@ -16,7 +16,6 @@ from typing import Any
 
 from dralint.cel.checker.check import Checked
 from dralint.cel.checker.decls import Environment, Overload
-from dralint.cel.cost_factors import LIST_CREATE_COST, MAP_CREATE_COST
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.lib.strings import REGEX_FUNCTIONS, compile_pattern
 from dralint.cel.parser.nodes import (
@@ -30,6 +29,7 @@ from dralint.cel.parser.nodes import (
     Literal,
     Select,
 )
+from dralint.cel.pricing import LIST_CREATE_COST, MAP_CREATE_COST, Pricing
 from dralint.cel.runtime import semantics as runtime
 from dralint.cel.runtime.closures import NOT_CONSTANT, Cancelled, ErrorValue, Fn, FoldError, const
 from dralint.cel.runtime.comprehensions import comprehension
@@ -267,7 +267,7 @@ class Compiler:
         candidates = self.checked.overloads.get(e.id, ())
         function = self.env.functions[name]
         impl = bind(name, function.singleton, candidates, function.no_guards)
-        fn = self.tracked_call(name, candidates, impl, fns) if self.track else direct_call(impl, fns)
+        fn = self.tracked_call(name, function.pricing, candidates, impl, fns) if self.track else direct_call(impl, fns)
         optimised = self.optimise_regex(name, candidates, compiled)
         if optimised is not None:
             fn = optimised
@@ -288,19 +288,26 @@ class Compiler:
             return const(value), NOT_CONSTANT
         return fn, NOT_CONSTANT
 
-    def tracked_call(self, name: str, candidates: tuple[Overload, ...], impl: Callable[..., Any], fns: list[Fn]) -> Fn:
+    def tracked_call(
+        self,
+        name: str,
+        pricing: Pricing | None,
+        candidates: tuple[Overload, ...],
+        impl: Callable[..., Any],
+        fns: list[Fn],
+    ) -> Fn:
         limit = self.limit
         overload = candidates[0] if len(candidates) == 1 else None
 
         def run(f: list[Any]) -> Any:
             args = [fn(f) for fn in fns]
-            before = cost_before(name, overload, args)
+            before = cost_before(name, pricing, overload, args)
             if before:
                 f[0] += before
                 if f[0] > limit:
                     raise Cancelled
             result = impl(*args)
-            f[0] += call_cost(name, overload, args, result) - before
+            f[0] += call_cost(name, pricing, overload, args, result) - before
             if f[0] > limit:
                 raise Cancelled
             return result
