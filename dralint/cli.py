@@ -279,7 +279,10 @@ Exit codes:
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @click.option("--quiet", "-q", is_flag=True, help="Print the findings and nothing else: no summary, no progress line.")
 @click.option(
-    "--statistics", is_flag=True, help="Print the number of findings per rule instead of the findings (text formats)."
+    "--statistics",
+    is_flag=True,
+    help="Print the number of findings per rule instead of the findings (text formats; github keeps its "
+    "annotations and counts the rest).",
 )
 def check(
     paths: tuple[str, ...],
@@ -469,6 +472,7 @@ def _dry_run_inputs(
         config=options["config"],
         no_config=options["no_config"],
         freeze_loaded=True,
+        progress=True,
     )
 
 

@@ -3,7 +3,8 @@
 Shown only when standard error is a terminal and the run has lasted about a second; it is
 overwritten in place and erased when the run ends, so it never mixes with the report (which goes
 to standard output or a file) and never reaches a pipe or a log. The stages of a run report
-their counts with :func:`update`; without an active line (tests, libraries, ``--quiet``) that
+their counts with :func:`update` as the work advances (each file read, each part of the files
+checked, each pod placed); without an active line (tests, libraries, ``--quiet``) that
 costs one comparison.
 """
 
@@ -59,6 +60,18 @@ def update(**counts: int) -> None:
     """Report counts to the active progress line, if there is one."""
     if _active is not None:
         _active.update(**counts)
+
+
+def advance(**deltas: int) -> None:
+    """Add to the active line's counters: work finished elsewhere (a worker process's part of the files)."""
+    if _active is not None:
+        _active.update(**{key: _active.counts.get(key, 0) + value for key, value in deltas.items()})
+
+
+def detach() -> None:
+    """Forget the line in a worker process that inherited it (fork): only the process that showed it draws."""
+    global _active
+    _active = None
 
 
 @contextmanager

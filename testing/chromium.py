@@ -11,7 +11,6 @@ import shutil
 import struct
 import subprocess
 import zlib
-from html.parser import HTMLParser
 
 import pytest
 
@@ -28,44 +27,6 @@ def chromium(*args: str) -> str:
     assert CHROMIUM is not None
     done = subprocess.run([CHROMIUM, *FLAGS, *args], capture_output=True, text=True, timeout=120, check=True)
     return done.stdout
-
-
-class Page(HTMLParser):
-    """What the tests look at: text by element id, figures, SVG labels and bars, table rows."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.stack: list[tuple[str, dict[str, str]]] = []
-        self.texts: dict[str, str] = {}
-        self.figures: list[str] = []
-        self.svg_labels: list[str] = []
-        self.bars: list[float] = []
-        self.rows: list[str] = []
-        self.unplaced = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        attributes = {k: v or "" for k, v in attrs}
-        self.stack.append((tag, attributes))
-        if tag == "figure":
-            self.figures.append(attributes.get("data-pool", ""))
-        elif tag == "svg":
-            self.svg_labels.append(attributes.get("aria-label", ""))
-        elif tag == "rect" and attributes.get("class") == "used":
-            self.bars.append(float(attributes["width"]))
-        elif tag == "tr" and "data-outcome" in attributes:
-            self.rows.append(attributes["data-outcome"])
-        elif tag == "li" and len(self.stack) >= 2 and self.stack[-2][1].get("id") == "unplaced":
-            self.unplaced += 1
-
-    def handle_endtag(self, tag: str) -> None:
-        while self.stack:
-            if self.stack.pop()[0] == tag:
-                break
-
-    def handle_data(self, data: str) -> None:
-        for _, attributes in self.stack:
-            if "id" in attributes:
-                self.texts[attributes["id"]] = self.texts.get(attributes["id"], "") + data
 
 
 def decode_png(data: bytes) -> tuple[int, int, list[tuple[int, int, int]]]:
@@ -108,3 +69,15 @@ def decode_png(data: bytes) -> tuple[int, int, list[tuple[int, int, int]]]:
         pixels.extend(tuple(line[i : i + 3]) for i in range(0, stride, channels))  # type: ignore[misc]
         previous = line
     return width, height, pixels
+
+
+def bar_rows(width: int, pixels: list[tuple[int, int, int]], rgb: tuple[int, int, int], length: int) -> int:
+    """How many rows of the image hold ``length`` consecutive pixels of colour ``rgb`` (text never does)."""
+    rows = 0
+    for start in range(0, len(pixels), width):
+        run = best = 0
+        for pixel in pixels[start : start + width]:
+            run = run + 1 if pixel == rgb else 0
+            best = max(best, run)
+        rows += best >= length
+    return rows

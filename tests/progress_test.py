@@ -11,6 +11,10 @@ import pytest
 
 from dralint import progress
 from dralint.commands.check import CheckSettings, run
+from dralint.commands.simulate import SimulateSettings
+from dralint.commands.simulate import run as simulate
+from dralint.pipeline import parallel
+from dralint.read.load import load_files
 
 SCALE = "tests/rules/DRA501/fail/many-workloads.yaml"
 
@@ -98,3 +102,58 @@ def test_check_statistics_counts_findings_per_rule(capsys: pytest.CaptureFixture
     out = tmp_path / "out.json"
     assert run(CheckSettings(paths=(SCALE,), outputs=(("json", str(out)),), no_config=True, statistics=True)) == 1
     assert len(json.loads(out.read_text(encoding="utf-8"))["findings"]) == 2
+
+
+def _drawn(terminal: _Terminal) -> list[str]:
+    """The successive states of the line (each redraw starts with carriage return and erase)."""
+    return [state for state in terminal.getvalue().split("\r\033[K") if state]
+
+
+def test_files_are_counted_as_they_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    monkeypatch.setattr(progress, "INTERVAL", 0.0)
+    terminal = _Terminal()
+    files = [(f"tests/fixtures/report/{name}", True) for name in ("mixed.yaml", "many.yaml", "policies.yaml")]
+    with progress.shown(terminal, enabled=True):
+        load_files(files)
+    assert _drawn(terminal) == ["dralint: 1 files read", "dralint: 2 files read", "dralint: 3 files read"]
+
+
+def test_worker_parts_advance_the_counts_in_the_parent(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    monkeypatch.setattr(progress, "INTERVAL", 0.0)
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_BYTES", 0)  # split even these small files between workers
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    paths = ("tests/fixtures/report/mixed.yaml", "tests/fixtures/report/many.yaml", SCALE)
+    settings = CheckSettings(paths=paths, outputs=(("json", None),), no_config=True, progress=True, jobs=2)
+    run(settings)
+    report = json.loads(capsys.readouterr().out)
+    files = [int(state.split(" ")[1]) for state in _drawn(terminal) if "files read" in state]
+    # one part per file: the counts grow as parts come back, whatever order the workers finish in
+    assert files == sorted(files) and files[0] < 3 and files[-1] == 3
+    objects = report["summary"]["objects"]
+    assert any(state.startswith(f"dralint: 3 files read, {objects} objects checked") for state in _drawn(terminal))
+
+
+def test_simulate_draws_files_and_pods_and_keeps_the_report_clean(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    monkeypatch.setattr(progress, "INTERVAL", 0.0)
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    fixture = "tests/fixtures/simulate/placement/three-nodes.yaml"
+    settings = SimulateSettings(paths=(fixture,), outputs=(("json", None),), no_config=True, progress=True)
+    assert simulate(settings) == 0
+    assert json.loads(capsys.readouterr().out)["summary"]["placed"] == 4
+    assert _drawn(terminal) == [
+        "dralint: 1 files read",
+        "dralint: 1 files read, 1 pods placed",
+        "dralint: 1 files read, 2 pods placed",
+        "dralint: 1 files read, 3 pods placed",
+        "dralint: 1 files read, 4 pods placed",
+    ]
+    assert terminal.getvalue().endswith("\r\033[K")  # erased before the report is written

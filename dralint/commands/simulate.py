@@ -13,6 +13,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, TextIO, TypeVar
 
+from dralint import progress
 from dralint.config.resolve import Layer
 from dralint.errors import InputError, UsageError
 from dralint.pipeline import run as pipeline
@@ -38,6 +39,7 @@ class SimulateSettings:
     no_config: bool = False
     environment: Mapping[str, str] | None = None  # None: os.environ
     freeze_loaded: bool = False  # gc.freeze() after loading: a process-wide effect the command line asks for
+    progress: bool = False  # a progress line on standard error when it is a terminal (the command line asks)
     # Shortcuts for programmatic callers (tests): the same as the flags.
     release: str | None = None
     feature_gates: Mapping[str, bool] | None = None
@@ -67,10 +69,11 @@ def dry_run(settings: SimulateSettings) -> Analysis:
     """The dry-run of the settings' inputs through the pipeline (exit 2, raised, without an inventory)."""
     plan = pipeline.configure(settings.request())
     files = plan.inputs(settings.paths)
-    ctx = pipeline.read(
-        plan, files, options=plan.options(), stdin_name=settings.stdin_name, freeze=settings.freeze_loaded
-    )
-    analysis = pipeline.dry_run(ctx, strategy=settings.strategy)
+    with progress.shown(sys.stderr, enabled=settings.progress):  # files read, pods placed
+        ctx = pipeline.read(
+            plan, files, options=plan.options(), stdin_name=settings.stdin_name, freeze=settings.freeze_loaded
+        )
+        analysis = pipeline.dry_run(ctx, strategy=settings.strategy)
     if not analysis.active:
         raise InputError(
             "no inventory to dry-run against: give ResourceSlices or an Inventory document "

@@ -105,7 +105,12 @@ def capacity_problems(
                 f"({largest[1].name}) has {largest[2].value}",
             )
             continue
-        verdicts = [_policy(wanted, name, capacity) for _, _, capacity in big_enough]
+        # Once per distinct capacity: the devices of a large inventory share a handful.
+        distinct: dict[model.DeviceCapacity, tuple[bool, Quantity | None, str]] = {}
+        for _, _, capacity in big_enough:
+            if capacity not in distinct:
+                distinct[capacity] = _policy(wanted, name, capacity)
+        verdicts = [distinct[capacity] for _, _, capacity in big_enough]
         allowed = [v for v in verdicts if v[0]]
         if not allowed:
             yield CapacityProblem(

@@ -83,6 +83,21 @@ class Simulation:
     consumers: dict[tuple[str, str], int] = field(default_factory=dict)  # pods reserving each claim
 
 
+class ClaimContents:
+    """A key equal for claims that ask for the same thing, so that what is learnt about one (where it
+    does not fit) serves the others: the claims of one template share their spec object, and named
+    claims written alike (a ResourceClaim per workload) share its text."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[model.ResourceClaimSpec, str]] = {}
+
+    def __call__(self, spec: model.ResourceClaimSpec) -> str:
+        known = self._known.get(id(spec))
+        if known is None:
+            known = self._known[id(spec)] = (spec, repr(spec))  # the spec is kept so that its id stays its own
+        return known[1]
+
+
 # The API server's cap on the consumers of one claim (ResourceClaimReservedForMaxSize; 32 in 1.31).
 RESERVED_FOR_MAX = 256
 
@@ -119,6 +134,13 @@ def simulate(
     return run.result
 
 
+def _eligibility_key(pod: Pod) -> tuple[object, ...]:
+    """Everything :func:`eligibility.exclusion` reads of a pod: pods that agree on it may run on the same nodes."""
+    spec = pod.template.spec
+    selector = tuple(sorted(spec.node_selector.items()))
+    return (pod.node_name, spec.node_name, selector, spec.required_affinity, pod.tolerations)
+
+
 def _no_node(pod: Pod, excluded: list[tuple[str, eligibility.Exclusion]]) -> Placement:
     filters = tuple(sorted({why.reason for _, why in excluded}))
     return Placement(pod, "no-node", reason=eligibility.summarise(excluded), filters=filters)
@@ -150,8 +172,9 @@ class _Run:
         self.reserved_for = reserved_for
         self.result = Simulation()
         self.explain = explain
-        self.eligible_cache: dict[tuple[int, str | None], _Eligible] = {}
+        self.eligible_cache: dict[tuple[object, ...], _Eligible] = {}
         self.candidate_cache: dict[tuple[object, ...], list[int]] = {}
+        self.contents = ClaimContents()
         # Per pod shape: "pack" resumes at the first candidate not known to be full, "spread" at the
         # candidate after the last one used; a shape that fit nowhere fits nowhere later either.
         self.cursor: dict[tuple[object, ...], int] = {}
@@ -191,10 +214,12 @@ class _Run:
                 "claim-elsewhere",
                 reason=f"the allocation of claim {names} is not usable on any node the pod may run on",
             )
+        # What decides where the pod's claims fit: the nodes it may run on and the claims' content
+        # and namespace, not the workload. Keyed by template, every new workload rescanned the
+        # nodes its predecessors had filled: quadratic in workloads.
         shape = (
-            pod.template_index,
-            pod.node_name,
-            tuple((u.kind, u.entry_index) for u in to_allocate),
+            _eligibility_key(pod),
+            tuple((self.contents(u.claim.spec), u.claim.namespace) for u in to_allocate if u.claim is not None),
             tuple(u.key for u, _ in reused),
         )
         check = self.placed.prepare(pod)
@@ -292,8 +317,8 @@ class _Run:
         return self.result.allocated.get(use.key) if use.shared else None
 
     def _eligible(self, pod: Pod) -> _Eligible:
-        """The nodes the pod's own fields admit (cached per template: they never change)."""
-        key = (pod.template_index, pod.node_name)
+        """The nodes the pod's own fields admit (cached per distinct set of those fields: they never change)."""
+        key = _eligibility_key(pod)
         cached = self.eligible_cache.get(key)
         if cached is not None:
             return cached
@@ -320,7 +345,7 @@ class _Run:
         """Eligible nodes where every reused allocation is usable (cached: allocations never change)."""
         if not reused:
             return eligible
-        key = (pod.template_index, pod.node_name, tuple(use.key for use, _ in reused))
+        key = (_eligibility_key(pod), tuple(use.key for use, _ in reused))
         cached = self.candidate_cache.get(key)
         if cached is None:
             cached = [i for i in eligible if all(self._usable(self.nodes[i].node, a) for _, a in reused)]

@@ -27,7 +27,7 @@ from dralint.allocator.requests import claim_ref
 from dralint.allocator.selection import SelectorCache
 from dralint.api import model
 from dralint.cel import Environment
-from dralint.dryrun.placement import Attempt
+from dralint.dryrun.placement import Attempt, ClaimContents
 
 PoolKey = tuple[str, str]  # (driver, pool name)
 _HOLDER = model.ObjectMeta(name="allocated")
@@ -73,6 +73,7 @@ class Cluster:
         self._version = 0  # bumped by every add(): searches before and after differ
         self._gave_up: dict[tuple[object, ...], Attempt] = {}
         self._explained: dict[tuple[object, ...], tuple[tuple[str, ...], Explanation]] = {}
+        self._contents = ClaimContents()
         self._pools: dict[PoolKey, list[model.ResourceSlice]] = {}
         self._order = {id(s): i for i, s in enumerate(self.slices)}
         local: dict[str, list[PoolKey]] = {}
@@ -109,7 +110,7 @@ class Cluster:
         (the replicas of a Deployment would each give up the same way).
         """
         budget = self.budget
-        key = (node.name, self._version, _shape(claims))
+        key = (node.name, self._version, self._shape(claims))
         known = self._gave_up.get(key)
         if known is not None:
             return known
@@ -144,7 +145,7 @@ class Cluster:
         Claims of the same shape (the same specs in the same namespaces) get the same explanation
         with their own names, so the pods of many workloads of one template are explained once.
         """
-        key = (node.name, self._version, _shape(claims))
+        key = (node.name, self._version, self._shape(claims))
         known = self._explained.get(key)
         if known is not None:
             before, explanation = known
@@ -175,6 +176,11 @@ class Cluster:
             selector_cache=self._selectors,
         )
 
+    def _shape(self, claims: Sequence[model.ResourceClaim]) -> tuple[tuple[str, str], ...]:
+        """What an attempt's outcome depends on besides the node and the allocations: the claims'
+        content and namespaces (the claims of many workloads often ask for the same)."""
+        return tuple((self._contents(c.spec), c.meta.namespace) for c in claims)
+
     def _view_of(self, node_name: str) -> tuple[list[PoolKey], list[model.ResourceSlice]]:
         view = self._view.get(node_name)
         if view is None:
@@ -184,9 +190,3 @@ class Cluster:
             picked = [(self._order[id(s)], s) for key in keys for s in self._pools[key]]
             view = self._view[node_name] = (keys, [s for _, s in sorted(picked, key=lambda item: item[0])])
         return view
-
-
-def _shape(claims: Sequence[model.ResourceClaim]) -> tuple[tuple[int, str], ...]:
-    """What an attempt's outcome depends on besides the node and the allocations: the claims'
-    specs (by identity: claims from one template share it) and namespaces."""
-    return tuple((id(c.spec), c.meta.namespace) for c in claims)

@@ -11,7 +11,7 @@ counter sets. Admin-access allocations do not reserve a device and are not count
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from dralint.api import model
@@ -27,6 +27,12 @@ class CounterUse:
     counter: str
     consumed: Quantity
     total: Quantity
+    device: str = ""  # the device the counter set stands for (see :func:`counter_set_devices`); "" if none
+
+    @property
+    def share(self) -> float:
+        """``consumed / total`` (0 for an empty total)."""
+        return float(self.consumed.value / self.total.value) if self.total.value else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +84,7 @@ def _pool(key: tuple[str, str], pool_slices: list[model.ResourceSlice], names: s
     partitions_used = [d for d in partitions if d.name in names]
     used = atomic_used + len(partitions_used)
     atomic_share = atomic_used / len(atomic) if atomic else 0.0
-    counter_uses = _counter_uses(current, partitions_used)
+    counter_uses = _counter_uses(current, partitions, partitions_used)
     if not partitions_used:
         share = atomic_share
     else:
@@ -92,13 +98,16 @@ def _pool(key: tuple[str, str], pool_slices: list[model.ResourceSlice], names: s
     return PoolUtilisation(key[0], key[1], nodes, len(devices), used, share, tuple(counter_uses), incomplete)
 
 
-def _counter_uses(current: list[model.ResourceSlice], used: list[model.Device]) -> list[CounterUse]:
+def _counter_uses(
+    current: list[model.ResourceSlice], partitions: list[model.Device], used: list[model.Device]
+) -> list[CounterUse]:
     totals: dict[str, dict[str, Quantity]] = {}
     for s in current:
         for counter_set in s.shared_counters:
             into = totals.setdefault(counter_set.name, {})
             for name, value in counter_set.counters.items():
                 into[name] = into[name].add(value) if name in into else value
+    devices = counter_set_devices(totals, partitions)
     consumed: dict[tuple[str, str], Quantity] = {}
     for device in used:
         for consumption in device.consumes_counters:
@@ -107,10 +116,27 @@ def _counter_uses(current: list[model.ResourceSlice], used: list[model.Device]) 
                 consumed[key] = consumed[key].add(value) if key in consumed else value
     zero = Quantity(0)
     return [
-        CounterUse(set_name, name, consumed.get((set_name, name), zero), total)
+        CounterUse(set_name, name, consumed.get((set_name, name), zero), total, devices.get(set_name, ""))
         for set_name in sorted(totals)
         for name, total in sorted(totals[set_name].items())
     ]
+
+
+def counter_set_devices(
+    totals: Mapping[str, Mapping[str, Quantity]], partitions: Sequence[model.Device]
+) -> dict[str, str]:
+    """Counter set -> the device it stands for, so that a report can say "gpu-3 memory" instead of
+    "memory" eight times: the device that consumes all of the set (the whole physical device, which
+    partitionable drivers publish beside its partitions), else the first device that consumes it."""
+    whole: dict[str, str] = {}
+    first: dict[str, str] = {}
+    for device in partitions:
+        for consumption in device.consumes_counters:
+            name = consumption.counter_set
+            first.setdefault(name, device.name)
+            if name not in whole and consumption.counters == totals.get(name):
+                whole[name] = device.name
+    return {name: whole.get(name, device) for name, device in first.items()}
 
 
 def _partition_share(uses: list[CounterUse], physical: int) -> float:

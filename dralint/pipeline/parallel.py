@@ -24,6 +24,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from dralint import progress
 from dralint.api.versions import Target
 from dralint.apimachinery.fieldpath import Path
 from dralint.pipeline import engine
@@ -97,8 +98,9 @@ def check(
         return Part(chunk, target, options, rules, selection, limits, stdin_name, freeze)
 
     if len(slices) <= 1:
-        done = check_part(part(tuple(files)))
+        done = check_part(part(tuple(files)))  # counts the files as it reads them
         assert done.context is not None
+        progress.update(objects=len(done.workspace.objects))
         yield done.context, done.found
         return
     with _Workers(min(jobs, len(slices))) as workers:
@@ -181,6 +183,7 @@ def _serve(connection: Connection) -> None:
     line's process settings (a worker started by ``spawn`` does not inherit them).
     """
     raise_recursion_limit()
+    progress.detach()  # the parent draws the line, from the parts it gets back
     documents: dict[tuple[str, int], Document] = {}
     while True:
         message = connection.recv()
@@ -264,6 +267,7 @@ class _Workers:
                 done = self._receive(ready)
                 assert isinstance(done, Checked)
                 results[number] = done
+                progress.advance(files=len(done.workspace.files), objects=len(done.workspace.objects))
                 for source in done.workspace.files:
                     self._owner[source.name] = ready
                 idle.append(ready)

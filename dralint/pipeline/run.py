@@ -288,7 +288,6 @@ class CheckOutcome:
 
 def check(request: Request, job: CheckJob) -> CheckOutcome:
     """Every stage of ``check``: configure, read, check, model, analyse, suppress, and assemble the report."""
-    from dralint import progress
     from dralint.config.select import selection as select
     from dralint.pipeline import engine, parallel
     from dralint.rules import catalogue
@@ -317,7 +316,6 @@ def check(request: Request, job: CheckJob) -> CheckOutcome:
         stdin_name=job.stdin_name,
         freeze=job.freeze,
     ) as (ctx, found):
-        progress.update(files=len(ctx.workspace.files), objects=len(ctx.workspace.objects))
         suppressor = Suppressor(
             ctx, rules, exceptions=exceptions, baseline=baseline, root=effective.root, today=job.today
         )

@@ -6,6 +6,7 @@ import gc
 import os
 from collections.abc import Sequence
 
+from dralint import progress
 from dralint.api.objects import identify
 from dralint.pipeline.context import Workspace
 from dralint.process import freeze_loaded
@@ -70,6 +71,7 @@ def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None) -> 
         if checked:
             reported.add(source.name)
         workspace.files.append(source)
+        progress.update(files=len(workspace.files))
         workspace.issues.extend((source.name, issue) for issue in source.issues)
         if not source.text:
             continue

@@ -100,18 +100,24 @@ class Report:
 Renderer = Callable[[Report, TextIO], None]
 
 
-# The formats people read; ``--statistics`` replaces their list of findings by counts per rule.
-HUMAN_FORMATS = frozenset({"concise", "full", "text"})
+# The formats with a ``statistics`` renderer (``--statistics``): the ones people read print counts per rule
+# instead of the findings; github keeps its annotations (what a pull request shows) and logs the counts
+# instead of one line per finding left without one. Machine formats always carry every finding.
+STATISTICS: dict[str, str] = {
+    "concise": "dralint.report.text",
+    "full": "dralint.report.text",
+    "github": "dralint.report.github",
+    "text": "dralint.report.text",
+}
 
 
 def renderer(name: str, *, statistics: bool = False) -> Renderer:
     """The format's ``render``, given the report with its input text escaped as the format needs.
 
-    ``statistics``: counts per rule instead of the findings, for the human formats (machine
-    formats always carry every finding).
+    ``statistics``: counts per rule instead of the findings, for the formats in :data:`STATISTICS`.
     """
-    if statistics and name in HUMAN_FORMATS:
-        module = importlib.import_module("dralint.report.text")
+    if statistics and name in STATISTICS:
+        module = importlib.import_module(STATISTICS[name])
         function: Renderer = module.statistics
     else:
         module = importlib.import_module(FORMATS[name])

@@ -18,7 +18,7 @@ from typing import TextIO
 
 from dralint.findings import Finding
 from dralint.report import Report
-from dralint.report.text import finding_line, summary_line
+from dralint.report.text import finding_line, statistics_lines, summary_line
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 # Annotations of each kind GitHub shows per step (docs: "problem matchers", Limitations).
@@ -69,13 +69,24 @@ def annotated(report: Report) -> set[int]:
 
 
 def render(report: Report, stream: TextIO) -> None:
+    _render(report, stream, statistics=False)
+
+
+def statistics(report: Report, stream: TextIO) -> None:
+    """``--statistics``: the annotations as usual (they are what a pull request shows), then, instead of a
+    log line per finding left without one, the counts per rule and the summary line."""
+    _render(report, stream, statistics=True)
+
+
+def _render(report: Report, stream: TextIO, *, statistics: bool) -> None:
     chosen = annotated(report)
     numbered = list(enumerate(report.shown))
     for file, group in groupby(numbered, key=lambda pair: pair[1].location.file):
         stream.write(f"::group::{_escape_data(file)}\n")
         for index, finding in group:
             if index not in chosen:
-                stream.write(_escape_data(finding_line(report, finding)) + "\n")
+                if not statistics:
+                    stream.write(_escape_data(finding_line(report, finding)) + "\n")
                 continue
             properties = ",".join(
                 f"{key}={_escape_property(value)}"
@@ -93,12 +104,15 @@ def render(report: Report, stream: TextIO) -> None:
         stream.write("::endgroup::\n")
     left = len(numbered) - len(chosen)
     if left:
+        where = "counted per rule in this step's log" if statistics else "in this step's log"
         note = (
             f"{left} more finding{'s' * (left != 1)} not annotated: GitHub shows {ANNOTATIONS_PER_KIND} error, "
             f"{ANNOTATIONS_PER_KIND} warning and {ANNOTATIONS_PER_KIND} notice annotations per step; "
-            "all findings are in this step's log and the job summary"
+            f"all findings are {where} and the job summary"
         )
         stream.write(f"::notice title=dralint::{_escape_data(note)}\n")
+    if statistics:
+        stream.writelines(_escape_data(line) + "\n" for line in statistics_lines(report))
     stream.write(summary_line(report) + "\n")
 
 

@@ -60,11 +60,16 @@ def summary_line(report: Report) -> str:
 
 def statistics(report: Report, stream: TextIO) -> None:
     """``--statistics``: the count of shown findings per rule, most frequent first, as ruff prints them."""
+    for line in statistics_lines(report):
+        stream.write(line + "\n")
+    if not report.quiet:
+        stream.write(summary_line(report) + "\n")
+
+
+def statistics_lines(report: Report) -> list[str]:
+    """``count<TAB>RULE-ID<TAB>name`` per rule of the shown findings, most frequent first."""
     counts: Counter[str] = Counter(f.rule for f in report.shown)
     names = {f.rule: f.name for f in report.shown}
     rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
     width = max((len(str(count)) for _, count in rows), default=1)
-    for rule, count in rows:
-        stream.write(f"{count:>{width}}\t{rule}\t{names[rule]}\n")
-    if not report.quiet:
-        stream.write(summary_line(report) + "\n")
+    return [f"{count:>{width}}\t{rule}\t{names[rule]}" for rule, count in rows]

@@ -30,6 +30,18 @@ def test_github_without_a_step_summary_writes_none() -> None:
     assert result.stdout == (REPORT / "many.github.txt").read_text(encoding="utf-8")
 
 
+def test_github_statistics_keeps_the_annotations_and_counts_the_rest_per_rule() -> None:
+    result = cli("check", "many.yaml", "-f", "github", "--statistics", cwd=REPORT, env={"GITHUB_STEP_SUMMARY": ""})
+    assert result.returncode == 1
+    assert result.stdout == (REPORT / "many.github-statistics.txt").read_text(encoding="utf-8")
+    plain = (REPORT / "many.github.txt").read_text(encoding="utf-8").splitlines()
+    lines = result.stdout.splitlines()
+    # the same ten annotations; the two findings beyond GitHub's limit are counted, not listed
+    assert [line for line in lines if " file=" in line] == [line for line in plain if " file=" in line]
+    assert not any(line.startswith("many.yaml:") for line in lines)
+    assert lines[-2:] == ["12\tDRA200\tapi-version-not-served", "1 file, 12 objects: 12 errors, 0 warnings, 0 info"]
+
+
 def _findings(**counts: int) -> tuple[Finding, ...]:
     return tuple(
         Finding(f"DRA{n:03d}", "r", severity, "m", Location("a.yaml", n, 1))  # type: ignore[arg-type]

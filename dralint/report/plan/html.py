@@ -1,79 +1,74 @@
-"""``dralint plan`` as one self-contained HTML page: the decisions, then per pool the utilisation
-before and after as the simulation page draws it (its styles and charts). No scripts, no external
-resources; every value is escaped."""
+"""``dralint plan`` as one self-contained HTML page: the decisions, then per pool its utilisation
+before and after, drawn with the pieces of the simulation page (:mod:`dralint.report.htmlpage`).
+No scripts, no external resources; every value is escaped."""
 
 from __future__ import annotations
 
-from html import escape
+from collections.abc import Iterator
 from typing import TextIO
 
+from dralint.report.htmlpage import bar, document, text
 from dralint.report.plan.model import PlanReport, plural
 from dralint.report.simulation import percent
-from dralint.report.simulation.html import STYLE, chart
 from dralint.report.simulation.model import PoolRow
 
-_PLAN_STYLE = """
+_STYLE = """
 ul.decisions li { margin: .25rem 0; }
-.add { color: #1a7f37; } .remove { color: #cf222e; } .kept { color: #57606a; }
-.pair { display: flex; gap: .5rem; align-items: flex-start; }
-.pair figure { margin: 0; } .pair figcaption { font-size: .8rem; color: #57606a; }
+.add { color: #1a7f37; } .kept { color: #57606a; }
 """
 
 
-def _pool(key: tuple[str, str], before: PoolRow | None, after: PoolRow | None) -> str:
-    name = f"{key[0]}/{key[1]}"
-    parts = []
-    for label, pool in (("before", before), ("after", after)):
-        body = chart(pool) if pool is not None else '<p class="summary">not in the cluster</p>'
-        parts.append(f'<figure data-when="{label}"><figcaption>{label}</figcaption>{body}</figure>')
-    return (
-        f'<figure class="pool" data-pool="{escape(name)}"><figcaption><strong>{escape(name)}</strong></figcaption>'
-        f'<div class="pair">{"".join(parts)}</div></figure>'
-    )
-
-
 def render(report: PlanReport, stream: TextIO) -> None:
+    stream.write(document("dralint plan", _body(report), style=_STYLE))
+
+
+def _body(report: PlanReport) -> Iterator[str]:
     added = sum(len(up.new_nodes) for up in report.scale_up)
-    out: list[str] = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        "<title>dralint plan</title>",
-        f"<style>{STYLE}{_PLAN_STYLE}</style></head><body>",
-        "<h1>dralint plan</h1>",
+    release = text(report.target.get("kubernetesVersion", ""))
+    yield (
         f'<p class="summary" id="summary">Add {plural(added, "node")}, remove {len(report.scale_down)}, '
-        f"{len(report.unplaceable)} unplaceable (Kubernetes "
-        f"{escape(str(report.target.get('kubernetesVersion', '')))}, expander {escape(report.expander)}).</p>",
-        '<h2>Scale-up</h2><ul class="decisions" id="scale-up">',
-    ]
+        f"{len(report.unplaceable)} unplaceable (Kubernetes {release}, expander {text(report.expander)}).</p>"
+    )
+    yield '<h2>Scale-up</h2><ul class="decisions" id="scale-up">'
     for up in report.scale_up:
-        out.append(
-            f'<li class="add">+ {plural(len(up.new_nodes), "node")} of pool <strong>{escape(up.node_pool)}</strong> '
-            f"({escape(', '.join(up.new_nodes))}) for {plural(len(up.pods), 'pod')}: {escape(', '.join(up.pods))}</li>"
+        yield (
+            f'<li class="add">+ {plural(len(up.new_nodes), "node")} of pool <b>{text(up.node_pool)}</b> '
+            f"({text(', '.join(up.new_nodes))}) for {plural(len(up.pods), 'pod')}: {text(', '.join(up.pods))}</li>"
         )
-    out.append("</ul>")
+    yield "</ul>"
     if report.unplaceable:
-        out.append(f'<h2>Unplaceable pods ({len(report.unplaceable)})</h2><ul id="unplaceable">')
-        out.extend(
-            f"<li><strong>{escape(p.pod)}</strong> ({escape(p.workload)}): {escape(p.reason)}</li>"
-            for p in report.unplaceable
-        )
-        out.append("</ul>")
-    out.append(f'<h2>Scale-down (below {percent(report.threshold)})</h2><ul class="decisions" id="scale-down">')
+        yield f'<h2>Unplaceable pods ({len(report.unplaceable)})</h2><ul id="unplaceable">'
+        for pod in report.unplaceable:
+            yield f'<li><b class="bad">{text(pod.pod)}</b> ({text(pod.workload)}): {text(pod.reason)}</li>'
+        yield "</ul>"
+    yield f'<h2>Scale-down (below {percent(report.threshold)})</h2><ul class="decisions" id="scale-down">'
     for down in report.scale_down:
         moves = ", ".join(f"{pod} → {to}" for pod, to in down.moved) or "no pods to move"
-        out.append(
-            f'<li class="remove">− <strong>{escape(down.node)}</strong> (pool {escape(down.node_pool)}, '
-            f"{percent(down.utilisation)}): {escape(moves)}</li>"
+        yield (
+            f"<li>− <b>{text(down.node)}</b> (pool {text(down.node_pool)}, {percent(down.utilisation)}): "
+            f"{text(moves)}</li>"
         )
     for kept in report.kept:
-        out.append(
-            f'<li class="kept">kept <strong>{escape(kept.node)}</strong> (pool {escape(kept.node_pool)}, '
-            f"{percent(kept.utilisation)}): {escape(kept.reason)}</li>"
+        yield (
+            f'<li class="kept">kept <b>{text(kept.node)}</b> (pool {text(kept.node_pool)}, '
+            f"{percent(kept.utilisation)}): {text(kept.reason)}</li>"
         )
-    out.append('</ul><h2>Utilisation</h2><div class="pools" id="utilisation">')
+    yield "</ul>"
+    yield '<h2>Utilisation</h2><table id="utilisation"><thead><tr>'
+    yield "<th>Pool</th><th>Node</th><th>Before</th><th>After</th></tr></thead><tbody>"
     before = {(p.driver, p.pool): p for p in report.before}
     after = {(p.driver, p.pool): p for p in report.after}
     for key in [*before, *(k for k in after if k not in before)]:
-        out.append(_pool(key, before.get(key), after.get(key)))
-    out.append("</div></body></html>")
-    stream.write("\n".join(out) + "\n")
+        pool = after.get(key) or before[key]
+        node = pool.nodes[0] if len(pool.nodes) == 1 else "network-attached" if not pool.nodes else ""
+        yield (
+            f'<tr data-pool="{text(key[0])}/{text(key[1])}"><td>{text(key[0])}/{text(key[1])}</td>'
+            f"<td>{text(node)}</td><td>{_cell(before.get(key))}</td><td>{_cell(after.get(key))}</td></tr>"
+        )
+    yield "</tbody></table>"
+
+
+def _cell(pool: PoolRow | None) -> str:
+    if pool is None:
+        return "-"
+    return f"{bar(pool.utilisation)} · {pool.allocated}/{pool.devices}"

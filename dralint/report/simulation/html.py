@@ -1,126 +1,175 @@
-"""``dralint simulate`` as one self-contained HTML page: an inline SVG chart per pool, the placement
-table and the unplaced pods. No scripts, no external resources; every value is escaped."""
+"""``dralint simulate`` as one self-contained HTML page that stays small on a 10,000-node cluster.
+
+Nodes come in their groups (node pools of the compact Inventory, else nodes with the same labels),
+each with one utilisation bar and its nodes folded inside, one short table row per node; pools not
+bound to a node follow. Placements are folded per workload, and a device more than one pod holds is
+marked with how many do. Unplaced pods that fail alike are one entry. Every value is escaped.
+"""
 
 from __future__ import annotations
 
-from html import escape
+from collections.abc import Iterator, Sequence
 from typing import TextIO
 
-from dralint.apimachinery.quantity import QuantityError, parse_quantity
-from dralint.report.simulation import percent
-from dralint.report.simulation.model import PoolRow, SimulationReport
+from dralint.dryrun.utilisation import natural_key
+from dralint.report.htmlpage import bar, document, text
+from dralint.report.simulation.model import (
+    CounterRow,
+    DeviceRow,
+    NodeGroup,
+    NodeRow,
+    PodRow,
+    PoolRow,
+    SimulationReport,
+    unplaced_subject,
+)
 
-STYLE = """
-body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem; color: #1f2328; }
-h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; }
-.summary { color: #57606a; }
-.pools { display: flex; flex-wrap: wrap; gap: 1rem; }
-figure.pool { margin: 0; padding: .5rem; border: 1px solid #d0d7de; border-radius: 6px; }
-figure.pool figcaption { font-size: .85rem; margin-bottom: .25rem; }
-table { border-collapse: collapse; margin-top: .5rem; }
-th, td { border: 1px solid #d0d7de; padding: .25rem .5rem; text-align: left; vertical-align: top; font-size: .9rem; }
-th { background: #f6f8fa; }
-tr[data-outcome="placed"] td.outcome { color: #1a7f37; }
-tr:not([data-outcome="placed"]) td.outcome { color: #cf222e; font-weight: 600; }
-code { font-size: .85rem; }
-ul.details { margin: .25rem 0 0 1rem; padding: 0; }
+_STYLE = """
+b.name { display: inline-block; min-width: 12rem; }
+tr.unplaced td { color: #cf222e; }
+mark { background: #fff8c5; padding: 0 .15rem; }
 """
-
-_WIDTH = 240
-_BAR = 18
-
-
-def _bar(y: int, label: str, share: float, text: str) -> str:
-    filled = max(0.0, min(1.0, share)) * _WIDTH
-    colour = "#cf222e" if share >= 1 else "#bf8700" if share >= 0.8 else "#2da44e"
-    return (
-        f'<text x="0" y="{y + 13}" font-size="11">{escape(label)}</text>'
-        f'<rect x="90" y="{y}" width="{_WIDTH}" height="{_BAR}" fill="#eaeef2"/>'
-        f'<rect class="used" x="90" y="{y}" width="{filled:.1f}" height="{_BAR}" fill="{colour}"/>'
-        f'<text x="{94 + _WIDTH}" y="{y + 13}" font-size="11">{escape(text)}</text>'
-    )
-
-
-def chart(pool: PoolRow) -> str:
-    bars = [_bar(0, "devices", pool.utilisation, f"{pool.allocated}/{pool.devices} · {percent(pool.utilisation)}")]
-    for i, counter in enumerate(pool.counters, start=1):
-        label = counter.counter if len(counter.counter) <= 14 else counter.counter[:13] + "…"
-        share = _ratio(counter.consumed, counter.total)
-        bars.append(_bar(i * (_BAR + 6), label, share, f"{counter.consumed}/{counter.total}"))
-    height = len(bars) * (_BAR + 6)
-    name = f"{pool.driver}/{pool.pool}"
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH + 170}" height="{height}" role="img" '
-        f'aria-label="{escape(name)}: {percent(pool.utilisation)} utilised">' + "".join(bars) + "</svg>"
-    )
-
-
-def _ratio(consumed: str, total: str) -> float:
-    try:
-        whole = parse_quantity(total)
-        return float(parse_quantity(consumed).value / whole.value) if whole.value else 0.0
-    except QuantityError:
-        return 0.0
 
 
 def render(report: SimulationReport, stream: TextIO) -> None:
-    out: list[str] = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        "<title>dralint simulate</title>",
-        f"<style>{STYLE}</style></head><body>",
-        "<h1>dralint simulate</h1>",
-    ]
-    release = escape(str(report.target.get("kubernetesVersion", "")))
+    stream.write(document("dralint simulate", _body(report), style=_STYLE))
+
+
+def _body(report: SimulationReport) -> Iterator[str]:
     if not report.inventory:
-        out.append('<p class="summary">No inventory: nothing to dry-run against.</p>')
-        out.extend(f'<p class="summary note">Note: {escape(note)}</p>' for note in report.notes)
-        out.append("</body></html>")
-        stream.write("\n".join(out) + "\n")
+        yield '<p class="summary">No inventory: nothing to dry-run against.</p>'
+        yield from _notes(report)
         return
-    out.append(
+    release = text(report.target.get("kubernetesVersion", ""))
+    yield (
         f'<p class="summary" id="summary">{report.placed} of {len(report.pods)} pods placed on {report.nodes} nodes '
-        f"(Kubernetes {release}, {escape(report.strategy)}).</p>"
+        f"(Kubernetes {release}, {text(report.strategy)}).</p>"
     )
-    out.append('<h2>Utilisation</h2><div class="pools" id="utilisation">')
-    for pool in report.pools:
-        nodes = ", ".join(pool.nodes) if pool.nodes else "network-attached"
-        incomplete = " · incomplete" if pool.incomplete else ""
-        out.append(
-            f'<figure class="pool" data-pool="{escape(pool.driver)}/{escape(pool.pool)}">'
-            f"<figcaption><strong>{escape(pool.driver)}/{escape(pool.pool)}</strong> "
-            f"({escape(nodes)}{incomplete})</figcaption>{chart(pool)}</figure>"
+    yield '<h2>Nodes</h2><div id="nodes">'
+    yield (
+        '<p class="legend">Utilisation as the cluster autoscaler computes it: a node counts its most used pool, '
+        "a group the mean of its nodes; green under 80%, amber from 80%, blue when full.</p>"
+    )
+    for group in report.groups:
+        yield from _group(report, group)
+    yield "</div>"
+    network = report.network_pools
+    if network:
+        yield '<h2>Pools not bound to one node</h2><table id="network-pools">'
+        yield "<thead><tr><th>Pool</th><th>Utilisation</th><th>Allocated</th><th>Counters</th></tr></thead><tbody>"
+        for pool in network:
+            counters = _counters(pool.counters)
+            yield (
+                f'<tr data-pool="{text(pool.driver)}/{text(pool.pool)}"><td>{text(pool.driver)}/{text(pool.pool)}</td>'
+                f"<td>{bar(pool.utilisation)}</td><td>{_allocated([pool])}</td><td>{counters}</td></tr>"
+            )
+        yield "</tbody></table>"
+    yield from _placements(report)
+    yield from _unplaced(report)
+    yield from _notes(report)
+
+
+def _group(report: SimulationReport, group: NodeGroup) -> Iterator[str]:
+    pools = [report.pools[i] for node in group.nodes for i in node.pools]
+    drivers = sorted({pool.driver for pool in pools}, key=natural_key)
+    counters = any(pool.counters for pool in pools)
+    share = group.utilisation
+    name = text(group.name) if group.name else "no labels"
+    nodes = f"{len(group.nodes)} node{'s' * (len(group.nodes) != 1)}"
+    utilisation = f"{bar(share)} mean utilisation · " if share is not None else "no devices · "
+    allocated = f" · {_allocated(pools)} devices allocated" if pools else ""
+    yield (
+        f'<details class="group" data-group="{text(group.name)}"><summary><b class="name">{name}</b> '
+        f"{utilisation}{nodes} ({group.kind}){allocated}</summary>"
+    )
+    head = "".join(f"<th>{text(driver)}</th>" for driver in drivers) + ("<th>Counters in use</th>" if counters else "")
+    yield f"<table><thead><tr><th>Node</th><th>Utilisation</th>{head}</tr></thead><tbody>"
+    # One line per node, nothing repeated from the header: the size of the page is set by these rows.
+    yield "\n".join(_node(report, node, drivers, counters=counters) for node in group.nodes)
+    yield "</tbody></table></details>"
+
+
+def _node(report: SimulationReport, node: NodeRow, drivers: list[str], *, counters: bool) -> str:
+    pools = [report.pools[i] for i in node.pools]
+    cells = [f"<tr><td>{text(node.name)}</td><td>{bar(node.utilisation) if node.utilisation is not None else '-'}</td>"]
+    for driver in drivers:
+        mine = [pool for pool in pools if pool.driver == driver]
+        cells.append(f"<td>{_allocated(mine) if mine else '-'}</td>")
+    if counters:
+        cells.append("<td>" + _counters([c for pool in pools for c in pool.counters if c.share > 0]) + "</td>")
+    return "".join(cells) + "</tr>"
+
+
+def _counters(counters: Sequence[CounterRow]) -> str:
+    """``mig-0 memory 80Gi/80Gi, slices 7/7; mig-1 ...``: each device named once, then its counters."""
+    by_device: dict[str, list[str]] = {}
+    for c in counters:
+        by_device.setdefault(c.device or c.counter_set, []).append(
+            f"{text(c.counter)} {text(c.consumed)}/{text(c.total)}"
         )
-    out.append("</div>")
-    out.append('<h2>Placements</h2><table id="placements"><thead><tr>')
-    out.append("<th>Pod</th><th>Workload</th><th>Outcome</th><th>Node</th><th>Devices</th></tr></thead><tbody>")
-    for pod in report.pods:
-        devices = "<br>".join(
-            f"<code>{escape(claim.name)}</code>: " + ", ".join(escape(d.text) for d in claim.devices)
-            for claim in pod.claims
+    return "; ".join(f"{text(device)} " + ", ".join(values) for device, values in by_device.items())
+
+
+def _allocated(pools: list[PoolRow]) -> str:
+    """``12/16``, with ``(incomplete)`` when a pool lacks slices (the autoscaler then ignores it)."""
+    allocated = sum(pool.allocated for pool in pools)
+    devices = sum(pool.devices for pool in pools)
+    return f"{allocated}/{devices}" + (" (incomplete)" if any(pool.incomplete for pool in pools) else "")
+
+
+def _placements(report: SimulationReport) -> Iterator[str]:
+    workloads = report.workloads()
+    yield f'<h2>Placements</h2><div id="placements"><p class="legend">{len(workloads)} workloads. '
+    yield "<mark>×N</mark>: N pods hold the device (one shared claim, or shares of a device).</p>"
+    for workload, pods in workloads:
+        placed = [pod for pod in pods if pod.outcome == "placed"]
+        on = len({pod.node for pod in placed})
+        outcome = f"{len(placed)} placed on {on} node{'s' * (on != 1)}" if placed else "none placed"
+        if len(placed) != len(pods):
+            outcome += f' · <span class="bad">{len(pods) - len(placed)} not placed</span>'
+        yield (
+            f'<details class="workload" data-workload="{text(workload)}"><summary><b>{text(workload)}</b> · '
+            f"{len(pods)} pod{'s' * (len(pods) != 1)} · {outcome}</summary>"
         )
-        out.append(
-            f'<tr data-outcome="{escape(pod.outcome)}"><td>{escape(pod.pod)}</td><td>{escape(pod.workload)}</td>'
-            f'<td class="outcome">{escape(pod.outcome)}</td><td>{escape(pod.node or "")}</td><td>{devices}</td></tr>'
-        )
-    out.append("</tbody></table>")
+        yield "<table><thead><tr><th>Pod</th><th>Node</th><th>Devices</th></tr></thead><tbody>"
+        yield "\n".join(_pod(pod) for pod in pods)
+        yield "</tbody></table></details>"
+    yield "</div>"
+
+
+def _pod(pod: PodRow) -> str:
+    name = text(pod.pod.partition("/")[2])  # the workload's line names the namespace
+    if pod.outcome != "placed":
+        return f'<tr class="unplaced"><td>{name}</td><td>-</td><td>{text(pod.outcome)}</td></tr>'
+    node = pod.node or ""
+    claims = "; ".join(
+        f"{text(claim.name)}: " + ", ".join(_device(device, node) for device in claim.devices) for claim in pod.claims
+    )
+    return f"<tr><td>{name}</td><td>{text(node)}</td><td>{claims}</td></tr>"
+
+
+def _device(device: DeviceRow, node: str) -> str:
+    """``gpu-3`` on its node's own pool, ``fabric/vf-0`` elsewhere; marked when several pods hold it."""
+    where = device.device if device.pool == node else f"{device.pool}/{device.device}"
+    out = text(where) + (" (admin)" if device.admin else "")
+    return out + (f" <mark>×{device.holders}</mark>" if device.holders > 1 else "")
+
+
+def _unplaced(report: SimulationReport) -> Iterator[str]:
     unplaced = report.unplaced
-    if unplaced:
-        out.append(f'<h2>Unplaced pods ({len(unplaced)})</h2><ul id="unplaced">')
-        for pod, count in report.unplaced_groups():
-            details = "".join(f"<li>{escape(line)}</li>" for line in pod.details)
-            subject = (
-                f"<strong>{escape(pod.pod)}</strong> ({escape(pod.workload)})"
-                if count == 1
-                else f"<strong>{count} pods</strong> of {escape(pod.workload)}"
-            )
-            out.append(
-                f"<li>{subject}: {escape(pod.reason)}"
-                + (f'<ul class="details">{details}</ul>' if details else "")
-                + "</li>"
-            )
-        out.append("</ul>")
+    if not unplaced:
+        return
+    yield f'<h2>Unplaced pods ({len(unplaced)})</h2><ul id="unplaced">'
+    for pod, count in report.unplaced_groups():
+        details = "".join(f"<li>{text(line)}</li>" for line in pod.details)
+        yield (
+            f'<li><span class="bad">{text(unplaced_subject(pod, count))}</span>: {text(pod.reason)}'
+            + (f'<ul class="details">{details}</ul>' if details else "")
+            + "</li>"
+        )
+    yield "</ul>"
+
+
+def _notes(report: SimulationReport) -> Iterator[str]:
     for note in report.notes:
-        out.append(f'<p class="summary note">Note: {escape(note)}</p>')
-    out.append("</body></html>")
-    stream.write("\n".join(out) + "\n")
+        yield f'<p class="summary note">Note: {text(note)}</p>'

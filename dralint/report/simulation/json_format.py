@@ -53,7 +53,13 @@ def as_dict(report: SimulationReport) -> dict[str, Any]:
                 "utilisation": round(pool.utilisation, 6),
                 "incomplete": pool.incomplete,
                 "counters": [
-                    {"counterSet": c.counter_set, "counter": c.counter, "consumed": c.consumed, "total": c.total}
+                    {
+                        "counterSet": c.counter_set,
+                        "device": c.device or None,
+                        "counter": c.counter,
+                        "consumed": c.consumed,
+                        "total": c.total,
+                    }
                     for c in pool.counters
                 ],
             }

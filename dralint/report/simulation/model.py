@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from dralint.cluster import compact_schema
+from dralint.cluster import compact, compact_schema
+from dralint.cluster.inventory import NodeEntry, is_inventory_document
 from dralint.diagnose import why
 from dralint.dryrun.analysis import Analysis
-from dralint.dryrun.utilisation import PoolUtilisation
+from dralint.dryrun.placement import Placement
+from dralint.dryrun.utilisation import PoolUtilisation, natural_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +26,7 @@ class DeviceRow:
     device: str
     shared: bool = False  # one share of a device that allows multiple allocations
     admin: bool = False
+    holders: int = 1  # placed pods whose claims hold this device (more than one: the pods share it)
 
     @property
     def text(self) -> str:
@@ -56,6 +59,13 @@ class CounterRow:
     counter: str
     consumed: str
     total: str
+    device: str = ""  # the device the counter set stands for ("" when no device consumes it)
+    share: float = 0.0  # consumed / total
+
+    @property
+    def label(self) -> str:
+        """``gpu-3 memory``: the counter named with its device (else with its counter set)."""
+        return f"{self.device or self.counter_set} {self.counter}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +81,32 @@ class PoolRow:
 
 
 @dataclass(frozen=True, slots=True)
+class NodeRow:
+    name: str
+    pools: tuple[int, ...]  # indexes into SimulationReport.pools of the pools bound to this node
+    # its most used pool, which is how the cluster autoscaler rates a node; None without devices
+    utilisation: float | None
+
+
+GroupKind = Literal["node pool", "labels"]
+
+
+@dataclass(frozen=True, slots=True)
+class NodeGroup:
+    """Nodes of one node pool of a compact Inventory, or nodes with the same labels (hostname aside)."""
+
+    kind: GroupKind
+    name: str  # the node pool's name, or the labels as "key=value, ..." ("" for none)
+    nodes: tuple[NodeRow, ...]
+
+    @property
+    def utilisation(self) -> float | None:
+        """The mean utilisation of the group's nodes that have devices (None if none has)."""
+        shares = [node.utilisation for node in self.nodes if node.utilisation is not None]
+        return sum(shares) / len(shares) if shares else None
+
+
+@dataclass(frozen=True, slots=True)
 class SimulationReport:
     target: dict[str, Any]
     strategy: str
@@ -79,6 +115,19 @@ class SimulationReport:
     nodes: int
     inventory: bool  # whether there was any device to dry-run against
     notes: tuple[str, ...] = field(default=())
+    groups: tuple[NodeGroup, ...] = ()  # every node, in its group; groups and nodes in natural order
+
+    @property
+    def network_pools(self) -> tuple[PoolRow, ...]:
+        """Pools bound to no single node (node selectors, all nodes, per-device node selection)."""
+        return tuple(pool for pool in self.pools if not pool.nodes)
+
+    def workloads(self) -> list[tuple[str, list[PodRow]]]:
+        """The pods of each workload, workloads in the order of their first pod."""
+        grouped: dict[str, list[PodRow]] = {}
+        for pod in self.pods:
+            grouped.setdefault(pod.workload, []).append(pod)
+        return list(grouped.items())
 
     @property
     def placed(self) -> int:
@@ -113,6 +162,7 @@ def build(analysis: Analysis) -> SimulationReport:
             () if not failure.fits_empty else ("fits on the cluster without the earlier pods: devices are exhausted",)
         )
         details[failure.first.pod.template_index] = (*prefix, *lines)
+    holders = _holders(analysis.simulation.placements)
     rows = []
     for placement in analysis.simulation.placements:
         pod = placement.pod
@@ -122,7 +172,15 @@ def build(analysis: Analysis) -> SimulationReport:
                 f"{use.key[0]}/{use.key[1]}",
                 use.kind,
                 tuple(
-                    DeviceRow(r.request, r.driver, r.pool, r.device, r.share_id is not None, r.admin_access is True)
+                    DeviceRow(
+                        r.request,
+                        r.driver,
+                        r.pool,
+                        r.device,
+                        r.share_id is not None,
+                        r.admin_access is True,
+                        holders[(r.driver, r.pool, r.device)] if placement.outcome == "placed" else 1,
+                    )
                     for r in allocation.results
                 ),
             )
@@ -160,6 +218,7 @@ def build(analysis: Analysis) -> SimulationReport:
         len(analysis.inventory.nodes),
         analysis.active,
         tuple(notes),
+        _groups(analysis.inventory.nodes, pools),
     )
 
 
@@ -172,7 +231,10 @@ def pool_rows(pools: Iterable[PoolUtilisation]) -> tuple[PoolRow, ...]:
             u.devices,
             u.allocated,
             u.utilisation,
-            tuple(CounterRow(c.counter_set, c.counter, str(c.consumed), str(c.total)) for c in u.counters),
+            tuple(
+                CounterRow(c.counter_set, c.counter, str(c.consumed), str(c.total), c.device, c.share)
+                for c in u.counters
+            ),
             u.incomplete,
         )
         for u in pools
@@ -185,3 +247,41 @@ def target_of(analysis: Analysis) -> dict[str, Any]:
         "kubernetesVersion": analysis.target.release,
         "featureGates": dict(sorted(analysis.target.overrides.items())),
     }
+
+
+def _holders(placements: list[Placement]) -> dict[tuple[str, str, str], int]:
+    """(driver, pool, device) -> how many placed pods hold it (through one shared claim or several shares)."""
+    pods: dict[tuple[str, str, str], set[int]] = {}
+    for index, placement in enumerate(placements):
+        if placement.outcome != "placed":
+            continue
+        for _, allocation in placement.allocations:
+            for r in allocation.results:
+                pods.setdefault((r.driver, r.pool, r.device), set()).add(index)
+    return {key: len(holders) for key, holders in pods.items()}
+
+
+def _groups(nodes: list[NodeEntry], pools: tuple[PoolRow, ...]) -> tuple[NodeGroup, ...]:
+    on_node: dict[str, list[int]] = {}
+    for index, pool in enumerate(pools):
+        for name in pool.nodes:
+            on_node.setdefault(name, []).append(index)
+    members: dict[tuple[GroupKind, str], list[NodeRow]] = {}
+    for entry in nodes:
+        indexes = tuple(on_node.get(entry.node.name, ()))
+        share = max((pools[i].utilisation for i in indexes), default=None)
+        members.setdefault(_group_key(entry), []).append(NodeRow(entry.node.name, indexes, share))
+    order = sorted(members, key=lambda key: (key[0] != "node pool", natural_key(key[1])))
+    return tuple(
+        NodeGroup(kind, name, tuple(sorted(members[kind, name], key=lambda row: natural_key(row.name))))
+        for kind, name in order
+    )
+
+
+def _group_key(entry: NodeEntry) -> tuple[GroupKind, str]:
+    """The node pool of the compact Inventory a node was expanded from, else its labels but the hostname."""
+    origin = entry.origin
+    if origin is not None and is_inventory_document(origin.obj) and origin.path[:2] == ("spec", "nodePools"):
+        return "node pool", str(origin.obj.raw["spec"]["nodePools"][origin.path[2]]["name"])
+    labels = sorted((k, v) for k, v in entry.node.meta.labels.items() if k != compact.HOSTNAME_LABEL)
+    return "labels", ", ".join(f"{k}={v}" for k, v in labels)

@@ -39,7 +39,7 @@ def render(report: SimulationReport, stream: TextIO) -> None:
     pool_rows = [("DRIVER", "POOL", "DEVICES", "ALLOCATED", "UTILISATION", "COUNTERS")]
     for pool in report.pools:
         note = " (incomplete)" if pool.incomplete else ""
-        counters = ", ".join(f"{c.counter_set}/{c.counter} {c.consumed}/{c.total}" for c in pool.counters) or "-"
+        counters = ", ".join(f"{c.label} {c.consumed}/{c.total}" for c in pool.counters) or "-"
         pool_rows.append(
             (pool.driver, pool.pool, str(pool.devices), str(pool.allocated), percent(pool.utilisation) + note, counters)
         )

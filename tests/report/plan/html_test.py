@@ -1,21 +1,23 @@
 """The HTML report of ``dralint plan``, rendered by headless Chromium and checked as a page.
 
 The DOM Chromium dumps must hold the summary, the decisions, the pods no pool places, and per
-pool the simulation page's chart before and after; the screenshot must show the bars.
+pool its utilisation bar before and after; the screenshot must show the bars.
 """
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from dralint.cli import main
-from testing.chromium import Page, chromium, decode_png, needs_chromium
+from testing.chromium import bar_rows, chromium, decode_png, needs_chromium
 from tests.conftest import ROOT
 
 pytestmark = needs_chromium
 SCENARIO = Path(ROOT) / "tests" / "fixtures" / "plan" / "two-pools"
+FULL, OK = (9, 105, 218), (45, 164, 78)  # the bars' colours (dralint/report/htmlpage.py)
 
 
 def _report(tmp_path: Path) -> Path:
@@ -35,28 +37,60 @@ def _report(tmp_path: Path) -> Path:
     return out
 
 
+class _Page(HTMLParser):
+    """Text by element id, list items by list id, and per utilisation row its pool and bars' widths."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[tuple[str, dict[str, str]]] = []
+        self.texts: dict[str, str] = {}
+        self.items: dict[str, list[str]] = {}
+        self.rows: list[tuple[str, list[str]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = {k: v or "" for k, v in attrs}
+        if tag == "li" and self.stack and "id" in self.stack[-1][1]:
+            self.items.setdefault(self.stack[-1][1]["id"], []).append("")
+        elif tag == "tr" and "data-pool" in attributes:
+            self.rows.append((attributes["data-pool"], []))
+        elif tag == "span" and attributes.get("style", "").startswith("width:") and self.rows:
+            self.rows[-1][1].append(attributes["style"].removeprefix("width:"))
+        self.stack.append((tag, attributes))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack:
+            if self.stack.pop()[0] == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        for _, attributes in self.stack:
+            if "id" in attributes:
+                self.texts[attributes["id"]] = self.texts.get(attributes["id"], "") + data
+        lists = [a["id"] for tag, a in self.stack if tag == "ul" and "id" in a]
+        if lists and any(tag == "li" for tag, _ in self.stack):
+            self.items[lists[-1]][-1] += data
+
+
 def test_plan_html_shows_decisions_and_utilisation_in_chromium(tmp_path: Path) -> None:
-    page = Page()
+    page = _Page()
     page.feed(chromium("--dump-dom", _report(tmp_path).as_uri()))
-    assert page.texts["summary"] == ("Add 2 nodes, remove 0, 1 unplaceable (Kubernetes 1.37, expander least-waste).")
-    assert page.texts["scale-up"].split("\n") == [
-        "",
+    assert page.texts["summary"] == "Add 2 nodes, remove 0, 1 unplaceable (Kubernetes 1.37, expander least-waste)."
+    assert page.items["scale-up"] == [
         "+ 1 node of pool a100 (a100-1) for 2 pods: ml/train-2, ml/train-3",
         "+ 1 node of pool h100 (h100-0) for 1 pod: ml/train-4",
-        "",
     ]
-    assert page.texts["unplaceable"].strip().startswith("ml/huge-0 (Job ml/huge): the claims cannot be allocated")
-    assert "kept h100-0 (pool h100, 25%)" in page.texts["scale-down"]
-    pools = [name for name in page.figures if name]
-    assert pools == ["gpu.example.com/a100-0", "gpu.example.com/a100-1", "gpu.example.com/h100-0"]
-    # a100-0 before and after, a100-1 and h100-0 after only
-    assert page.svg_labels == [
-        "gpu.example.com/a100-0: 100% utilised",
-        "gpu.example.com/a100-0: 100% utilised",
-        "gpu.example.com/a100-1: 100% utilised",
-        "gpu.example.com/h100-0: 25% utilised",
+    (huge,) = page.items["unplaceable"]
+    assert huge.startswith("ml/huge-0 (Job ml/huge): the claims cannot be allocated")
+    assert page.items["scale-down"] == [
+        "kept h100-0 (pool h100, 25%): pod ml/train-4 fits on no other node: "
+        "the claims cannot be allocated on any of the 2 nodes the pod may run on"
     ]
-    assert page.bars == [240.0, 240.0, 240.0, 60.0]
+    # a100-0 full before and after; a100-1 and h100-0 only after the scale-up
+    assert page.rows == [
+        ("gpu.example.com/a100-0", ["100%", "100%"]),
+        ("gpu.example.com/a100-1", ["100%"]),
+        ("gpu.example.com/h100-0", ["25%"]),
+    ]
 
 
 def test_plan_html_screenshot_shows_the_bars(tmp_path: Path) -> None:
@@ -64,7 +98,6 @@ def test_plan_html_screenshot_shows_the_bars(tmp_path: Path) -> None:
     chromium(f"--screenshot={shot}", "--window-size=1400,1000", _report(tmp_path).as_uri())
     width, height, pixels = decode_png(shot.read_bytes())
     assert (width, height) == (1400, 1000)
-    red = sum(1 for p in pixels if p == (207, 34, 46))  # the three full bars
-    green = sum(1 for p in pixels if p == (45, 164, 78))  # h100-0's quarter bar
-    assert red >= 3 * 240 * 18 * 0.9
-    assert green >= 60 * 18 * 0.9
+    # A bar is 10rem x .9rem (160 x 14 px): three full bars in blue, h100-0's quarter (40 px) in green.
+    assert bar_rows(width, pixels, FULL, 160) >= 3 * 14
+    assert bar_rows(width, pixels, OK, 38) >= 14

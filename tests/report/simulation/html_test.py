@@ -1,22 +1,25 @@
 """The HTML report of ``dralint simulate``, rendered by headless Chromium and checked as a page.
 
 Chromium (Debian package ``chromium``) renders the file; the DOM it dumps must hold the summary,
-one figure with an inline SVG chart per pool, the placement rows and the unplaced pods, and the
-screenshot must show the charts' bars in their colours. Skipped, with the reason, when Chromium
+the node groups with their bars and nodes, the workloads and the unplaced pods, and the screenshot
+must show the bars in their colours. Skipped, with the reason, when Chromium
 is not installed (CI installs it).
 """
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from dralint.cli import main
-from testing.chromium import Page, chromium, decode_png, needs_chromium
+from testing.chromium import bar_rows, chromium, decode_png, needs_chromium
 from testing.simulate import SIMULATE
 
 pytestmark = needs_chromium
+# The bars' colours (dralint/report/htmlpage.py), as Chromium paints them.
+FULL, OK, TRACK, ERROR = (9, 105, 218), (45, 164, 78), (234, 238, 242), (207, 34, 46)
 
 
 def _report(tmp_path: Path) -> Path:
@@ -40,23 +43,84 @@ def _report(tmp_path: Path) -> Path:
     return out
 
 
-def test_html_report_renders_charts_and_tables_inchromium(tmp_path: Path) -> None:
-    page = Page()
+class _Page(HTMLParser):
+    """What the tests look at: text by element id, node groups with their bars, node rows, workloads."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[tuple[str, dict[str, str]]] = []
+        self.texts: dict[str, str] = {}
+        self.groups: list[str] = []
+        self.group_bars: list[tuple[str, str]] = []  # (level class, width) of each group's bar
+        self.nodes: list[str] = []  # the first cell of each node row, in page order
+        self.workloads: list[str] = []
+        self.unplaced_rows = 0
+        self.unplaced = 0
+        self.marks: list[str] = []
+
+    def _inside(self, tag: str, css: str | None = None) -> bool:
+        return any(t == tag and (css is None or css in a.get("class", "").split()) for t, a in self.stack)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = {k: v or "" for k, v in attrs}
+        parent = self.stack[-1] if self.stack else ("", {})
+        self.stack.append((tag, attributes))
+        if tag == "details" and attributes.get("class") == "group":
+            self.groups.append(attributes["data-group"])
+        elif tag == "details" and attributes.get("class") == "workload":
+            self.workloads.append(attributes["data-workload"])
+        elif tag == "span" and parent[0] == "span" and "bar" in parent[1].get("class", ""):
+            if self._inside("summary") and self._inside("details", "group"):
+                self.group_bars.append((parent[1]["class"].split()[1], attributes["style"]))
+        elif tag == "tr" and attributes.get("class") == "unplaced":
+            self.unplaced_rows += 1
+        elif tag == "li" and len(self.stack) >= 2 and self.stack[-2][1].get("id") == "unplaced":
+            self.unplaced += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack:
+            if self.stack.pop()[0] == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        for _, attributes in self.stack:
+            if "id" in attributes:
+                self.texts[attributes["id"]] = self.texts.get(attributes["id"], "") + data
+        tags = [t for t, _ in self.stack]
+        if tags[-1:] == ["td"] and tags[-3:-1] == ["tbody", "tr"] and self._inside("details", "group"):
+            if len(self.stack) >= 2 and not self._first_cell_seen():
+                self.nodes.append(data)
+        elif tags[-1:] == ["mark"]:
+            self.marks.append(data)
+
+    def _first_cell_seen(self) -> bool:
+        row = self.stack[-2][1]
+        seen = "seen" in row
+        row["seen"] = ""
+        return seen
+
+
+def test_html_report_renders_groups_and_workloads_in_chromium(tmp_path: Path) -> None:
+    page = _Page()
     page.feed(chromium("--dump-dom", _report(tmp_path).as_uri()))
     # The partitionable node's selectors read an attribute the kubectl-list GPUs lack: the pods of
     # partitions.yaml hit CEL runtime errors, the Job with the extended resource takes node-0.
     assert page.texts["summary"] == "3 of 10 pods placed on 3 nodes (Kubernetes 1.37, pack)."
-    assert page.figures == ["gpu.example.com/node-0", "gpu.example.com/worker-1", "gpu.example.com/worker-2"]
-    assert page.svg_labels == [
-        "gpu.example.com/node-0: 100% utilised",
-        "gpu.example.com/worker-1: 50% utilised",
-        "gpu.example.com/worker-2: 100% utilised",
+    # node-0 comes from the node pool "node" of an Inventory; worker-1 is only named by slices (no
+    # labels but its hostname); worker-2 is a Node labelled pool=l4
+    assert page.groups == ["node", "", "pool=l4"]
+    assert page.nodes == ["node-0", "worker-1", "worker-2"]
+    # full is blue ("full"), never the error colour; worker-1 is half used
+    assert page.group_bars == [("full", "width:100%"), ("ok", "width:50%"), ("full", "width:100%")]
+    assert page.workloads == [
+        "Deployment ml/trainer",
+        "StatefulSet ml/inference",
+        "DaemonSet ml/monitor",
+        "Job ml/batch",
+        "Job default/small",
+        "Pod default/big",
     ]
-    # node-0: devices, then its memory and slices counters, all full; worker-1 half; worker-2 full
-    assert page.bars == [240.0, 240.0, 240.0, 120.0, 240.0]
-    assert (
-        page.rows == ["placed", "placed", "missing-claim", "missing-claim", "unsatisfiable", "placed"] + ["error"] * 4
-    )
+    assert page.unplaced_rows == 7
     assert page.unplaced == 6  # 7 pods: the two missing-claim replicas of one StatefulSet are one entry
 
 
@@ -65,10 +129,8 @@ def test_html_report_screenshot_shows_the_bars(tmp_path: Path) -> None:
     chromium(f"--screenshot={shot}", "--window-size=1400,1000", _report(tmp_path).as_uri())
     width, height, pixels = decode_png(shot.read_bytes())
     assert (width, height) == (1400, 1000)
-    colours = {}
-    for rgb in ((207, 34, 46), (45, 164, 78), (234, 238, 242)):  # full, under 80 %, empty track
-        colours[rgb] = sum(1 for p in pixels if p == rgb)
-    # four full bars (240 x 18 px each) in red, worker-1's half bar in green and its empty half
-    assert colours[(207, 34, 46)] >= 4 * 240 * 18 * 0.9
-    assert colours[(45, 164, 78)] >= 120 * 18 * 0.9
-    assert colours[(234, 238, 242)] >= 120 * 18 * 0.9
+    # A bar is 10rem x .9rem (160 x 14 px): rows of the screenshot with a run that long in its colour.
+    assert bar_rows(width, pixels, FULL, 160) >= 2 * 14  # the two full groups, in blue
+    assert bar_rows(width, pixels, OK, 80) >= 14  # worker-1's half bar in green, and its empty half
+    assert bar_rows(width, pixels, TRACK, 80) >= 14
+    assert bar_rows(width, pixels, ERROR, 40) == 0  # red is only text (the unplaced pods), never a bar

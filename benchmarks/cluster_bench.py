@@ -1,0 +1,178 @@
+"""``dralint check`` and ``dralint simulate`` on the largest GPU clusters, as a user runs them.
+
+Run: ``python benchmarks/cluster_bench.py [--sizes 1/8,1/4,1/2,1] [--in-process 1/8,1/4]``.
+The cluster (``testing.manifests.gpu_cluster``) is 10,000 nodes of 8 GPUs and 2 NICs at full
+size, a tenth of the GPUs partitionable and the NICs shared by consumable bandwidth, given as one
+compact Inventory; on it 40,000 pods in 5,000 workloads (Deployments, Jobs and StatefulSets of
+eight pods; claim templates, shared claims, firstAvailable, a matchAttribute constraint; one
+workload in a hundred cannot be placed). Each size is a fraction of both.
+
+For each size and command it measures, side by side in the same run:
+
+- the whole process (a fresh interpreter, the bytecode compiled beforehand as ``pip install``
+  leaves it): CPU seconds of the child (user + system, from ``wait4``), its peak resident memory,
+  and the bytes it wrote to standard output;
+- for the sizes of ``--in-process``: the same command inside this interpreter, warm (imports
+  done), CPU seconds.
+
+Targets (issue 12): each command under 20 s of CPU and 2 GB at full size; from 1/8 to full size
+(8x the input) at most 9x the CPU time, and output growing no faster than the input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import redirect_stdout, suppress
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from figures import PEAK_COMMAND, Figure, peak_mb, record  # noqa: E402
+
+from testing.manifests import CLUSTER_NODES, CLUSTER_WORKLOADS, gpu_cluster  # noqa: E402
+
+CPU_TARGET = 20.0  # seconds, at full size
+MEMORY_TARGET = 2048.0  # MB, at full size
+GROWTH_TARGET = 9.0  # CPU time from 1/8 to full size
+COMMANDS = ("check", "simulate")
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    cpu: float  # seconds, user + system
+    peak: float  # MB
+    output: int  # bytes on standard output
+    exit_code: int
+
+
+def write(directory: Path, fraction: Fraction) -> tuple[Path, Path]:
+    inventory, workloads = gpu_cluster(float(fraction))
+    name = str(fraction).replace("/", "-")
+    paths = directory / f"inventory-{name}.yaml", directory / f"workloads-{name}.yaml"
+    paths[0].write_text(inventory, encoding="utf-8")
+    paths[1].write_text(workloads, encoding="utf-8")
+    return paths
+
+
+def arguments(command: str, inventory: Path, workloads: Path) -> list[str]:
+    return [command, "--no-config", str(workloads), "--inventory", str(inventory)]
+
+
+def as_process(args: list[str], directory: Path) -> Run:
+    """One ``dralint`` process: its own CPU time (``wait4``), peak memory (VmHWM at exit), output bytes."""
+    out_path, err_path = directory / "stdout", directory / "stderr"
+    with open(out_path, "wb") as out, open(err_path, "wb") as err:
+        process = subprocess.Popen(
+            [sys.executable, "-c", PEAK_COMMAND, *args],
+            stdout=out,
+            stderr=err,
+            cwd=directory,  # not the checkout: ``python -c`` puts the working directory first on sys.path
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+    peak, stderr = peak_mb(err_path.read_text(encoding="utf-8", errors="replace"))
+    if process.returncode not in (0, 1):
+        sys.exit(f"dralint {' '.join(args)} exited {process.returncode}: {stderr[-500:]}")
+    return Run(usage.ru_utime + usage.ru_stime, peak, out_path.stat().st_size, process.returncode)
+
+
+def in_process(args: list[str]) -> float:
+    """CPU seconds of the same command inside this (warm) interpreter, its output written to memory."""
+    from dralint.cli import main
+
+    start = time.process_time()
+    with redirect_stdout(io.StringIO()), suppress(SystemExit):
+        main(args, prog_name="dralint", standalone_mode=False)
+    return time.process_time() - start
+
+
+def compile_bytecode() -> None:
+    """Bytecode for every module, as ``pip install`` leaves it (an editable checkout may have none)."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "dralint")], check=True)
+
+
+def parse_sizes(text: str) -> list[Fraction]:
+    return [Fraction(part) for part in text.split(",") if part]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1/8,1/4,1/2,1", help="fractions of the full size, comma-separated")
+    parser.add_argument("--in-process", default="1/8,1/4", help="sizes also measured in this interpreter")
+    args = parser.parse_args()
+    sizes = parse_sizes(args.sizes)
+    warm = set(parse_sizes(args.in_process))
+    compile_bytecode()
+    rows: list[tuple[Fraction, str, Run, float | None]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        directory = Path(tmp)
+        for fraction in sizes:
+            inventory, workloads = write(directory, fraction)
+            for command in COMMANDS:
+                command_line = arguments(command, inventory, workloads)
+                run = as_process(command_line, directory)
+                warm_cpu = in_process(command_line) if fraction in warm else None
+                rows.append((fraction, command, run, warm_cpu))
+                print(f"  {fraction} {command}: {run.cpu:.1f} s CPU", file=sys.stderr, flush=True)
+    print(
+        f"full size: {CLUSTER_NODES:,} nodes x (8 GPUs + 2 NICs), {CLUSTER_WORKLOADS:,} workloads, "
+        f"{CLUSTER_WORKLOADS * 8:,} pods; one process per run (CPU of the child, peak RSS)"
+    )
+    header = f"{'size':>5} {'nodes':>6} {'pods':>6} {'command':>8} {'CPU s':>7} {'peak MB':>8} {'output B':>10}"
+    print(header + f" {'exit':>4} {'in-process CPU s':>16}")
+    for fraction, command, run, warm_cpu in rows:
+        nodes, pods = round(CLUSTER_NODES * fraction), round(CLUSTER_WORKLOADS * fraction) * 8
+        warm_text = f"{warm_cpu:16.2f}" if warm_cpu is not None else f"{'-':>16}"
+        print(
+            f"{fraction!s:>5} {nodes:>6} {pods:>6} {command:>8} {run.cpu:7.2f} {run.peak:8.0f} {run.output:>10}"
+            f" {run.exit_code:>4} {warm_text}"
+        )
+    for command in COMMANDS:
+        mine = [(f, run) for f, c, run, _ in rows if c == command]
+        (small, first), (large, last) = mine[0], mine[-1]
+        if large == small:
+            continue
+        scale = float(large / small)
+        growth, output_growth = last.cpu / first.cpu, last.output / max(first.output, 1)
+        print(
+            f"{command}: {small} -> {large} of the size (x{scale:g}): x{growth:.2f} CPU, "
+            f"x{last.peak / first.peak:.2f} peak memory, x{output_growth:.2f} output bytes"
+        )
+        full = large == 1
+        allowed = GROWTH_TARGET if scale == 8 else scale * GROWTH_TARGET / 8
+        record(
+            Figure(
+                f"dralint {command} of {large} of the 10,000-node cluster, as a process",
+                round(last.cpu, 1),
+                "s",
+                target=f"< {CPU_TARGET:g} s, < {MEMORY_TARGET:g} MB" if full else "(full size not run)",
+                met=(last.cpu < CPU_TARGET and last.peak < MEMORY_TARGET) if full else None,
+                note=f"CPU; peak {last.peak:.0f} MB; output {last.output} bytes",
+            )
+        )
+        record(
+            Figure(
+                f"dralint {command}: growth of CPU time from {small} to {large} of the cluster",
+                round(growth, 2),
+                "x",
+                target=f"<= {allowed:g}x (input x{scale:g}), output <= x{scale:g}",
+                met=growth <= allowed and output_growth <= scale,
+                note=f"output bytes x{output_growth:.2f}",
+            )
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
