@@ -11,6 +11,7 @@ import shutil
 import struct
 import subprocess
 import zlib
+from html.parser import HTMLParser
 
 import pytest
 
@@ -81,3 +82,26 @@ def bar_rows(width: int, pixels: list[tuple[int, int, int]], rgb: tuple[int, int
             best = max(best, run)
         rows += best >= length
     return rows
+
+
+class Page(HTMLParser):
+    """The DOM Chromium dumps, as tests read it: the elements open at each point (``stack``, with their
+    attributes) and the text under each element id (``texts``). Tests subclass it for what else they count."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[tuple[str, dict[str, str]]] = []
+        self.texts: dict[str, str] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.stack.append((tag, {k: v or "" for k, v in attrs}))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack:
+            if self.stack.pop()[0] == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        for _, attributes in self.stack:
+            if "id" in attributes:
+                self.texts[attributes["id"]] = self.texts.get(attributes["id"], "") + data

@@ -8,13 +8,12 @@ is not installed (CI installs it).
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from dralint.cli import main
-from testing.chromium import bar_rows, chromium, decode_png, needs_chromium
+from testing.chromium import Page, bar_rows, chromium, decode_png, needs_chromium
 from testing.simulate import SIMULATE
 
 pytestmark = needs_chromium
@@ -43,13 +42,11 @@ def _report(tmp_path: Path) -> Path:
     return out
 
 
-class _Page(HTMLParser):
+class _Page(Page):
     """What the tests look at: text by element id, node groups with their bars, node rows, workloads."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.stack: list[tuple[str, dict[str, str]]] = []
-        self.texts: dict[str, str] = {}
         self.groups: list[str] = []
         self.group_bars: list[tuple[str, str]] = []  # (level class, width) of each group's bar
         self.nodes: list[str] = []  # the first cell of each node row, in page order
@@ -62,9 +59,9 @@ class _Page(HTMLParser):
         return any(t == tag and (css is None or css in a.get("class", "").split()) for t, a in self.stack)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        attributes = {k: v or "" for k, v in attrs}
         parent = self.stack[-1] if self.stack else ("", {})
-        self.stack.append((tag, attributes))
+        super().handle_starttag(tag, attrs)
+        attributes = self.stack[-1][1]
         if tag == "details" and attributes.get("class") == "group":
             self.groups.append(attributes["data-group"])
         elif tag == "details" and attributes.get("class") == "workload":
@@ -77,15 +74,8 @@ class _Page(HTMLParser):
         elif tag == "li" and len(self.stack) >= 2 and self.stack[-2][1].get("id") == "unplaced":
             self.unplaced += 1
 
-    def handle_endtag(self, tag: str) -> None:
-        while self.stack:
-            if self.stack.pop()[0] == tag:
-                break
-
     def handle_data(self, data: str) -> None:
-        for _, attributes in self.stack:
-            if "id" in attributes:
-                self.texts[attributes["id"]] = self.texts.get(attributes["id"], "") + data
+        super().handle_data(data)
         tags = [t for t, _ in self.stack]
         if tags[-1:] == ["td"] and tags[-3:-1] == ["tbody", "tr"] and self._inside("details", "group"):
             if len(self.stack) >= 2 and not self._first_cell_seen():
