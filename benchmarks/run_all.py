@@ -50,6 +50,7 @@ BENCHMARKS = [
     Benchmark("profile_bench.py", (), (), "Profile of the corpus check"),
     Benchmark("allocator_bench.py", (), ("--repeat", "1"), "Allocator"),
     Benchmark("simulate_bench.py", (), (), "Cluster dry-run"),
+    Benchmark("plan_bench.py", (), ("--pods", "1000"), "Node pool planning"),
     Benchmark("cel_bench.py", (), ("--devices", "1000", "--repeat", "1"), "CEL selectors"),
     Benchmark("apiserver_bench.py", (), ("--slices", "50", "--repeat", "1"), "kube-apiserver checks"),
     Benchmark("suppress_bench.py", (), ("--repeat", "1"), "Suppressions and reporters"),

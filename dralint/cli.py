@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -14,6 +14,11 @@ from dralint import __version__
 from dralint.api.versions import DEFAULT_RELEASE, RELEASES
 from dralint.errors import DralintError, UsageError
 from dralint.process import raise_recursion_limit
+
+if TYPE_CHECKING:
+    from dralint.commands.simulate import SimulateSettings
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 _RELEASES = f"{RELEASES[0]}-{RELEASES[-1]}"
 
@@ -414,27 +419,67 @@ def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None, config: s
     _run(go)
 
 
+def _dry_run_options(what: str, formats: str) -> Callable[[F], F]:
+    """The options of the commands that dry-run manifests against an inventory (simulate, plan):
+    PATHS, where the inventory is, the output formats and files, the target cluster, the configuration."""
+    options = [
+        click.argument("paths", nargs=-1),
+        click.option("--inventory", "-i", multiple=True, metavar="PATH", help=f"{what} (repeatable)."),
+        click.option(
+            "--format",
+            "-f",
+            "formats",
+            type=click.Choice(["text", "json", "html"]),
+            multiple=True,
+            help=f"Output format{formats} [default: text]. Repeatable; pair each with an --output.",
+        ),
+        _output_option,
+        _release_option,
+        click.option("--feature-gates", default=None, metavar="GATES", help="Feature gates: Name=true,Other=false."),
+        _config_option,
+        _no_config_option,
+        _stdin_filename_option,
+    ]
+
+    def apply(function: F) -> F:
+        for option in reversed(options):
+            function = option(function)
+        return function
+
+    return apply
+
+
+def _dry_run_inputs(
+    command: str,
+    paths: tuple[str, ...],
+    options: Mapping[str, Any],
+    *,
+    strategy: Any = "pack",
+) -> SimulateSettings:
+    """The inputs of a dry-run command from the options of :func:`_dry_run_options`."""
+    from dralint.commands.simulate import SimulateSettings
+
+    if not paths:
+        raise UsageError(f"{command} needs the manifests whose pods to place: give PATHS (files, directories, or -)")
+    return SimulateSettings(
+        paths=paths,
+        outputs=_outputs(options["formats"], options["outputs"], default="text"),
+        flags=_layer(
+            release=options["release"], feature_gates=options["feature_gates"], inventory=options["inventory"]
+        ),
+        strategy=strategy,
+        stdin_name=options["stdin_filename"],
+        config=options["config"],
+        no_config=options["no_config"],
+        freeze_loaded=True,
+        progress=True,
+    )
+
+
 @main.command()
-@click.argument("paths", nargs=-1)
-@click.option(
-    "--inventory",
-    "-i",
-    multiple=True,
-    metavar="PATH",
-    help="ResourceSlices, DeviceClasses, Nodes, Inventory documents, ... (repeatable).",
+@_dry_run_options(
+    "ResourceSlices, DeviceClasses, Nodes, Inventory documents, ...", " (html: one self-contained page with charts)"
 )
-@click.option(
-    "--format",
-    "-f",
-    "formats",
-    type=click.Choice(["text", "json", "html"]),
-    multiple=True,
-    help="Output format (html: one self-contained page with charts) [default: text]. "
-    "Repeatable; pair each with an --output.",
-)
-@_output_option
-@_release_option
-@click.option("--feature-gates", default=None, metavar="GATES", help="Feature gates: Name=true,Other=false.")
 @click.option(
     "--strategy",
     type=click.Choice(["pack", "spread"]),
@@ -442,39 +487,37 @@ def allocate(scenario: str, fmt: Any, repeat: int, budget: int | None, config: s
     show_default=True,
     help="pack: first node that fits; spread: continue after the node used last.",
 )
-@_config_option
-@_no_config_option
-@_stdin_filename_option
-def simulate(
-    paths: tuple[str, ...],
-    inventory: tuple[str, ...],
-    formats: tuple[str, ...],
-    outputs: tuple[str, ...],
-    release: str | None,
-    feature_gates: str | None,
-    strategy: Any,
-    config: str | None,
-    no_config: bool,
-    stdin_filename: str,
-) -> None:
+def simulate(paths: tuple[str, ...], strategy: Any, **options: Any) -> None:
     """Dry-run every pod's claims against the inventory: placements, utilisation, unplaced pods."""
     from dralint.commands import simulate as command
 
+    _run(lambda: command.run(_dry_run_inputs("simulate", paths, options, strategy=strategy)))
+
+
+@main.command()
+@_dry_run_options("ResourceSlices, Nodes, Inventory documents with node pools (minCount, maxCount), ...", "")
+@click.option(
+    "--expander",
+    type=click.Choice(["least-waste", "most-pods", "priority", "price"]),
+    default="least-waste",
+    show_default=True,
+    help="How to choose among node pools that would place pending pods.",
+)
+@click.option(
+    "--scale-down-utilization-threshold",
+    "threshold",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="Nodes used less than this (0-1) are scale-down candidates.",
+)
+def plan(paths: tuple[str, ...], expander: Any, threshold: float, **options: Any) -> None:
+    """Plan as the cluster autoscaler would: node pool scale-up until the pods fit, then scale-down."""
+    from dralint.commands import plan as command
+
     def go() -> int:
-        if not paths:
-            raise UsageError("simulate needs the manifests whose pods to place: give PATHS (files, directories, or -)")
-        settings = command.SimulateSettings(
-            paths=paths,
-            outputs=_outputs(formats, outputs, default="text"),
-            flags=_layer(release=release, feature_gates=feature_gates, inventory=inventory),
-            strategy=strategy,
-            stdin_name=stdin_filename,
-            config=config,
-            no_config=no_config,
-            freeze_loaded=True,
-            progress=True,
-        )
-        return command.run(settings)
+        inputs = _dry_run_inputs("plan", paths, options)
+        return command.run(command.PlanSettings(inputs, expander=expander, threshold=threshold))
 
     _run(go)
 

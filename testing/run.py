@@ -64,3 +64,19 @@ def cli(
         env=environment,
         check=False,
     )
+
+
+def in_root(*args: str) -> tuple[int, str]:
+    """``dralint ARGS`` through click's test runner from the repository root (fixture paths are relative to it):
+    the exit code and what it printed."""
+    from click.testing import CliRunner
+
+    from dralint.cli import main
+
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        result = CliRunner().invoke(main, list(args))
+    finally:
+        os.chdir(cwd)
+    return result.exit_code, result.output

@@ -43,11 +43,18 @@ def test_an_installed_wheel_checks_the_examples_from_outside_the_checkout(tmp_pa
     work = tmp_path / "work"  # outside the checkout, with a configuration file (its schema is read too)
     shutil.copytree(ROOT / "examples", work / "examples")
     (work / ".dralint.yaml").write_text("failOn: error\nrules:\n  ignore: [DRA804]\n", encoding="utf-8")
-    where = _run(python, "-c", "from dralint import data; print(data.folder('rules'), data.folder('schemas'))", cwd=work, env=env)
-    assert where.stdout.split() == [str(venv / "share" / "dralint" / "rules"), str(venv / "share" / "dralint" / "schemas")]
+    where = _run(
+        python, "-c", "from dralint import data; print(data.folder('rules'), data.folder('schemas'))", cwd=work, env=env
+    )
+    assert where.stdout.split() == [
+        str(venv / "share" / "dralint" / "rules"),
+        str(venv / "share" / "dralint" / "schemas"),
+    ]
 
     result = _run(venv / "bin" / "dralint", "check", "examples/", cwd=work, env=env)
-    in_tree = _run(sys.executable, "-m", "dralint", "check", "examples/", cwd=work, env={**env, "PYTHONPATH": str(ROOT)})
+    in_tree = _run(
+        sys.executable, "-m", "dralint", "check", "examples/", cwd=work, env={**env, "PYTHONPATH": str(ROOT)}
+    )
     assert (result.returncode, result.stderr) == (1, "")
     assert "examples/apps/legacy/benchmark.yaml:3:1: error DRA200 " in result.stdout
     assert (result.returncode, result.stdout, result.stderr) == (in_tree.returncode, in_tree.stdout, in_tree.stderr)

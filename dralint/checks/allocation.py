@@ -26,11 +26,13 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     if not ctx.options.simulate or not ctx.inventory.has_devices:
         return  # (the same as analysis.active, without running the pods through an empty cluster)
     analysis = ctx.analysis
+    scaled = _Scaling(ctx)
     for failure in analysis.failures:
+        scaling = scaled.of([p.pod.display for p in failure.placements])
         if failure.fits_empty:
-            yield from _oversubscribed(analysis, failure)
+            yield from _oversubscribed(analysis, failure, scaling)
         else:
-            yield from _unsatisfiable(analysis, failure)
+            yield from _unsatisfiable(analysis, failure, scaling)
     yield from _never_allocatable(ctx, analysis)
     reported: set[int] = set()
     for placement in analysis.simulation.placements:
@@ -42,7 +44,32 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             yield _error(placement)
         elif placement.outcome == "no-node":
             reported.add(template)
-            yield _no_node(placement)
+            same = [p.pod.display for p in analysis.simulation.placements if p.pod.template_index == template]
+            yield _no_node(placement, scaled.of(same))
+
+
+class _Scaling:
+    """With node pools that declare minCount or maxCount, what scaling up would do for unplaced pods
+    (the plan runs once, and only then)."""
+
+    def __init__(self, ctx: CheckContext) -> None:
+        self.ctx = ctx
+
+    def of(self, pods: list[str]) -> str | None:
+        if not self.ctx.inventory.autoscaled:
+            return None
+        from dralint.plan.verdict import scaling
+
+        return scaling(self.ctx.plan, pods) or None
+
+
+def _with(scaling: str | None, hint: str | None) -> str | None:
+    """The hint with what scaling would do first: pods that fit after a scale-up need nothing else."""
+    if scaling is None:
+        return hint
+    if "no node pool can ever" not in scaling:
+        return scaling
+    return f"{scaling}; {hint}" if hint else scaling
 
 
 def _never_allocatable(ctx: CheckContext, analysis: Analysis) -> Iterator[Violation]:
@@ -112,7 +139,7 @@ def _pods_text(failure: Failure) -> str:
     return f"{count} pod{'s' if count != 1 else ''} of {pod.workload}"
 
 
-def _unsatisfiable(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
+def _unsatisfiable(analysis: Analysis, failure: Failure, scaling: str | None) -> Iterator[Violation]:
     from dralint.diagnose import locate, why
 
     pod = failure.first.pod
@@ -142,7 +169,7 @@ def _unsatisfiable(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
                 f"{locate.describe(use)} cannot be allocated for {_pods_text(failure)} on any node together with "
                 f"the pod's other requests: {detail}"
             )
-        hint = "; ".join(reason.hints) if reason.hints else _hint(reason)
+        hint = _with(scaling, "; ".join(reason.hints) if reason.hints else _hint(reason))
         message += _skipped(analysis, failure, reason.device_class)
         yield Violation(RuleId.CLAIM_UNSATISFIABLE, message, obj, path, hint, offset=offset)
 
@@ -180,7 +207,7 @@ def _hint(reason: why.RequestWhy) -> str | None:
     return None
 
 
-def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]:
+def _oversubscribed(analysis: Analysis, failure: Failure, scaling: str | None) -> Iterator[Violation]:
     from dralint.diagnose import locate, why
 
     pod = failure.first.pod
@@ -222,7 +249,7 @@ def _oversubscribed(analysis: Analysis, failure: Failure) -> Iterator[Violation]
             message,
             obj,
             path,
-            "add devices to the inventory, lower the replicas, or request fewer devices per pod",
+            _with(scaling, "add devices to the inventory, lower the replicas, or request fewer devices per pod"),
             details=(("unplacedPods", unplaced), ("pods", total), *details),
         )
 
@@ -266,7 +293,7 @@ _LATER_FILTERS = {
 }
 
 
-def _no_node(placement: Placement) -> Violation:
+def _no_node(placement: Placement, scaling: str | None) -> Violation:
     pod = placement.pod
     later = [f for f in placement.filters if f in _LATER_FILTERS]
     if later:
@@ -276,4 +303,4 @@ def _no_node(placement: Placement) -> Violation:
     else:
         message = f"no node of the inventory admits {pod.subject}: {placement.reason}"
         hint = "check nodeSelector, node affinity and tolerations against the nodes' labels and taints"
-    return Violation(RuleId.POD_FITS_NO_NODE, message, pod.template.owner, pod.template.path, hint)
+    return Violation(RuleId.POD_FITS_NO_NODE, message, pod.template.owner, pod.template.path, _with(scaling, hint))

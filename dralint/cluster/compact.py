@@ -52,15 +52,37 @@ def expand(document: Mapping[str, Any]) -> Expansion:
         pool_path: Path = ("spec", "nodePools", p)
         names = pool_nodes.setdefault(pool["name"], [])
         for n in range(pool["count"]):
-            values = {"pool": pool["name"], "nodeIndex": str(n), "index": str(n)}
-            node_name = _fill(pool.get("nodeName", "{pool}-{index}"), values)
-            values["node"] = node_name
-            names.append(node_name)
-            nodes.append(ExpandedNode(_node(pool, node_name, values), pool_path))
-            slices.extend(_node_slices(pool, pool_path, node_name, values))
+            node, node_slices = expand_node(pool, pool_path, n)
+            names.append(node.data["metadata"]["name"])
+            nodes.append(node)
+            slices.extend(node_slices)
     for w, network in enumerate(spec.get("networkPools") or []):
         slices.extend(_network_slices(network, ("spec", "networkPools", w), pool_nodes))
     return Expansion(tuple(nodes), tuple(slices))
+
+
+def node_name(pool: Mapping[str, Any], index: int) -> str:
+    """The name of node ``index`` of a node pool (its ``nodeName`` pattern, default ``{pool}-{index}``)."""
+    return _fill(
+        pool.get("nodeName", "{pool}-{index}"), {"pool": pool["name"], "nodeIndex": str(index), "index": str(index)}
+    )
+
+
+def expand_node(
+    pool: Mapping[str, Any], pool_path: Path, index: int, extra_labels: Mapping[str, str] | None = None
+) -> tuple[ExpandedNode, list[ExpandedSlice]]:
+    """Node ``index`` of a node pool and its slices (also the autoscaler's template node for a new index).
+
+    ``extra_labels`` are added under the pool's own (a planner's template node carries the labels
+    that make it a member of its pool).
+    """
+    values = {"pool": pool["name"], "nodeIndex": str(index), "index": str(index)}
+    name = node_name(pool, index)
+    values["node"] = name
+    data = _node(pool, name, values)
+    if extra_labels:
+        data["metadata"]["labels"] = {**extra_labels, **data["metadata"]["labels"]}
+    return ExpandedNode(data, pool_path), list(_node_slices(pool, pool_path, name, values))
 
 
 def _fill(text: str, values: Mapping[str, str]) -> str:

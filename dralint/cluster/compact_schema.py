@@ -66,6 +66,7 @@ def validate(data: Mapping[str, Any]) -> list[SchemaError]:
     errors = [_describe(error, missing) for error in _validator().iter_errors(data)]
     errors.extend(_placeholder_errors(data, ()))
     if not errors:
+        errors.extend(_bound_errors(data))
         errors.extend(_size_errors(data))
     return sorted(errors, key=lambda e: (len(e.path) == 0, [str(s) for s in e.path]))
 
@@ -163,6 +164,36 @@ def _message(error: ValidationError) -> str:
     if validator == "oneOf" and len(error.absolute_path) == 3 and error.absolute_path[1] == "networkPools":
         return "a network pool needs exactly one of allNodes, nodePools or nodeSelector"
     return error.message
+
+
+def _bound_errors(data: Mapping[str, Any]) -> Iterator[SchemaError]:
+    """Sizes a schema cannot compare: minCount <= count <= maxCount (the autoscaler's own rule for a node group).
+
+    A pool with a ``nodeSelector`` also has the Nodes it selects, which only the inputs tell: its
+    ``count`` is not held to the bounds here.
+    """
+    for p, pool in enumerate((data.get("spec") or {}).get("nodePools") or []):
+        path: Path = ("spec", "nodePools", p)
+        low, high = pool.get("minCount"), pool.get("maxCount")
+        count = None if pool.get("nodeSelector") else pool["count"]
+        if low is not None and high is not None and high < low:
+            yield SchemaError(
+                "invalid-format",
+                (*path, "maxCount"),
+                f"maxCount {high} of node pool {pool['name']} is below its minCount {low}",
+            )
+        elif high is not None and count is not None and count > high:
+            yield SchemaError(
+                "invalid-format",
+                (*path, "count"),
+                f"count {count} of node pool {pool['name']} is above its maxCount {high}",
+            )
+        elif low is not None and count is not None and count < low:
+            yield SchemaError(
+                "invalid-format",
+                (*path, "count"),
+                f"count {count} of node pool {pool['name']} is below its minCount {low}",
+            )
 
 
 MAX_NODES = 20_000

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
 from dralint.apimachinery.fieldpath import Path
-from dralint.cluster import compact, compact_schema
+from dralint.cluster import compact, compact_schema, nodepools
 from dralint.validate.jsontypes import SchemaError
 
 if TYPE_CHECKING:  # imported where an inventory object is met: most one-file runs have none
@@ -106,11 +106,22 @@ class Inventory:
     skipped_pools: dict[tuple[str, str], SkippedPool] = field(default_factory=dict)
     # Valid Inventory documents not expanded because, with those before them, they exceed the limits.
     refused: list[tuple[KubeObject, SchemaError]] = field(default_factory=list)
+    pools: list[nodepools.NodePool] = field(default_factory=list)  # node pools of the expanded documents
 
     @property
     def has_devices(self) -> bool:
-        """Whether there is anything to dry-run against (at least one slice, stored or rejected)."""
-        return bool(self.slices) or bool(self.skipped_pools)
+        """Whether there is anything to dry-run against: at least one slice (stored or rejected), or a
+        node pool with devices that may grow (scale from zero)."""
+        return (
+            bool(self.slices)
+            or bool(self.skipped_pools)
+            or any(p.describes_devices and p.max_count > p.count for p in self.pools)
+        )
+
+    @property
+    def autoscaled(self) -> bool:
+        """Whether a node pool declares bounds the autoscaler may resize it within."""
+        return any("minCount" in p.spec or "maxCount" in p.spec for p in self.pools)
 
     def node(self, name: str) -> NodeEntry | None:
         for entry in self.nodes:
@@ -149,6 +160,7 @@ def build(
                 refused = budget.take(obj.raw)
                 if refused is None:
                     _add_expansion(inventory, obj, compact.expand(obj.raw))
+                    inventory.pools.extend(nodepools.from_document(obj))
                 else:
                     inventory.refused.append((obj, refused))
             continue
@@ -180,6 +192,11 @@ def build(
             inventory.allocated.append(AllocatedClaim(claim, Origin(obj)))
     _drop_duplicate_nodes(inventory)
     _add_implicit_nodes(inventory)
+    if inventory.pools:
+        nodes = [
+            (e.node, e.origin.obj if e.origin else None, e.origin.path if e.origin else ()) for e in inventory.nodes
+        ]
+        inventory.pools = nodepools.with_members(inventory.pools, nodes)
     return inventory
 
 
@@ -194,10 +211,17 @@ def _drop_duplicate_nodes(inventory: Inventory) -> None:
 
 
 def _add_expansion(inventory: Inventory, obj: KubeObject, expansion: compact.Expansion) -> None:
+    nodes, slices = expansion_entries(obj, expansion)
+    inventory.nodes.extend(nodes)
+    inventory.slices.extend(slices)
+
+
+def expansion_entries(obj: KubeObject, expansion: compact.Expansion) -> tuple[list[NodeEntry], list[SliceEntry]]:
+    """The typed nodes and slices of an Inventory document's expansion (or of a template node made from it)."""
     from dralint.api import model
 
-    for node in expansion.nodes:
-        inventory.nodes.append(NodeEntry(model.node(node.data), Origin(obj, node.path)))
+    nodes = [NodeEntry(model.node(node.data), Origin(obj, node.path)) for node in expansion.nodes]
+    slices: list[SliceEntry] = []
     # Every node of a pool has the same devices: build each distinct device once (names aside).
     built: dict[str, model.Device] = {}
     for expanded in expansion.slices:
@@ -211,7 +235,8 @@ def _add_expansion(inventory: Inventory, obj: KubeObject, expansion: compact.Exp
                 template = built[key] = model.device(device)
             devices.append(dataclasses.replace(template, name=device["name"]))
         typed = dataclasses.replace(typed, devices=tuple(devices))
-        inventory.slices.append(SliceEntry(typed, Origin(obj, expanded.path), expanded.device_paths))
+        slices.append(SliceEntry(typed, Origin(obj, expanded.path), expanded.device_paths))
+    return nodes, slices
 
 
 def _add_implicit_nodes(inventory: Inventory) -> None:

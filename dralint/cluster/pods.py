@@ -207,14 +207,7 @@ def expand(
     counts say.
     """
     pods: list[Pod] = []
-    per_owner: dict[KubeObject, int] = {}
-    for template in templates:
-        per_owner[template.owner] = per_owner.get(template.owner, 0) + 1
-    seen_in_owner: dict[KubeObject, int] = {}
-    for t, template in enumerate(templates):
-        k = seen_in_owner.get(template.owner, 0)
-        seen_in_owner[template.owner] = k + 1
-        base = template.name if per_owner[template.owner] == 1 else f"{template.name}-{k}"
+    for t, template, base in _bases(templates):
         tolerations = template.spec.tolerations
         if template.per_node:
             tolerations = (*tolerations, *eligibility.DAEMONSET_TOLERATIONS)
@@ -226,6 +219,34 @@ def expand(
         if len(pods) >= max_pods:
             break
     return pods
+
+
+def daemon_pods(
+    templates: Sequence[PodTemplate], index: ClaimIndex, nodes: Sequence[NodeEntry], extended: Mapping[str, str]
+) -> list[Pod]:
+    """The DaemonSet pods (of per-node templates) that ``nodes`` admit: those a new node starts with."""
+    pods: list[Pod] = []
+    for t, template, base in _bases(templates):
+        if not template.per_node:
+            continue
+        tolerations = (*template.spec.tolerations, *eligibility.DAEMONSET_TOLERATIONS)
+        for ordinal, name, node_name in _names(template, base, nodes, tolerations, MAX_PODS):
+            claims = _claims(template, name, index, extended)
+            pods.append(Pod(template, t, ordinal, name, template.namespace, claims, tolerations, node_name))
+    return pods
+
+
+def _bases(templates: Sequence[PodTemplate]) -> Iterator[tuple[int, PodTemplate, str]]:
+    """(template index, template, base of its pods' names): the template's name, numbered when its
+    owner has several templates."""
+    per_owner: dict[KubeObject, int] = {}
+    for template in templates:
+        per_owner[template.owner] = per_owner.get(template.owner, 0) + 1
+    seen_in_owner: dict[KubeObject, int] = {}
+    for t, template in enumerate(templates):
+        k = seen_in_owner.get(template.owner, 0)
+        seen_in_owner[template.owner] = k + 1
+        yield t, template, template.name if per_owner[template.owner] == 1 else f"{template.name}-{k}"
 
 
 def _names(

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ruamel.yaml import YAML
 
+from dralint.api.objects import KubeObject
 from dralint.cluster import compact, compact_schema
 from dralint.cluster.inventory import is_inventory_document
 from dralint.errors import InputError
@@ -23,6 +25,19 @@ class ExpandSettings:
     no_config: bool = False
 
 
+def reject_invalid(documents: Sequence[KubeObject]) -> None:
+    """Exit 2 (raised) with the first defect of the Inventory documents, at its file, line and column."""
+    problems = sorted(
+        (obj.file, *obj.position(error.path), error.message)
+        for obj in documents
+        for error in compact_schema.validate(obj.raw)
+    )
+    if problems:
+        file, line, column, message = problems[0]
+        more = f" (and {len(problems) - 1} more; dralint check {file} lists them)" if len(problems) > 1 else ""
+        raise InputError(f"invalid Inventory document: {file}:{line}:{column}: {message}{more}")
+
+
 def expand(settings: ExpandSettings) -> int:
     """Print the expansion as multi-document YAML; 2 (with the defects) when a document is invalid."""
     plan = pipeline.configure(pipeline.Request(config=settings.config, no_config=settings.no_config))
@@ -32,15 +47,7 @@ def expand(settings: ExpandSettings) -> int:
         raise InputError(
             f"{settings.path}: no Inventory document (apiVersion {compact_schema.API_VERSION}, kind Inventory)"
         )
-    problems = sorted(
-        (obj.file, *obj.position(error.path), error.message)
-        for obj in documents
-        for error in compact_schema.validate(obj.raw)
-    )
-    if problems:
-        file, line, column, message = problems[0]
-        more = f" (and {len(problems) - 1} more; dralint check {settings.path} lists them)" if len(problems) > 1 else ""
-        raise InputError(f"invalid Inventory document: {file}:{line}:{column}: {message}{more}")
+    reject_invalid(documents)
     objects: list[Any] = []
     budget = compact_schema.ExpansionBudget()
     for obj in documents:

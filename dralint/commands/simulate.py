@@ -8,10 +8,10 @@ the environment and ``.dralint.yaml`` through the same :func:`dralint.pipeline.r
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from typing import Literal, TextIO
+from typing import TYPE_CHECKING, Literal, TextIO, TypeVar
 
 from dralint import progress
 from dralint.config.resolve import Layer
@@ -20,7 +20,11 @@ from dralint.pipeline import run as pipeline
 from dralint.report import open_output, simulation
 from dralint.report.simulation import model as report
 
+if TYPE_CHECKING:
+    from dralint.dryrun.analysis import Analysis
+
 Strategy = Literal["pack", "spread"]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,9 +53,20 @@ class SimulateSettings:
 
 def run(settings: SimulateSettings) -> int:
     """0 when every pod was placed, 1 when some were not (2, raised, without an inventory)."""
-    for name, _ in settings.outputs:
-        if name not in simulation.FORMATS:
-            raise UsageError(f"unknown format {name!r}; known: {', '.join(sorted(simulation.FORMATS))}")
+    check_formats(settings.outputs, simulation.FORMATS)
+    result = report.build(dry_run(settings))
+    write(settings.outputs, simulation.renderer, result)
+    return 1 if result.unplaced else 0
+
+
+def check_formats(outputs: Sequence[tuple[str, str | None]], known: Mapping[str, str]) -> None:
+    for name, _ in outputs:
+        if name not in known:
+            raise UsageError(f"unknown format {name!r}; known: {', '.join(sorted(known))}")
+
+
+def dry_run(settings: SimulateSettings) -> Analysis:
+    """The dry-run of the settings' inputs through the pipeline (exit 2, raised, without an inventory)."""
     plan = pipeline.configure(settings.request())
     files = plan.inputs(settings.paths)
     with progress.shown(sys.stderr, enabled=settings.progress):  # files read, pods placed
@@ -64,11 +79,16 @@ def run(settings: SimulateSettings) -> int:
             "no inventory to dry-run against: give ResourceSlices or an Inventory document "
             "(--inventory, or inventory: in .dralint.yaml)"
         )
-    result = report.build(analysis)
+    return analysis
+
+
+def write(
+    outputs: Sequence[tuple[str, str | None]], renderer: Callable[[str], Callable[[T, TextIO], None]], result: T
+) -> None:
+    """Render ``result`` in each (format, file) of ``outputs`` (None: standard output)."""
     with ExitStack() as stack:
-        for name, path in settings.outputs:
+        for name, path in outputs:
             stream: TextIO = sys.stdout
             if path is not None:
                 stream = open_output(stack, path)
-            simulation.renderer(name)(result, stream)
-    return 1 if result.unplaced else 0
+            renderer(name)(result, stream)

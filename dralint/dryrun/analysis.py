@@ -56,6 +56,13 @@ class Analysis:  # not slotted: it caches lazily computed properties
     cluster: Cluster  # with every allocation of the dry-run
     base: Cluster  # with only the allocations that were already in the inventory
     strategy: Strategy = "pack"
+    # What placing more pods needs (the planner places pods on template nodes and elsewhere).
+    templates: Sequence[PodTemplate] = ()
+    claim_index: pods_module.ClaimIndex | None = None
+    extended: Mapping[str, str] = field(default_factory=dict)  # extended resource -> DeviceClass
+    namespaces: Mapping[str, Mapping[str, str]] | None = None
+    inter_pod: bool = True
+    reserved_for: int = RESERVED_FOR_MAX
     _class_devices: dict[str, list[tuple[str, model.Device]]] = field(default_factory=dict)
     _class_demands: dict[str, tuple[str, Details]] = field(default_factory=dict)
     _capacity_demands: dict[tuple[str, str], demand.CapacityDemand] = field(default_factory=dict)
@@ -251,6 +258,7 @@ def analyse(
     consumers = {(c.namespace, c.name): c.reserved_for for c in existing}
     inter_pod = any(t.spec.scheduling.inter_pod for t in pod_templates)
     placed = PlacedPods(inventory.nodes, namespaces=namespaces, dra_backed=extended.keys(), inter_pod=inter_pod)
+    reserved_for = RESERVED_FOR_LIMIT.get(target.release, RESERVED_FOR_MAX)
     result = (
         simulate(
             pods,
@@ -260,7 +268,7 @@ def analyse(
             preallocated=preallocated,
             preconsumers=consumers,
             strategy=strategy,
-            reserved_for=RESERVED_FOR_LIMIT.get(target.release, RESERVED_FOR_MAX),
+            reserved_for=reserved_for,
             placed=placed,
         )
         if inventory.has_devices
@@ -275,4 +283,10 @@ def analyse(
         cluster,
         base,
         strategy,
+        templates=pod_templates,
+        claim_index=index,
+        extended=extended,
+        namespaces=namespaces,
+        inter_pod=inter_pod,
+        reserved_for=reserved_for,
     )

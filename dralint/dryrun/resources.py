@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from dralint.api.workloads import Container, PodSpec
 from dralint.apimachinery.quantity import QuantityError, parse_quantity
@@ -26,7 +27,9 @@ def checked(name: str) -> bool:
     return name in _NATIVE or name.startswith("hugepages-") or "/" in name
 
 
+@lru_cache(maxsize=4096)
 def _amount(name: str, text: str) -> int | None:
+    """(Memoised: the nodes of a pool and the replicas of a workload repeat the same few quantities.)"""
     try:
         quantity = parse_quantity(text)
     except QuantityError:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from dralint.diagnose.selector_errors import SelectorErrors
     from dralint.dryrun.analysis import Analysis
     from dralint.dryrun.placement import Strategy
+    from dralint.plan.planner import Plan
     from dralint.read.sources import SourceFile
     from dralint.read.yamldoc import DecodeIssue, Document
     from dralint.validate.apiserver.errors import FieldError
@@ -175,6 +176,14 @@ class CheckContext:
     def analysis(self) -> Analysis:
         """The cluster dry-run every simulation check reads (run at most once)."""
         return self.dry_run()
+
+    @cached_property
+    def plan(self) -> Plan:
+        """The scale-up the autoscaler would make for the dry-run (no scale-down): what checks tell
+        about pods that more nodes of a node pool would place (run at most once)."""
+        from dralint.plan import planner
+
+        return planner.plan(self.analysis, scale_down=False)
 
     def dry_run(self, strategy: Strategy = "pack") -> Analysis:
         """The dry-run of every pod of the admitted objects against the inventory, placing pods by ``strategy``."""

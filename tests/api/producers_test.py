@@ -53,7 +53,9 @@ def test_compute_domain_creates_the_channel_template_in_its_namespace() -> None:
 
 
 def test_references_to_produced_templates_are_satisfied_and_near_misses_suggest_them() -> None:
-    outcome = check([PRODUCERS / "compute-domain.yaml", PRODUCERS / "kubevirt.yaml"], flags=Layer(select=(Ref("DRA3", "--select"),)))
+    outcome = check(
+        [PRODUCERS / "compute-domain.yaml", PRODUCERS / "kubevirt.yaml"], flags=Layer(select=(Ref("DRA3", "--select"),))
+    )
     assert [(f.rule, f.location.line, f.message, f.hint) for f in outcome.report.findings] == [
         (
             "DRA306",

@@ -19,7 +19,7 @@ def test_validate_accepts_the_documented_example() -> None:
 def test_validate_reports_each_defect_at_its_path() -> None:
     errors = compact_schema.validate(_document("inventory/compact-invalid.yaml"))
     assert [(render(e.path), e.message) for e in errors] == [
-        ("spec.nodePools[0].count", "0 is less than the minimum of 1"),
+        ("spec.nodePools[0].count", "-1 is less than the minimum of 0"),
         (
             "spec.nodePools[0].devices[0].capacity[memory]",
             "'40 GiB' is not a Kubernetes quantity (such as 40Gi, 500m or 8)",
@@ -86,4 +86,22 @@ def test_validate_names_each_missing_required_field() -> None:
         ("missing-field", "spec.networkPools[0]", "missing required field 'devices'"),
         ("missing-field", "spec.nodePools[0]", "missing required field 'name'"),
         ("missing-field", "spec.nodePools[0]", "missing required field 'count'"),
+    ]
+
+
+def test_validate_reports_pool_sizes_outside_their_bounds() -> None:
+    errors = compact_schema.validate(_document("inventory/compact-bounds.yaml"))
+    assert [(render(e.path), e.message) for e in errors] == [
+        ("spec.nodePools[0].maxCount", "maxCount 1 of node pool inverted is below its minCount 3"),
+        ("spec.nodePools[1].count", "count 5 of node pool too-many is above its maxCount 4"),
+        ("spec.nodePools[2].count", "count 0 of node pool too-few is below its minCount 1"),
+    ]
+
+
+def test_expand_node_continues_the_pool_numbering() -> None:
+    pool = {"name": "a100", "count": 16, "devices": [{"driver": "gpu.example.com", "count": 2}]}
+    node, slices = compact.expand_node(pool, ("spec", "nodePools", 0), 16, {"pool": "a100"})
+    assert node.data["metadata"] == {"name": "a100-16", "labels": {"pool": "a100", "kubernetes.io/hostname": "a100-16"}}
+    assert [(s.data["metadata"]["name"], s.data["spec"]["pool"]["name"]) for s in slices] == [
+        ("a100-16-gpu-example-com-0", "a100-16")
     ]

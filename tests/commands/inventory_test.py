@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from dralint.cli import main
+from testing.run import in_root
 from testing.simulate import SIMULATE
-from tests.conftest import ROOT
 
 
 def _invoke(*args: str) -> tuple[int, str]:
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        result = CliRunner().invoke(main, list(args))
-    finally:
-        os.chdir(cwd)
-    return result.exit_code, result.output
+    return in_root(*args)
 
 
 def test_expand_prints_nodes_and_slices_as_yaml() -> None:
@@ -41,7 +31,7 @@ def test_expand_refuses_an_invalid_document_in_one_line() -> None:
     assert code == 2
     assert output == (
         "dralint: error: invalid Inventory document: tests/fixtures/simulate/inventory/compact-invalid.yaml:8:5: "
-        "0 is less than the minimum of 1 (and 2 more; dralint check "
+        "-1 is less than the minimum of 0 (and 2 more; dralint check "
         "tests/fixtures/simulate/inventory/compact-invalid.yaml lists them)\n"
     )
 

@@ -9,20 +9,14 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from dralint.cli import main
+from testing.run import in_root
 from testing.simulate import SIMULATE
-from tests.conftest import ROOT
 
 EXPECTED = SIMULATE / "expected"
 
 
 def _invoke(*args: str) -> tuple[int, str]:
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        result = CliRunner().invoke(main, ["simulate", *args])
-    finally:
-        os.chdir(cwd)
-    return result.exit_code, result.output
+    return in_root("simulate", *args)
 
 
 def test_simulate_text_report_lists_placements_utilisation_and_unplaced_pods() -> None:

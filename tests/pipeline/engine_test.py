@@ -122,7 +122,8 @@ def test_a_check_reporting_another_checks_rule_is_an_internal_error(monkeypatch:
     monkeypatch.setitem(registry.CHECKS, "gated-fields", _reports_a_foreign_rule)
     selection = engine.Selection(enabled=frozenset({"DRA210"}))
     with pytest.raises(
-        InternalError, match=r"^check 'gated-fields' reported DRA200, which the catalogue assigns to check 'served-versions'$"
+        InternalError,
+        match=r"^check 'gated-fields' reported DRA200, which the catalogue assigns to check 'served-versions'$",
     ):
         engine.run(context(), builtin_rules(), selection)
 

@@ -113,7 +113,9 @@ def test_baseline_holds_when_counts_change_and_unrelated_objects_appear(
     _grow(tmp_path)
     outcome = check(["."], flags=Layer(baseline="baseline.json"))
     # The messages changed (3 replicas; 2 of 5 pods; the notebook among the demand), the findings did not.
-    assert [(f.rule, f.object.name if f.object else None, f.message.split(" get ")[0][:30]) for f in outcome.report.findings] == [
+    assert [
+        (f.rule, f.object.name if f.object else None, f.message.split(" get ")[0][:30]) for f in outcome.report.findings
+    ] == [
         ("DRA501", "trainer", "2 of 5 pods of Deployment ml/t"),
         ("DRA501", "server", "3 of 3 pods of Deployment ml/s"),
         ("DRA600", "server", "all 3 replicas of Deployment m"),
@@ -130,7 +132,9 @@ def test_baseline_of_version_1_is_read_with_the_new_identity(tmp_path: Path, mon
     assert rules_of(outcome, suppressed=True) == ["DRA501", "DRA501", "DRA600"]
 
 
-def test_baseline_still_reports_a_new_finding_on_the_same_object(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_baseline_still_reports_a_new_finding_on_the_same_object(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _workspace(tmp_path, monkeypatch)
     check(["."], write_baseline="baseline.json")
     apps = tmp_path / "apps.yaml"

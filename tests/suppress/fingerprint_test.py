@@ -35,9 +35,21 @@ def test_subject_drops_counts_and_details(message: str, expected: str) -> None:
 
 def test_identity_ignores_the_counts_but_not_the_object_or_path() -> None:
     one = identity("DRA600", "apps.yaml", "Deployment/ml/a", "spec.replicas", "all 2 replicas of Deployment ml/a share")
-    assert one == identity("DRA600", "apps.yaml", "Deployment/ml/a", "spec.replicas", "all 3 replicas of Deployment ml/a share")
-    windows = identity("DRA600", "apps\\a.yaml", "Deployment/ml/a", "spec.replicas", "all 2 replicas of Deployment ml/a share")
-    assert windows == identity("DRA600", "apps/a.yaml", "Deployment/ml/a", "spec.replicas", "all 2 replicas of Deployment ml/a share")
-    assert one != identity("DRA600", "apps.yaml", "Deployment/ml/b", "spec.replicas", "all 2 replicas of Deployment ml/a share")
-    assert one != identity("DRA600", "apps.yaml", "Deployment/ml/a", "spec.template", "all 2 replicas of Deployment ml/a share")
-    assert one != identity("DRA601", "apps.yaml", "Deployment/ml/a", "spec.replicas", "all 2 replicas of Deployment ml/a share")
+    assert one == identity(
+        "DRA600", "apps.yaml", "Deployment/ml/a", "spec.replicas", "all 3 replicas of Deployment ml/a share"
+    )
+    windows = identity(
+        "DRA600", "apps\\a.yaml", "Deployment/ml/a", "spec.replicas", "all 2 replicas of Deployment ml/a share"
+    )
+    assert windows == identity(
+        "DRA600", "apps/a.yaml", "Deployment/ml/a", "spec.replicas", "all 2 replicas of Deployment ml/a share"
+    )
+    assert one != identity(
+        "DRA600", "apps.yaml", "Deployment/ml/b", "spec.replicas", "all 2 replicas of Deployment ml/a share"
+    )
+    assert one != identity(
+        "DRA600", "apps.yaml", "Deployment/ml/a", "spec.template", "all 2 replicas of Deployment ml/a share"
+    )
+    assert one != identity(
+        "DRA601", "apps.yaml", "Deployment/ml/a", "spec.replicas", "all 2 replicas of Deployment ml/a share"
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from dralint.report import escape
 from dralint.report.simulation.model import SimulationReport
@@ -23,15 +23,21 @@ ESCAPES: dict[str, Callable[[str], str]] = {
 }
 
 Renderer = Callable[[SimulationReport, TextIO], None]
+T = TypeVar("T")
 
 
 def renderer(name: str) -> Renderer:
     """The format's ``render``, given the report with its input text escaped as the format needs."""
-    module = importlib.import_module(FORMATS[name])
-    function: Renderer = module.render
-    treat = ESCAPES[name]
+    return escaped(FORMATS[name], ESCAPES[name])
 
-    def render(report: SimulationReport, stream: TextIO) -> None:
+
+def escaped(module_name: str, treat: Callable[[str], str]) -> Callable[[T, TextIO], None]:
+    """The ``render`` of module ``module_name``, given its report with every string passed through ``treat``
+    (for the reports of ``simulate`` and ``plan``)."""
+    module = importlib.import_module(module_name)
+    function: Callable[[T, TextIO], None] = module.render
+
+    def render(report: T, stream: TextIO) -> None:
         function(escape.strings(report, treat), stream)
 
     return render

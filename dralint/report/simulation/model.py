@@ -6,6 +6,7 @@ Built from an :class:`~dralint.dryrun.analysis.Analysis`; the renderers in
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -14,7 +15,7 @@ from dralint.cluster.inventory import NodeEntry, is_inventory_document
 from dralint.diagnose import why
 from dralint.dryrun.analysis import Analysis
 from dralint.dryrun.placement import Placement
-from dralint.dryrun.utilisation import natural_key
+from dralint.dryrun.utilisation import PoolUtilisation, natural_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,26 +197,8 @@ def build(analysis: Analysis) -> SimulationReport:
                 details.get(pod.template_index, ()) if placement.outcome == "unsatisfiable" else (),
             )
         )
-    pools = tuple(
-        PoolRow(
-            u.driver,
-            u.pool,
-            u.nodes,
-            u.devices,
-            u.allocated,
-            u.utilisation,
-            tuple(
-                CounterRow(c.counter_set, c.counter, str(c.consumed), str(c.total), c.device, c.share)
-                for c in u.counters
-            ),
-            u.incomplete,
-        )
-        for u in analysis.utilisation
-    )
-    target = {
-        "kubernetesVersion": analysis.target.release,
-        "featureGates": dict(sorted(analysis.target.overrides.items())),
-    }
+    pools = pool_rows(analysis.utilisation)
+    target = target_of(analysis)
     notes = [
         f"Inventory {obj.name} ({obj.file}) is invalid and was not expanded; dralint check lists why"
         for obj in analysis.inventory.documents
@@ -237,6 +220,33 @@ def build(analysis: Analysis) -> SimulationReport:
         tuple(notes),
         _groups(analysis.inventory.nodes, pools),
     )
+
+
+def pool_rows(pools: Iterable[PoolUtilisation]) -> tuple[PoolRow, ...]:
+    return tuple(
+        PoolRow(
+            u.driver,
+            u.pool,
+            u.nodes,
+            u.devices,
+            u.allocated,
+            u.utilisation,
+            tuple(
+                CounterRow(c.counter_set, c.counter, str(c.consumed), str(c.total), c.device, c.share)
+                for c in u.counters
+            ),
+            u.incomplete,
+        )
+        for u in pools
+    )
+
+
+def target_of(analysis: Analysis) -> dict[str, Any]:
+    """The target cluster as reports show it: the release and the feature gates set explicitly."""
+    return {
+        "kubernetesVersion": analysis.target.release,
+        "featureGates": dict(sorted(analysis.target.overrides.items())),
+    }
 
 
 def _holders(placements: list[Placement]) -> dict[tuple[str, str, str], int]:

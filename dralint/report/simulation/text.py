@@ -9,7 +9,7 @@ from dralint.report.simulation import percent
 from dralint.report.simulation.model import SimulationReport, unplaced_subject
 
 
-def _table(rows: Sequence[tuple[str, ...]], stream: TextIO) -> None:
+def table(rows: Sequence[tuple[str, ...]], stream: TextIO) -> None:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         stream.write("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() + "\n")
@@ -34,7 +34,7 @@ def render(report: SimulationReport, stream: TextIO) -> None:
         if not pod.claims:
             rows.append((pod.pod, pod.node or "-", "-", "-"))
     if len(rows) > 1:
-        _table(rows, stream)
+        table(rows, stream)
     stream.write("\nUtilisation\n")
     pool_rows = [("DRIVER", "POOL", "DEVICES", "ALLOCATED", "UTILISATION", "COUNTERS")]
     for pool in report.pools:
@@ -43,7 +43,7 @@ def render(report: SimulationReport, stream: TextIO) -> None:
         pool_rows.append(
             (pool.driver, pool.pool, str(pool.devices), str(pool.allocated), percent(pool.utilisation) + note, counters)
         )
-    _table(pool_rows, stream)
+    table(pool_rows, stream)
     unplaced = report.unplaced
     if unplaced:
         stream.write(f"\nUnplaced pods ({len(unplaced)})\n")

@@ -1,0 +1,126 @@
+"""Planning speed: ``dralint plan`` for up to 1,000 nodes in 4 node pools with 4,000 pending pods.
+
+Run: ``python benchmarks/plan_bench.py [--pods N]``. Four node pools of 8 GPUs per node start
+with 25 nodes each and may grow to 250 each (1,000 nodes in all); four Deployments of 1,000
+replicas of 2 GPUs each (two pinned to a pool's label, two that take any GPU) make 4,000 pods,
+most of them pending. Each command runs as a whole process (start-up, reading, dry-run,
+planning, JSON output), side by side with ``dralint simulate`` on the same input, which is the
+dry-run the plan starts from: the difference is what planning costs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from figures import Figure, record
+
+from testing.manifests import DEVICE_CLASS, claim_template
+
+POOLS = ("a100", "h100", "l4", "t4")
+START, MAX = 25, 250
+GPUS_PER_NODE = 8
+
+
+def inventory() -> str:
+    pools = "".join(
+        f"""\
+  - name: {name}
+    count: {START}
+    minCount: {START}
+    maxCount: {MAX}
+    cost: {i + 1}
+    priority: {len(POOLS) - i}
+    labels: {{accelerator: {name}}}
+    allocatable: {{cpu: "64", memory: 512Gi, pods: "110"}}
+    devices:
+    - driver: gpu.example.com
+      name: "gpu-{{index}}"
+      count: {GPUS_PER_NODE}
+      attributes: {{model: {name.upper()}}}
+"""
+        for i, name in enumerate(POOLS)
+    )
+    head = "apiVersion: dralint.io/v1alpha1\nkind: Inventory\nmetadata:\n  name: bench\nspec:\n  nodePools:\n"
+    return head + pools + "---\n" + DEVICE_CLASS
+
+
+def workloads(pods: int) -> str:
+    per = pods // 4
+    out = [claim_template("two-gpus", "ml", count=2)]
+    for k, pinned in enumerate(("a100", "h100", None, None)):
+        selector = f"      nodeSelector: {{accelerator: {pinned}}}\n" if pinned else ""
+        out.append(
+            f"""\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: train-{k}
+  namespace: ml
+spec:
+  replicas: {per}
+  selector:
+    matchLabels: {{app: train-{k}}}
+  template:
+    metadata:
+      labels: {{app: train-{k}}}
+    spec:
+{selector}      containers:
+      - name: main
+        image: registry.example.com/train:1.0
+        resources:
+          requests: {{cpu: "4", memory: 16Gi}}
+      resourceClaims:
+      - name: gpus
+        resourceClaimTemplateName: two-gpus
+"""
+        )
+    return "---\n".join(out)
+
+
+def timed(*args: str) -> tuple[float, str]:
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "dralint", *args], capture_output=True, text=True, check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"dralint {args[0]} failed ({done.returncode}): {done.stderr.strip()}")
+    return elapsed, done.stdout
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pods", type=int, default=4_000)
+    pods = parser.parse_args().pods
+    with tempfile.TemporaryDirectory() as tmp:
+        cluster, manifests = Path(tmp) / "inventory.yaml", Path(tmp) / "manifests.yaml"
+        cluster.write_text(inventory(), encoding="utf-8")
+        manifests.write_text(workloads(pods), encoding="utf-8")
+        simulate_s, _ = timed("simulate", str(manifests), "-i", str(cluster), "-f", "json")
+        plan_s, output = timed("plan", str(manifests), "-i", str(cluster), "-f", "json")
+    plan = json.loads(output)
+    added = sum(step["add"] for step in plan["scaleUp"])
+    placed = sum(len(step["pods"]) for step in plan["scaleUp"])
+    print(f"{len(POOLS)} pools, {START * len(POOLS)} nodes growing to at most {MAX * len(POOLS)}; {pods} pods")
+    print(f"simulate (the dry-run alone): {simulate_s:.2f} s")
+    print(f"plan: {plan_s:.2f} s: {len(plan['scaleUp'])} decisions add {added} nodes for {placed} pending pods, ")
+    print(f"      {len(plan['unplaceable'])} unplaceable, {len(plan['scaleDown'])} nodes removed")
+    record(
+        Figure(
+            f"plan of {pods} pods, {len(POOLS)} pools up to {MAX * len(POOLS)} nodes (whole process)",
+            round(plan_s, 2),
+            "s",
+            note=f"wall; simulate alone {simulate_s:.2f} s; adds {added} nodes",
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
