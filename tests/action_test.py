@@ -2,8 +2,8 @@
 
 The ``uses:`` steps (setup-python, upload-sarif) are GitHub's; the test checks what they are
 given. The shell steps run with bash as the runner runs them (``bash --noprofile --norc -eo
-pipefail``), offline: the virtual environment sees the installed dependencies, and pip looks at
-no index, only at the setuptools wheel virtualenv ships, for its isolated build.
+pipefail``), offline: pip looks at no index, only at the setuptools wheel virtualenv ships (for
+its isolated build) and at the installed dependencies repacked as wheels (:mod:`testing.wheels`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from testing import wheels
 from testing.run import ROOT
 from tests.conftest import FIXTURES
 
@@ -77,7 +78,8 @@ def _run_steps(tmp_path: Path, given: dict[str, str]) -> tuple[list[subprocess.C
         "GITHUB_OUTPUT": str(tmp_path / "output"),
         "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"),
         "PIP_NO_INDEX": "1",
-        "PIP_FIND_LINKS": _build_wheels(),
+        # virtualenv's setuptools for the isolated build, dralint's dependencies from the running environment
+        "PIP_FIND_LINKS": f"{_build_wheels()} {wheels.wheelhouse(tmp_path / 'wheels')}",
     }
     results = []
     for step in ACTION["runs"]["steps"]:

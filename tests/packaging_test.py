@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from testing import wheels
 from tests.conftest import ROOT
 
 
@@ -20,7 +21,9 @@ def _run(*args: str | Path, cwd: Path, env: dict[str, str]) -> subprocess.Comple
 @pytest.mark.slow
 def test_an_installed_wheel_checks_the_examples_from_outside_the_checkout(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DRALINT_CONFIG")}
-    env["PIP_NO_INDEX"] = "1"  # offline: the dependencies come from the system site-packages
+    # Offline: the dependencies come from the environment running the tests, repacked as wheels
+    # (a venv's --system-site-packages would see the base interpreter's packages, not a virtualenv's).
+    env |= {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(wheels.wheelhouse(tmp_path / "wheels"))}
     # A copy of what the build reads, so that building leaves no build/ or egg-info in the checkout.
     source = tmp_path / "source"
     for folder in ("dralint", "rules", "schemas"):
@@ -34,10 +37,10 @@ def test_an_installed_wheel_checks_the_examples_from_outside_the_checkout(tmp_pa
     assert built.returncode == 0, built.stderr
     (wheel,) = (tmp_path / "dist").glob("dralint-*.whl")
     venv = tmp_path / "venv"
-    created = _run(sys.executable, "-m", "venv", "--system-site-packages", venv, cwd=tmp_path, env=env)
+    created = _run(sys.executable, "-m", "venv", venv, cwd=tmp_path, env=env)
     assert created.returncode == 0, created.stderr
     python = venv / "bin" / "python"
-    installed = _run(python, "-m", "pip", "install", "--no-deps", wheel, cwd=tmp_path, env=env)
+    installed = _run(python, "-m", "pip", "install", wheel, cwd=tmp_path, env=env)
     assert installed.returncode == 0, installed.stderr
 
     work = tmp_path / "work"  # outside the checkout, with a configuration file (its schema is read too)

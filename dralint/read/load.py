@@ -66,9 +66,7 @@ def load_files(
             gc.enable()
 
 
-def _load(
-    files: Sequence[Input], *, stdin_name: str, limits: Limits | None, overlay: Mapping[str, str]
-) -> Workspace:
+def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, overlay: Mapping[str, str]) -> Workspace:
     max_file_bytes = limits.max_file_bytes if limits is not None else sources.DEFAULT_MAX_FILE_BYTES
     workspace = Workspace()
     reported: set[str] = set()

@@ -17,16 +17,12 @@ def _lines_and_documents() -> tuple[list[str], list[Document]]:
 
 def test_suppression_appends_a_comment_to_a_plain_line() -> None:
     lines, documents = _lines_and_documents()
-    assert suppression(lines, 1, "DRA100", documents) == [
-        Edit((1, 17), (1, 17), "  # dralint: ignore[DRA100] reason")
-    ]
+    assert suppression(lines, 1, "DRA100", documents) == [Edit((1, 17), (1, 17), "  # dralint: ignore[DRA100] reason")]
 
 
 def test_suppression_adds_the_rule_to_an_ignore_comment_already_there() -> None:
     lines, documents = _lines_and_documents()
-    assert suppression(lines, 3, "DRA301", documents) == [
-        Edit((3, 53), (3, 53), ",DRA301")
-    ]
+    assert suppression(lines, 3, "DRA301", documents) == [Edit((3, 53), (3, 53), ",DRA301")]
 
 
 def test_suppression_wraps_a_block_scalar_in_disable_and_enable() -> None:
