@@ -129,6 +129,7 @@ def _layer(
     feature_gates: str | None,
     inventory: tuple[str, ...],
     rules: tuple[str, ...] = (),
+    profiles: tuple[str, ...] = (),
     select: tuple[str, ...] = (),
     ignore: tuple[str, ...] = (),
     exclude: tuple[str, ...] = (),
@@ -147,6 +148,7 @@ def _layer(
         feature_gates=Ref(feature_gates, "--feature-gates") if feature_gates is not None else None,
         inventory=inventory or None,
         rule_paths=rules or None,
+        profile_paths=profiles or None,
         select=refs(select, "--select"),
         ignore=refs(ignore, "--ignore"),
         exclude=exclude or None,
@@ -241,6 +243,13 @@ Exit codes:
 @_no_config_option
 @click.option("--rules", "rule_paths", multiple=True, metavar="PATH", help="User rule file or directory (repeatable).")
 @click.option(
+    "--profile",
+    "profile_paths",
+    multiple=True,
+    metavar="PATH",
+    help="Driver profile file or directory, beside the shipped ones (repeatable).",
+)
+@click.option(
     "--select",
     multiple=True,
     metavar="RULES",
@@ -295,6 +304,7 @@ def check(
     config: str | None,
     no_config: bool,
     rule_paths: tuple[str, ...],
+    profile_paths: tuple[str, ...],
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     exclude: tuple[str, ...],
@@ -322,6 +332,7 @@ def check(
                 feature_gates=feature_gates,
                 inventory=inventory,
                 rules=rule_paths,
+                profiles=profile_paths,
                 select=select,
                 ignore=ignore,
                 exclude=exclude,

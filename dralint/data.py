@@ -1,6 +1,6 @@
-"""Where dralint's data lives: ``rules/`` (the rule catalogue) and ``schemas/`` (JSON schemas).
+"""Where dralint's data lives: ``rules/`` (the catalogue), ``schemas/`` (JSON schemas), ``profiles/`` (drivers).
 
-Both are top-level folders of the repository, so that editors and other tools can use them
+All are top-level folders of the repository, so that editors and other tools can use them
 where they are. In a source checkout (and an editable install) they sit beside the package; a
 wheel installs them under ``<prefix>/share/dralint/`` (the ``data-files`` of ``pyproject.toml``).
 """
@@ -16,15 +16,15 @@ from typing import Literal
 
 __all__ = ["Folder", "folder"]
 
-Folder = Literal["rules", "schemas"]
+Folder = Literal["rules", "schemas", "profiles"]
 
 # A file each folder must hold, so that an unrelated folder of the same name is not taken for it.
-_MARKERS: dict[Folder, str] = {"rules": "input.yaml", "schemas": "rules.schema.json"}
+_MARKERS: dict[Folder, str] = {"rules": "input.yaml", "schemas": "rules.schema.json", "profiles": "README.md"}
 
 
 @cache
 def folder(name: Folder) -> Path:
-    """The ``rules`` or ``schemas`` folder of this installation."""
+    """The ``rules``, ``schemas`` or ``profiles`` folder of this installation."""
     for candidate in _candidates(name):
         if (candidate / _MARKERS[name]).is_file():
             return candidate

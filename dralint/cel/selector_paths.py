@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from dralint.cel.device import DeviceValue
     from dralint.cel.program import Program
 
-__all__ = ["SelectorPaths", "analyse", "hashable"]
+__all__ = ["SelectorPaths", "analyse", "hashable", "pinned_driver"]
 
 DRIVER = "@driver"  # a domain given as device.driver
 _INTERNED: dict[tuple[Any, ...], int] = {}
@@ -84,7 +84,7 @@ def analyse(program: Program) -> SelectorPaths:
                 reads.update(read)
     ordered = tuple(sorted(reads, key=repr))
     key_id = _INTERNED.setdefault(ordered, len(_INTERNED))
-    return SelectorPaths(slot, projectable, ordered, _pinned_driver(checked.expr), key_id)
+    return SelectorPaths(slot, projectable, ordered, pinned_driver(checked.expr), key_id)
 
 
 def _constant_key(node: Expr, parents: dict[int, Expr]) -> str | None:
@@ -137,7 +137,7 @@ def _classify(device: Ident, parents: dict[int, Expr]) -> list[Any] | None:
     return [*extra, ("domain", kind, domain)]
 
 
-def _pinned_driver(expr: Expr) -> str | None:
+def pinned_driver(expr: Expr) -> str | None:
     """The driver named by a ``device.driver == "x"`` conjunct of the top-level ``&&`` chain."""
     stack = [expr]
     while stack:

@@ -23,6 +23,7 @@ ENVIRONMENT: dict[str, str] = {
     "DRALINT_FEATURE_GATES": "feature_gates",
     "DRALINT_INVENTORY": "inventory",
     "DRALINT_RULES": "rule_paths",
+    "DRALINT_PROFILES": "profile_paths",
     "DRALINT_SELECT": "select",
     "DRALINT_IGNORE": "ignore",
     "DRALINT_EXCLUDE": "exclude",
@@ -66,6 +67,7 @@ class Layer:
     inventory: tuple[str, ...] | None = None
     context: tuple[str, ...] | None = None
     rule_paths: tuple[str, ...] | None = None
+    profile_paths: tuple[str, ...] | None = None
     select: tuple[Ref, ...] | None = None
     ignore: tuple[Ref, ...] | None = None
     severity: tuple[tuple[Ref, str], ...] | None = None
@@ -88,6 +90,7 @@ class Effective:
     inventory: tuple[str, ...] = ()
     context: tuple[str, ...] | None = None  # None: not configured (the command picks its default)
     rule_paths: tuple[str, ...] = ()
+    profile_paths: tuple[str, ...] = ()  # the user's driver profiles (the shipped ones are always there)
     select: tuple[Ref, ...] | None = None  # None: every rule
     ignore: tuple[Ref, ...] = ()
     severity: tuple[tuple[Ref, str], ...] = ()
@@ -130,7 +133,7 @@ def from_environment(env: Mapping[str, str]) -> Layer:
             values[name] = Ref(text, variable)
         elif name in ("select", "ignore"):
             values[name] = tuple(Ref(part, variable) for part in _split(text))
-        elif name in ("inventory", "rule_paths"):
+        elif name in ("inventory", "rule_paths", "profile_paths"):
             values[name] = _split(text, os.pathsep)
         elif name == "exclude":
             values[name] = _split(text)
@@ -168,6 +171,7 @@ def from_file(config: ConfigFile) -> Layer:
         "inventory": paths("inventory", data.get("inventory")),
         "context": paths("context", data.get("context")),
         "rule_paths": paths("custom", rules.get("custom")),
+        "profile_paths": paths("profiles", data.get("profiles")),
         "exclude": None if "exclude" not in data else tuple(_as_list(data["exclude"])),
         "limits": data.get("limits"),
         "producers": data.get("producers"),

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from dralint.api.producers import DEFAULT as DEFAULT_PRODUCERS
 from dralint.api.producers import Producers
 from dralint.limits import Limits
+from dralint.profiles.load import Profiles
 
 if TYPE_CHECKING:
     # Imported where used: a run that needs no normalised objects (a file without DRA objects,
@@ -63,6 +64,7 @@ class Options:
     extra: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     limits: Limits = field(default_factory=Limits)  # the dry-run reads its search budgets here
     producers: Producers = DEFAULT_PRODUCERS  # kinds that make pods and claims (built-in and configured)
+    profiles: Profiles = field(default_factory=Profiles)  # driver profiles (shipped and configured)
 
     def option(self, rule: str, name: str) -> Any:
         """The value of a rule's option (as configured, else its default from the catalogue)."""

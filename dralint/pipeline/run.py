@@ -35,6 +35,8 @@ from dralint.errors import ConfigError, DralintError
 from dralint.findings import Finding, Suppression
 from dralint.limits import Limits, from_config
 from dralint.pipeline.context import CheckContext, Options
+from dralint.profiles.load import Profiles
+from dralint.profiles.load import load as load_profiles
 from dralint.read import sources
 from dralint.read.ignorefiles import repository_root
 from dralint.read.load import Input, inputs
@@ -90,6 +92,7 @@ class Plan:
     target: Target
     limits: Limits
     fail_on: FailOn
+    profiles: Profiles  # the shipped driver profiles and the user's
 
     @property
     def root(self) -> str:
@@ -148,7 +151,13 @@ class Plan:
         from dralint.api.producers import table
 
         producers = table(self.effective.producers)
-        return Options(simulate=simulate, extra=dict(rule_options or {}), limits=self.limits, producers=producers)
+        return Options(
+            simulate=simulate,
+            extra=dict(rule_options or {}),
+            limits=self.limits,
+            producers=producers,
+            profiles=self.profiles,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +191,9 @@ def configure(request: Request) -> Plan:
 
 def plan(effective: Effective) -> Plan:
     """The plan of an effective configuration (``check`` loads its catalogue in between: the order of errors)."""
-    return Plan(effective, target(effective), from_config(effective.limits), fail_on(effective))
+    limits = from_config(effective.limits)
+    profiles = load_profiles(effective.profile_paths, max_bytes=limits.max_file_bytes)
+    return Plan(effective, target(effective), limits, fail_on(effective), profiles)
 
 
 def configuration(request: Request) -> Effective:

@@ -6,7 +6,8 @@ checker records each id's type, so nodes stay plain immutable values.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 __all__ = [
     "Call",
@@ -19,6 +20,7 @@ __all__ = [
     "Literal",
     "MapEntry",
     "Select",
+    "substitute",
 ]
 
 
@@ -122,3 +124,34 @@ def children(node: Expr) -> list[Expr]:
     if isinstance(node, Comprehension):
         return [node.iter_range, node.accu_init, node.loop_condition, node.loop_step, node.result]
     return []
+
+
+def substitute(node: Expr, by_id: Mapping[int, Expr]) -> Expr:
+    """``node`` with the subtrees whose ids are in ``by_id`` replaced."""
+    found = by_id.get(node.id)
+    if found is not None:
+        return found
+    if isinstance(node, Select):
+        return replace(node, operand=substitute(node.operand, by_id))
+    if isinstance(node, Call):
+        target = substitute(node.target, by_id) if node.target is not None else None
+        return replace(node, target=target, args=tuple(substitute(a, by_id) for a in node.args))
+    if isinstance(node, CreateList):
+        return replace(node, elements=tuple(substitute(e, by_id) for e in node.elements))
+    if isinstance(node, CreateMap):
+        entries = tuple(
+            MapEntry(e.id, substitute(e.key, by_id), substitute(e.value, by_id), e.optional) for e in node.entries
+        )
+        return replace(node, entries=entries)
+    if isinstance(node, CreateStruct):
+        return replace(node, fields=tuple((i, n, substitute(v, by_id), o) for i, n, v, o in node.fields))
+    if isinstance(node, Comprehension):
+        return replace(
+            node,
+            iter_range=substitute(node.iter_range, by_id),
+            accu_init=substitute(node.accu_init, by_id),
+            loop_condition=substitute(node.loop_condition, by_id),
+            loop_step=substitute(node.loop_step, by_id),
+            result=substitute(node.result, by_id),
+        )
+    return node

@@ -1,0 +1,270 @@
+"""Read driver profiles: the ones dralint ships (``profiles/``) and the user's (``profiles:`` in the configuration).
+
+A profile configures dralint, like a rule file: anything wrong with it (YAML, the schema
+``schemas/profile.schema.json``, a device kind or release it names but does not declare, a
+configuration schema or rule that does not compile) is a :class:`~dralint.errors.ConfigError`
+naming file, line and column. The shipped profiles are read one driver at a time, when a
+manifest first names the driver (each file is named after its driver), so a run pays only for
+the drivers its manifests use.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path as FilePath
+from typing import Any
+
+from dralint import data
+from dralint.apimachinery.fieldpath import Path
+from dralint.errors import ConfigError
+from dralint.profiles.model import (
+    ConfigKind,
+    ConfigRule,
+    DeviceKind,
+    DriverProfile,
+    Published,
+    QualifiedName,
+    Scalar,
+)
+from dralint.read import userfile
+from dralint.read.yamldoc import decode
+from dralint.validate import userschema
+
+__all__ = ["Profiles", "builtin", "load", "parse"]
+
+SCHEMA = "profile.schema.json"  # in schemas/
+SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass(slots=True)
+class Profiles:
+    """The profiles of a run, by driver: the user's first, then the shipped ones (read when first asked for)."""
+
+    user: Mapping[str, DriverProfile] = field(default_factory=dict)
+    shipped: Mapping[str, FilePath] = field(default_factory=dict)  # driver -> file, not read yet
+    _read: dict[str, DriverProfile | None] = field(default_factory=dict)
+
+    def get(self, driver: str) -> DriverProfile | None:
+        """The profile of ``driver``, if there is one."""
+        found = self.user.get(driver)
+        if found is not None:
+            return found
+        if driver not in self._read:
+            path = self.shipped.get(driver)
+            self._read[driver] = None if path is None else _only(parse(str(path), _read_text(path)), path)
+        return self._read[driver]
+
+    def drivers(self) -> list[str]:
+        """Every driver a profile describes, sorted."""
+        return sorted({*self.user, *self.shipped})
+
+    def __bool__(self) -> bool:
+        return bool(self.user or self.shipped)
+
+
+def builtin() -> dict[str, FilePath]:
+    """The profiles dralint ships: driver -> file (``profiles/<driver>.yaml``)."""
+    folder = data.folder("profiles")
+    return {path.stem: path for path in sorted(folder.iterdir()) if path.suffix in SUFFIXES and path.is_file()}
+
+
+def load(paths: Sequence[str], *, shipped: bool = True, max_bytes: int | None = None) -> Profiles:
+    """The shipped profiles (unless ``shipped`` is false) and those of ``paths`` (files, or folders of them).
+
+    A user's profile of a driver replaces the shipped one; two user profiles of one driver are an error.
+    """
+    user: dict[str, DriverProfile] = {}
+    for file in _files(paths):
+        text = _read_text(FilePath(file), max_bytes)
+        for profile in parse(file, text):
+            earlier = user.get(profile.driver)
+            if earlier is not None:
+                second = f"a second profile of driver {profile.driver} (the first is {earlier.origin})"
+                raise ConfigError(f"{profile.origin}: {second}")
+            user[profile.driver] = profile
+    return Profiles(user, builtin() if shipped else {})
+
+
+def _files(paths: Iterable[str]) -> Iterator[str]:
+    for path in paths:
+        if os.path.isdir(path):
+            yield from sorted(os.path.join(path, name) for name in os.listdir(path) if name.endswith(SUFFIXES))
+        else:
+            yield path
+
+
+def _read_text(path: FilePath, max_bytes: int | None = None) -> str:
+    if max_bytes is None:
+        return userfile.read_text(str(path), what="profile")
+    return userfile.read_text(str(path), max_bytes=max_bytes, what="profile")
+
+
+def _only(profiles: list[DriverProfile], path: FilePath) -> DriverProfile | None:
+    return next((p for p in profiles if p.driver == path.stem), None)
+
+
+def parse(name: str, text: str) -> list[DriverProfile]:
+    """Every profile of the YAML ``text`` (one per document); a defect is a :class:`ConfigError`."""
+    documents, issues = decode(name, text, templates=False)
+    if issues:
+        issue = issues[0]
+        raise ConfigError(f"{name}:{issue.line}:{issue.column}: {issue.message}")
+    schema = userschema.schema(SCHEMA)
+    profiles = []
+    for document in documents:
+        file = userfile.UserFile(name, document.data, document)
+        userschema.validate(schema, document.data, file.where)
+        profiles.append(_profile(file))
+    return profiles
+
+
+def _profile(file: userfile.UserFile) -> DriverProfile:
+    spec: Mapping[str, Any] = file.data["spec"]
+    driver: str = spec["driver"]
+    versions = tuple(spec.get("versions", ()))
+    kinds = tuple(
+        DeviceKind(
+            k["name"], k.get("description", ""), {_qualified(n, driver): v for n, v in k.get("match", {}).items()}
+        )
+        for k in spec.get("deviceKinds", ())
+    )
+    kind_names = [k.name for k in kinds]
+    attributes = _published(file, spec, "attributes", driver, versions, kind_names)
+    capacities = _published(file, spec, "capacities", driver, versions, kind_names)
+    for index, kind in enumerate(kinds):
+        for name, value in kind.match.items():
+            at: Path = ("spec", "deviceKinds", index, "match", _written(name, driver))
+            attribute = attributes.get(name)
+            if attribute is None:
+                undeclared = f"device kind {kind.name} matches attribute {name[1]}, which the profile does not declare"
+                raise ConfigError(f"{file.where(at)}: {undeclared}")
+            if not _fits(attribute.type, value):
+                raise ConfigError(f"{file.where(at)}: {value!r} is not a value of {attribute.type} attribute {name[1]}")
+    configs = None
+    if "configs" in spec:
+        configs = {}
+        for index, entry in enumerate(spec["configs"]):
+            config = _config(file, ("spec", "configs", index), entry, versions, kind_names)
+            key = (config.api_version, config.kind)
+            if key in configs:
+                raise ConfigError(f"{file.where(('spec', 'configs', index))}: {config.title} is described twice")
+            configs[key] = config
+    return DriverProfile(
+        driver=driver,
+        origin=file.where(),
+        device_kinds=kinds,
+        attributes=attributes,
+        capacities=capacities,
+        configs=configs,
+        versions=versions,
+        description=spec.get("description", ""),
+    )
+
+
+def _qualified(name: str, driver: str) -> QualifiedName:
+    domain, slash, short = name.rpartition("/")
+    return (domain, short) if slash else (driver, name)
+
+
+def _written(name: QualifiedName, driver: str) -> str:
+    return name[1] if name[0] == driver else f"{name[0]}/{name[1]}"
+
+
+_PYTHON_TYPES: dict[str, tuple[type, ...]] = {"string": (str,), "int": (int,), "bool": (bool,), "version": (str,)}
+
+
+def _fits(kind: str, value: Scalar) -> bool:
+    if kind == "int" and isinstance(value, bool):
+        return False
+    return isinstance(value, _PYTHON_TYPES.get(kind, (str,)))
+
+
+def _published(
+    file: userfile.UserFile,
+    spec: Mapping[str, Any],
+    key: str,
+    driver: str,
+    versions: Sequence[str],
+    kinds: Sequence[str],
+) -> dict[QualifiedName, Published]:
+    out: dict[QualifiedName, Published] = {}
+    for index, entry in enumerate(spec.get(key, ())):
+        at: Path = ("spec", key, index)
+        name = _qualified(entry["name"], driver)
+        if name in out:
+            raise ConfigError(f"{file.where((*at, 'name'))}: {entry['name']} is described twice")
+        _check_versions(file, at, entry, versions)
+        _check_kinds(file, at, entry, kinds)
+        kind = entry.get("type", "quantity")
+        for field_name in ("values", "examples"):
+            for n, value in enumerate(entry.get(field_name, ()) if key == "attributes" else ()):
+                if not _fits(kind, value):
+                    raise ConfigError(
+                        f"{file.where((*at, field_name, n))}: {value!r} is not a value of a {kind} attribute"
+                    )
+        out[name] = Published(
+            domain=name[0],
+            name=name[1],
+            type=kind,
+            device_kinds=frozenset(entry["deviceKinds"]) if "deviceKinds" in entry else None,
+            optional=bool(entry.get("optional", False)),
+            since=entry.get("since"),
+            until=entry.get("until"),
+            values=tuple(entry["values"]) if "values" in entry else None,
+            examples=tuple(entry.get("examples", ())),
+            description=entry.get("description", ""),
+        )
+    return out
+
+
+def _check_versions(file: userfile.UserFile, at: Path, entry: Mapping[str, Any], versions: Sequence[str]) -> None:
+    for bound in ("since", "until"):
+        if bound in entry and entry[bound] not in versions:
+            listed = ", ".join(versions) if versions else "none"
+            raise ConfigError(f"{file.where((*at, bound))}: release {entry[bound]} is not in spec.versions ({listed})")
+
+
+def _check_kinds(file: userfile.UserFile, at: Path, entry: Mapping[str, Any], kinds: Sequence[str]) -> None:
+    for n, kind in enumerate(entry.get("deviceKinds", ())):
+        if kind not in kinds:
+            known = ", ".join(kinds) if kinds else "none: the profile declares no deviceKinds"
+            raise ConfigError(f"{file.where((*at, 'deviceKinds', n))}: unknown device kind {kind} (known: {known})")
+
+
+def _config(
+    file: userfile.UserFile, at: Path, entry: Mapping[str, Any], versions: Sequence[str], kinds: Sequence[str]
+) -> ConfigKind:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    _check_versions(file, at, entry, versions)
+    _check_kinds(file, at, entry, kinds)
+    try:
+        Draft202012Validator.check_schema(entry["schema"])
+    except SchemaError as error:
+        where = file.where((*at, "schema", *error.absolute_path))
+        raise ConfigError(f"{where}: not a valid JSON schema: {error.message}") from None
+    rules = tuple(_rule(file, (*at, "rules", n), rule) for n, rule in enumerate(entry.get("rules", ())))
+    return ConfigKind(
+        api_version=entry["apiVersion"],
+        kind=entry["kind"],
+        schema=entry["schema"],
+        rules=rules,
+        device_kinds=frozenset(entry["deviceKinds"]) if "deviceKinds" in entry else None,
+        description=entry.get("description", ""),
+    )
+
+
+def _rule(file: userfile.UserFile, at: Path, entry: Mapping[str, Any]) -> ConfigRule:
+    from dralint.cel import CelCompileError
+    from dralint.profiles.rules import compile_rule
+
+    try:
+        compile_rule(entry["rule"])
+    except CelCompileError as error:
+        first = error.message.split("\n", 1)[0]
+        raise ConfigError(f"{file.where((*at, 'rule'))}: {first}") from None
+    path = tuple(part for part in entry.get("path", "").split(".") if part)
+    return ConfigRule(entry["rule"], entry["message"], path, entry.get("source", ""))

@@ -1,0 +1,115 @@
+"""The typed model of a driver profile: what one DRA driver publishes and which opaque configuration it takes.
+
+Built from a validated ``DriverProfile`` document (:mod:`dralint.profiles.load`); the checks read
+nothing else. Names are qualified once here: an attribute written ``productName`` in the profile
+of ``gpu.nvidia.com`` is ``("gpu.nvidia.com", "productName")``, as selectors reach it through
+``device.attributes["gpu.nvidia.com"].productName``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "AttributeType",
+    "ConfigKind",
+    "ConfigRule",
+    "DeviceKind",
+    "DriverProfile",
+    "Published",
+    "QualifiedName",
+    "Scalar",
+    "Table",
+]
+
+AttributeType = Literal["string", "int", "bool", "version"]
+Scalar = str | int | bool
+QualifiedName = tuple[str, str]  # (domain, name)
+Table = Literal["attributes", "capacity"]  # device.attributes or device.capacity
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceKind:
+    """A kind of device the driver publishes (a full GPU, a MIG partition), told apart by ``match``."""
+
+    name: str
+    description: str = ""
+    match: Mapping[QualifiedName, Scalar] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Published:
+    """An attribute (``type`` string/int/bool/version) or a capacity (``type`` quantity) of the driver's devices."""
+
+    domain: str
+    name: str
+    type: AttributeType | Literal["quantity"]
+    device_kinds: frozenset[str] | None = None  # None: every kind publishes it
+    optional: bool = False  # some devices of those kinds leave it out
+    since: str | None = None
+    until: str | None = None
+    values: tuple[Scalar, ...] | None = None  # a closed set of values, when the profile knows one
+    examples: tuple[Scalar, ...] = ()
+    description: str = ""
+
+    @property
+    def qualified(self) -> QualifiedName:
+        return (self.domain, self.name)
+
+    def published_by(self, kind: str) -> bool:
+        return self.device_kinds is None or kind in self.device_kinds
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigRule:
+    """A semantic rule of the driver on a configuration's parameters: CEL over ``self``, true when valid."""
+
+    rule: str
+    message: str
+    path: tuple[str, ...] = ()  # the field the rule is about, inside the parameters
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigKind:
+    """An opaque configuration kind the driver decodes, with the JSON schema and rules of its parameters."""
+
+    api_version: str
+    kind: str
+    schema: Mapping[str, Any]
+    rules: tuple[ConfigRule, ...] = ()
+    device_kinds: frozenset[str] | None = None  # None: every kind accepts it
+    description: str = ""
+
+    @property
+    def title(self) -> str:
+        return f"{self.kind} ({self.api_version})"
+
+
+@dataclass(frozen=True, slots=True)
+class DriverProfile:
+    """One driver's profile; ``origin`` is the file it was read from."""
+
+    driver: str
+    origin: str
+    device_kinds: tuple[DeviceKind, ...] = ()
+    attributes: Mapping[QualifiedName, Published] = field(default_factory=dict)
+    capacities: Mapping[QualifiedName, Published] = field(default_factory=dict)
+    # None: the profile does not say which configuration the driver takes (nothing is checked)
+    configs: Mapping[tuple[str, str], ConfigKind] | None = None
+    versions: tuple[str, ...] = ()
+    description: str = ""
+
+    @property
+    def kinds(self) -> tuple[DeviceKind, ...]:
+        """The kinds of device; a profile that names none has one kind, every device."""
+        return self.device_kinds or (DeviceKind("device"),)
+
+    def published(self, table: Table) -> Mapping[QualifiedName, Published]:
+        return self.attributes if table == "attributes" else self.capacities
+
+    def names_in(self, table: Table, domain: str) -> list[str]:
+        """The names the profile publishes in ``domain``, sorted (candidates for a did-you-mean)."""
+        return sorted(name for d, name in self.published(table) if d == domain)

@@ -1,0 +1,118 @@
+"""Opaque driver configuration as the driver reads it when it prepares a device: kind, schema, rules.
+
+The API server stores ``opaque.parameters`` without looking inside; the driver's kubelet plugin
+decodes them on the node, after the pod was scheduled, and fails the pod's start when they are
+wrong. With the driver's profile the same decoding can happen before anything is applied: the
+parameters must name a configuration kind the driver knows, fit that kind's JSON schema and
+hold the driver's rules. A driver without a profile, or whose profile does not say which
+configuration it takes, is left alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from dralint.apimachinery.fieldpath import Path
+from dralint.profiles.model import ConfigKind, DriverProfile
+from dralint.suggest import closest
+
+__all__ = ["BrokenRule", "ConfigProblem", "InvalidParameter", "UnknownConfigKind", "config_kind", "problems"]
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownConfigKind:
+    """Parameters whose apiVersion/kind the driver does not decode (or that name none)."""
+
+    api_version: str | None
+    kind: str | None
+    known: tuple[str, ...]  # "Kind (apiVersion)" of every kind the driver takes
+    suggestion: tuple[str, str] | None  # (apiVersion, kind) the parameters probably meant
+    path: Path  # inside the parameters: where the wrong value is
+
+
+@dataclass(frozen=True, slots=True)
+class InvalidParameter:
+    """A value of the parameters that the configuration kind's schema refuses."""
+
+    config: ConfigKind
+    path: Path  # inside the parameters
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class BrokenRule:
+    """A rule of the driver that the parameters break (or on which the rule cannot be evaluated)."""
+
+    config: ConfigKind
+    path: Path  # inside the parameters: the field the rule is about, or its nearest written parent
+    message: str
+    source: str
+
+
+ConfigProblem = UnknownConfigKind | InvalidParameter | BrokenRule
+
+
+def config_kind(profile: DriverProfile, parameters: Any) -> ConfigKind | None:
+    """The configuration kind ``parameters`` name, if the profile knows it."""
+    if profile.configs is None or not isinstance(parameters, Mapping):
+        return None
+    return profile.configs.get((str(parameters.get("apiVersion")), str(parameters.get("kind"))))
+
+
+def problems(profile: DriverProfile, parameters: Any) -> Iterator[ConfigProblem]:
+    """What the driver of ``profile`` would refuse in ``parameters``, in the order it would check."""
+    configs = profile.configs
+    if configs is None or not isinstance(parameters, Mapping):
+        return
+    config = config_kind(profile, parameters)
+    if config is None:
+        yield _unknown(configs, parameters)
+        return
+    from dralint.validate import userschema
+
+    schema_problems = userschema.problems(config.schema, parameters)
+    for problem in schema_problems:
+        yield InvalidParameter(config, problem.path, problem.message)
+    if schema_problems:
+        return  # the driver stops at decoding: its rules see only parameters that decode
+    from dralint.profiles.rules import holds
+
+    for rule in config.rules:
+        result = holds(rule.rule, parameters)
+        if result is True:
+            continue
+        message = rule.message if result is False else f"{rule.message} (the rule cannot be evaluated: {result})"
+        yield BrokenRule(config, _written_part(parameters, rule.path), message, rule.source)
+
+
+def _unknown(configs: Mapping[tuple[str, str], ConfigKind], parameters: Mapping[str, Any]) -> UnknownConfigKind:
+    api_version, kind = parameters.get("apiVersion"), parameters.get("kind")
+    known = tuple(config.title for config in configs.values())
+    written_version = api_version if isinstance(api_version, str) else None
+    written_kind = kind if isinstance(kind, str) else None
+    suggestion = None
+    path: Path = ("kind",) if written_kind is not None else ()
+    if written_kind is not None and written_version is not None:
+        same_version = [k for v, k in configs if v == written_version]
+        same_kind = [v for v, k in configs if k == written_kind]
+        if same_kind:  # the kind is right, its group or version is not
+            version = closest(written_version, same_kind, per_edit=2) or same_kind[-1]
+            suggestion, path = (version, written_kind), ("apiVersion",)
+        elif same_version:
+            guess = closest(written_kind, same_version)
+            suggestion = (written_version, guess) if guess else None
+    return UnknownConfigKind(written_version, written_kind, known, suggestion, path)
+
+
+def _written_part(parameters: Mapping[str, Any], path: tuple[str, ...]) -> Path:
+    """The longest prefix of ``path`` the parameters hold (a rule about an absent field points at its parent)."""
+    out: list[str] = []
+    value: Any = parameters
+    for step in path:
+        if not isinstance(value, Mapping) or step not in value:
+            break
+        out.append(step)
+        value = value[step]
+    return tuple(out)
