@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dralint.cel.parser.nodes import Call, Comprehension, CreateList, Expr, Ident, Literal, Select
+from dralint.cel.parser.nodes import Call, Comprehension, CreateList, Expr, Ident, Literal, Select, walk
 from dralint.profiles.model import DeviceKind, DriverProfile, Published, Scalar, Table
 
-__all__ = ["Entry", "admitted", "entry_of", "outcomes"]
+__all__ = ["Entry", "admitted", "entry_of", "outcomes", "why_not"]
 
 TRUE, FALSE, ERROR = "true", "false", "error"
 Outcomes = frozenset[str]
@@ -220,7 +220,7 @@ class _Kind:
         fixed = self.kind.match.get(published.qualified)
         if fixed is not None:
             return _Known(frozenset({_typed(fixed, published.type)}))
-        if published.values is not None and published.type != "version":
+        if published.values is not None and published.type in ("string", "int", "bool"):
             return _Known(frozenset(_typed(v, published.type) for v in published.values))
         return _UNKNOWN
 
@@ -267,3 +267,41 @@ def outcomes(expr: Expr, profile: DriverProfile, kind: DeviceKind) -> Outcomes:
 def admitted(exprs: Sequence[Expr], profile: DriverProfile) -> tuple[str, ...]:
     """The kinds of ``profile`` whose devices every one of ``exprs`` may select, in the profile's order."""
     return tuple(kind.name for kind in profile.kinds if all(TRUE in outcomes(e, profile, kind) for e in exprs))
+
+
+def why_not(expr: Expr, profile: DriverProfile) -> str:
+    """Why no kind of ``profile`` can satisfy ``expr``: per kind, what its devices publish against the failing clause."""
+    reasons = []
+    for kind in profile.kinds:
+        clause = next((c for c in _conjuncts(expr) if TRUE not in outcomes(c, profile, kind)), expr)
+        reasons.append(_reason(clause, profile, kind))
+    return "; ".join(reasons)
+
+
+def _conjuncts(expr: Expr) -> list[Expr]:
+    if isinstance(expr, Call) and expr.function == "_&&_" and len(expr.args) == 2:
+        return _conjuncts(expr.args[0]) + _conjuncts(expr.args[1])
+    return [expr]
+
+
+def _reason(clause: Expr, profile: DriverProfile, kind: DeviceKind) -> str:
+    devices = f"{kind.name} devices" if profile.device_kinds else f"devices of {profile.driver}"
+    for node in walk(clause):
+        entry = entry_of(node, profile.driver)
+        if entry is None:
+            continue
+        published = profile.published(entry.table).get((entry.domain, entry.name))
+        if published is None:
+            continue
+        if not published.published_by(kind.name):
+            return f"{devices} do not publish {entry.name}"
+        fixed = kind.match.get(published.qualified)
+        if fixed is not None:
+            return f"{devices} have {entry.name} {_show(fixed)}"
+        if published.values is not None:
+            return f"{entry.name} is one of {', '.join(_show(v) for v in published.values)}"
+    return f"{devices} never satisfy it"
+
+
+def _show(value: Scalar) -> str:
+    return f'"{value}"' if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)

@@ -10,12 +10,12 @@ that no longer resolves is a comparison that can never work on the driver's devi
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from dralint.cel.checker.check import check as check_types
 from dralint.cel.checker.decls import Environment
-from dralint.cel.checker.types import BOOL, INT, STRING, Type, format_type, optional_of
+from dralint.cel.checker.types import BOOL, INT, STRING, Type, format_type, list_of, optional_of
 from dralint.cel.lib.semver import SEMVER
 from dralint.cel.parser.nodes import Call, Expr, Ident, Literal, substitute, walk
 from dralint.cel.parser.parse import parse
@@ -25,10 +25,12 @@ from dralint.profiles.load import Profiles
 from dralint.profiles.model import DriverProfile, Published, Table
 from dralint.suggest import closest
 
-__all__ = ["SelectorReading", "UnknownName", "WrongType", "read"]
+__all__ = ["Readings", "SelectorReading", "UnknownName", "WrongType", "correct_form", "describe", "read"]
 
 _TYPES: dict[str, Type] = {"string": STRING, "int": INT, "bool": BOOL, "version": SEMVER}
+_TYPES |= {f"{name}s": list_of(item) for name, item in _TYPES.items()}  # list-typed attributes
 _WORDS = {"string": "a string", "int": "an integer", "bool": "a boolean", "version": "a version"}
+_WORDS |= {f"{name}s": f"a list of {word.split(' ', 1)[1]}s" for name, word in _WORDS.items()}
 _ORDERING = {"_<_": "<", "_<=_": "<=", "_>_": ">", "_>=_": ">="}
 _PLACEHOLDER = "@profile"  # not an identifier CEL text can write
 
@@ -227,4 +229,40 @@ def _remedy(wrong: WrongType, subject: str) -> str:
         return f"write the version as {version}, e.g. {subject} == {version}"
     if form is not None:
         return f"write {form}, a value of the published type"
+    if attribute.type.endswith("s"):
+        return f"the driver publishes a list: test for an item with {subject}.includes(...)"
     return f"the driver publishes it as {_WORDS[attribute.type]}"
+
+
+@dataclass(slots=True)
+class Readings:
+    """The selectors of one run read against the profiles, each distinct expression once."""
+
+    env: Environment
+    profiles: Profiles
+    skip: frozenset[str] = frozenset()  # drivers the inventory has devices of: the inventory is their truth
+    _readings: dict[str, SelectorReading] = field(default_factory=dict)
+
+    def of(self, expression: str) -> SelectorReading:
+        found = self._readings.get(expression)
+        if found is None:
+            found = self._readings[expression] = read(expression, self.env, self.profiles, self.skip)
+        return found
+
+    def kinds(self, driver: str, expressions: Sequence[str]) -> tuple[str, ...] | None:
+        """The kinds of ``driver``'s devices all of ``expressions`` may select (None: the profile cannot tell)."""
+        from dralint.diagnose.device_kinds import admitted
+
+        profile = self.profiles.get(driver)
+        exprs = [self.of(e).expr for e in expressions]
+        if profile is None or any(e is None for e in exprs):
+            return None
+        return admitted([e for e in exprs if e is not None], profile)
+
+    def drivers(self, expressions: Sequence[str]) -> tuple[str, ...]:
+        """The profiled drivers ``expressions`` are about (the first one that names any)."""
+        for expression in expressions:
+            found = self.of(expression).drivers
+            if found:
+                return found
+        return ()

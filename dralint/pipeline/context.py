@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from dralint.api.versions import Target
     from dralint.api.workloads import PodTemplate
     from dralint.cluster.inventory import Inventory, SkippedPool
+    from dralint.diagnose.profile_selectors import Readings
     from dralint.diagnose.selector_errors import SelectorErrors
     from dralint.dryrun.analysis import Analysis
     from dralint.dryrun.placement import Strategy
@@ -173,6 +174,19 @@ class CheckContext:
         claims = claim_specs(self.admission.stored.values())
         slices = [entry.slice for entry in inventory.slices]
         return selector_errors.find(classes, claims, slices, budget=self.options.limits.max_selector_evaluations)
+
+    @cached_property
+    def profile_readings(self) -> Readings:
+        """The selectors read against the driver profiles, except for drivers the inventory has devices of."""
+        from dralint.cel.dra import selector_environment
+        from dralint.cluster.inventory import has_device_source
+        from dralint.diagnose.profile_selectors import Readings
+
+        skip: frozenset[str] = frozenset()
+        if any(has_device_source(obj) for obj in self.workspace.objects):
+            inventory = self.inventory
+            skip = frozenset({e.slice.driver for e in inventory.slices} | {d for d, _ in inventory.skipped_pools})
+        return Readings(selector_environment(target=self.target), self.options.profiles, skip)
 
     @cached_property
     def analysis(self) -> Analysis:

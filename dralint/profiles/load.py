@@ -172,13 +172,15 @@ def _written(name: QualifiedName, driver: str) -> str:
     return name[1] if name[0] == driver else f"{name[0]}/{name[1]}"
 
 
-_PYTHON_TYPES: dict[str, tuple[type, ...]] = {"string": (str,), "int": (int,), "bool": (bool,), "version": (str,)}
+_PYTHON_TYPES: dict[str, type] = {"string": str, "int": int, "bool": bool, "version": str}
 
 
 def _fits(kind: str, value: Scalar) -> bool:
-    if kind == "int" and isinstance(value, bool):
+    """Whether ``value`` is a value of an attribute of type ``kind`` (of an item, for a list type)."""
+    item = kind.removesuffix("s")
+    if item == "int" and isinstance(value, bool):
         return False
-    return isinstance(value, _PYTHON_TYPES.get(kind, (str,)))
+    return isinstance(value, _PYTHON_TYPES.get(item, str))
 
 
 def _published(
@@ -249,7 +251,7 @@ def _config(
     rules = tuple(_rule(file, (*at, "rules", n), rule) for n, rule in enumerate(entry.get("rules", ())))
     return ConfigKind(
         api_version=entry["apiVersion"],
-        kind=entry["kind"],
+        kind=entry.get("kind"),
         schema=entry["schema"],
         rules=rules,
         device_kinds=frozenset(entry["deviceKinds"]) if "deviceKinds" in entry else None,

@@ -24,7 +24,7 @@ __all__ = [
     "Table",
 ]
 
-AttributeType = Literal["string", "int", "bool", "version"]
+AttributeType = Literal["string", "int", "bool", "version", "strings", "ints", "bools", "versions"]
 Scalar = str | int | bool
 QualifiedName = tuple[str, str]  # (domain, name)
 Table = Literal["attributes", "capacity"]  # device.attributes or device.capacity
@@ -77,7 +77,7 @@ class ConfigKind:
     """An opaque configuration kind the driver decodes, with the JSON schema and rules of its parameters."""
 
     api_version: str
-    kind: str
+    kind: str | None  # None: the driver tells its parameters by apiVersion alone
     schema: Mapping[str, Any]
     rules: tuple[ConfigRule, ...] = ()
     device_kinds: frozenset[str] | None = None  # None: every kind accepts it
@@ -85,7 +85,7 @@ class ConfigKind:
 
     @property
     def title(self) -> str:
-        return f"{self.kind} ({self.api_version})"
+        return f"{self.kind} ({self.api_version})" if self.kind is not None else self.api_version
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +98,7 @@ class DriverProfile:
     attributes: Mapping[QualifiedName, Published] = field(default_factory=dict)
     capacities: Mapping[QualifiedName, Published] = field(default_factory=dict)
     # None: the profile does not say which configuration the driver takes (nothing is checked)
-    configs: Mapping[tuple[str, str], ConfigKind] | None = None
+    configs: Mapping[tuple[str, str | None], ConfigKind] | None = None
     versions: tuple[str, ...] = ()
     description: str = ""
 

@@ -58,7 +58,9 @@ def config_kind(profile: DriverProfile, parameters: Any) -> ConfigKind | None:
     """The configuration kind ``parameters`` name, if the profile knows it."""
     if profile.configs is None or not isinstance(parameters, Mapping):
         return None
-    return profile.configs.get((str(parameters.get("apiVersion")), str(parameters.get("kind"))))
+    api_version = str(parameters.get("apiVersion"))
+    kind = parameters.get("kind")
+    return profile.configs.get((api_version, str(kind))) or profile.configs.get((api_version, None))
 
 
 def problems(profile: DriverProfile, parameters: Any) -> Iterator[ConfigProblem]:
@@ -87,7 +89,7 @@ def problems(profile: DriverProfile, parameters: Any) -> Iterator[ConfigProblem]
         yield BrokenRule(config, _written_part(parameters, rule.path), message, rule.source)
 
 
-def _unknown(configs: Mapping[tuple[str, str], ConfigKind], parameters: Mapping[str, Any]) -> UnknownConfigKind:
+def _unknown(configs: Mapping[tuple[str, str | None], ConfigKind], parameters: Mapping[str, Any]) -> UnknownConfigKind:
     api_version, kind = parameters.get("apiVersion"), parameters.get("kind")
     known = tuple(config.title for config in configs.values())
     written_version = api_version if isinstance(api_version, str) else None
@@ -95,7 +97,7 @@ def _unknown(configs: Mapping[tuple[str, str], ConfigKind], parameters: Mapping[
     suggestion = None
     path: Path = ("kind",) if written_kind is not None else ()
     if written_kind is not None and written_version is not None:
-        same_version = [k for v, k in configs if v == written_version]
+        same_version = [k for v, k in configs if v == written_version and k is not None]
         same_kind = [v for v, k in configs if k == written_kind]
         if same_kind:  # the kind is right, its group or version is not
             version = closest(written_version, same_kind, per_edit=2) or same_kind[-1]
