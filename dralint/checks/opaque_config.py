@@ -8,7 +8,8 @@ a kind that the devices of the requests it applies to never accept (DRA913).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from dralint.apimachinery.fieldpath import Path
@@ -36,20 +37,20 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         if isinstance(item, model.DeviceClass):
             for index, entry in enumerate(item.config):
                 at: Path = ("spec", "config", index, "opaque")
-                yield from _opaque(ctx, obj, at, entry.opaque, lambda driver, c=item: _class_kinds(ctx, c, driver))
+                yield from _opaque(ctx, obj, at, entry.opaque, partial(_class_kinds, ctx, item))
         elif isinstance(item, (model.ResourceClaim, model.ResourceClaimTemplate)):
             base: Path = ("spec", "devices") if isinstance(item, model.ResourceClaim) else ("spec", "spec", "devices")
-            spec = item.spec
-            for index, claim_entry in enumerate(spec.config):
-                requests = claim_entry.requests
-
-                def kinds(driver: str, requests: Sequence[str] = requests) -> list[tuple[str, tuple[str, ...]]]:
-                    return _request_kinds(ctx, spec.requests, requests, classes, driver)
-
+            for index, claim_entry in enumerate(item.spec.config):
+                kinds = partial(_request_kinds, ctx, item.spec.requests, claim_entry.requests, classes)
                 yield from _opaque(ctx, obj, (*base, "config", index, "opaque"), claim_entry.opaque, kinds)
 
 
-def _opaque(ctx: CheckContext, obj: KubeObject, at: Path, opaque: Any, kinds: Any) -> Iterator[Violation]:
+Targets = Callable[[str], list[tuple[str, tuple[str, ...]]]]  # driver -> (what, kinds) per set of devices
+
+
+def _opaque(
+    ctx: CheckContext, obj: KubeObject, at: Path, opaque: model.OpaqueDeviceConfiguration | None, kinds: Targets
+) -> Iterator[Violation]:
     """The findings of one opaque entry; ``kinds(driver)`` gives (what, kinds) for each set of devices it applies to."""
     from dralint.validate.opaque import BrokenRule, InvalidParameter, UnknownConfigKind, config_kind, problems
 

@@ -270,12 +270,12 @@ def admitted(exprs: Sequence[Expr], profile: DriverProfile) -> tuple[str, ...]:
 
 
 def why_not(expr: Expr, profile: DriverProfile) -> str:
-    """Why no kind of ``profile`` can satisfy ``expr``: per kind, what its devices publish against the failing clause."""
-    reasons = []
+    """Why no kind of ``profile`` satisfies ``expr``: per kind, what its devices publish against the failing clause."""
+    reasons: list[str] = []
     for kind in profile.kinds:
         clause = next((c for c in _conjuncts(expr) if TRUE not in outcomes(c, profile, kind)), expr)
         reasons.append(_reason(clause, profile, kind))
-    return "; ".join(reasons)
+    return "; ".join(dict.fromkeys(reasons))
 
 
 def _conjuncts(expr: Expr) -> list[Expr]:
@@ -299,8 +299,13 @@ def _reason(clause: Expr, profile: DriverProfile, kind: DeviceKind) -> str:
         if fixed is not None:
             return f"{devices} have {entry.name} {_show(fixed)}"
         if published.values is not None:
-            return f"{entry.name} is one of {', '.join(_show(v) for v in published.values)}"
+            shown = [_show(v) for v in published.values[:_VALUES_SHOWN]]
+            more = len(published.values) - len(shown)
+            return f"{entry.name} is one of {', '.join(shown)}" + (f" and {more} more" if more > 0 else "")
     return f"{devices} never satisfy it"
+
+
+_VALUES_SHOWN = 12  # a finding's message stays short (the profile lists the rest)
 
 
 def _show(value: Scalar) -> str:

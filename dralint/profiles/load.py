@@ -53,7 +53,7 @@ class Profiles:
             return found
         if driver not in self._read:
             path = self.shipped.get(driver)
-            self._read[driver] = None if path is None else _only(parse(str(path), _read_text(path)), path)
+            self._read[driver] = None if path is None else _shipped(path)
         return self._read[driver]
 
     def drivers(self) -> list[str]:
@@ -101,7 +101,9 @@ def _read_text(path: FilePath, max_bytes: int | None = None) -> str:
     return userfile.read_text(str(path), max_bytes=max_bytes, what="profile")
 
 
-def _only(profiles: list[DriverProfile], path: FilePath) -> DriverProfile | None:
+def _shipped(path: FilePath) -> DriverProfile | None:
+    """A shipped profile, named as the repository names it: the same wherever dralint is installed."""
+    profiles = parse(f"profiles/{path.name}", _read_text(path))
     return next((p for p in profiles if p.driver == path.stem), None)
 
 

@@ -36,6 +36,7 @@ CATALOGUE_FILES = (
     "sharing.yaml",
     "inventory.yaml",
     "meta.yaml",
+    "profiles.yaml",
 )
 DOC_SECTIONS = ("what", "why", "example", "use_instead")
 BUILTIN_PREFIX = "DRA"

@@ -1,0 +1,69 @@
+"""DRA903: inventory devices of a profiled driver that publish what the profile does not describe.
+
+The inventory is the truth about a cluster; a difference from the profile usually means a driver
+release newer (or older) than the profile, or a profile to extend: worth knowing, never wrong.
+Reported once per ResourceSlice and name, at the first device that shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from dralint.api.objects import KubeObject
+from dralint.apimachinery.fieldpath import Path
+from dralint.checks.rule_ids import RuleId
+from dralint.findings import Violation
+from dralint.pipeline.context import CheckContext
+
+
+def check(ctx: CheckContext) -> Iterator[Violation]:
+    profiles = ctx.options.profiles
+    if not profiles:
+        return
+    from dralint.cluster.inventory import has_device_source
+    from dralint.diagnose.hints import qualified
+
+    if not any(has_device_source(obj) for obj in ctx.objects):
+        return
+    for entry in ctx.written_inventory.slices:
+        resource_slice = entry.slice
+        profile = profiles.get(resource_slice.driver)
+        if profile is None or entry.generated:
+            continue  # compact Inventory documents are the user's own description, not a driver's
+        seen: set[tuple[str, str, str]] = set()
+        for index, device in enumerate(resource_slice.devices):
+            for key, attribute in device.attributes.items():
+                name = qualified(key, resource_slice.driver)
+                published = profile.attributes.get(name)
+                if published is None and name[0] != profile.driver:
+                    continue  # a standard or foreign domain the profile need not list
+                problem = None
+                if published is None:
+                    problem = f"attribute {key} is not in the profile of {profile.driver}"
+                elif attribute.kind != published.type:  # DeviceAttribute's field names are the profile's types
+                    problem = (
+                        f"attribute {key} is {attribute.kind} on the inventory's device, {published.type} in the "
+                        f"profile of {profile.driver}"
+                    )
+                if problem and ("attributes", key, problem) not in seen:
+                    seen.add(("attributes", key, problem))
+                    at = (*entry.device_paths[index], "attributes", key)
+                    yield _finding(entry.origin.obj, at, device.name, problem, profile.origin)
+            for key in device.capacity:
+                name = qualified(key, resource_slice.driver)
+                if name[0] == profile.driver and name not in profile.capacities and ("capacity", key, "") not in seen:
+                    seen.add(("capacity", key, ""))
+                    problem = f"capacity {key} is not in the profile of {profile.driver}"
+                    at = (*entry.device_paths[index], "capacity", key)
+                    yield _finding(entry.origin.obj, at, device.name, problem, profile.origin)
+
+
+def _finding(obj: KubeObject, at: Path, device: str, problem: str, origin: str) -> Violation:
+    return Violation(
+        RuleId.INVENTORY_DIFFERS_FROM_PROFILE,
+        f"{problem} (first on device {device})",
+        obj,
+        at,
+        hint=f"the inventory is what the checks use for this driver; the profile ({origin}) may be older than the "
+        "driver, extend it with dralint profile extract",
+    )
