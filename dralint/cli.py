@@ -569,6 +569,40 @@ def expand(path: str, config: str | None, no_config: bool) -> None:
     _run(lambda: command.expand(command.ExpandSettings(path=path, config=config, no_config=no_config)))
 
 
+@main.group()
+def profile() -> None:
+    """Work with driver profiles (dralint.io/v1alpha1 DriverProfile)."""
+
+
+@profile.command("extract")
+@click.option(
+    "--inventory",
+    "-i",
+    "inventory",
+    multiple=True,
+    required=True,
+    metavar="PATH",
+    help="ResourceSlices (kubectl get resourceslices -o yaml) or Inventory documents (repeatable).",
+)
+@click.option("--driver", "drivers", multiple=True, metavar="NAME", help="Only this driver (repeatable).")
+@_output_option
+@_config_option
+@_no_config_option
+def profile_extract(
+    inventory: tuple[str, ...], drivers: tuple[str, ...], outputs: tuple[str, ...], config: str | None, no_config: bool
+) -> None:
+    """Write a starting profile for each driver of a cluster's ResourceSlices: names, value types, values seen
+    and kinds of device. Add closed value sets, releases and configuration kinds, then name it under profiles:."""
+    from dralint.commands import profile as command
+
+    if len(outputs) > 1:
+        raise click.UsageError("give --output once")
+    settings = command.ExtractSettings(
+        inventory=inventory, drivers=drivers, output=outputs[0] if outputs else None, config=config, no_config=no_config
+    )
+    _run(lambda: command.extract(settings))
+
+
 @main.command()
 @click.option("--stdio", is_flag=True, help="Speak over standard input and output (the default and only transport).")
 def lsp(stdio: bool) -> None:

@@ -7,14 +7,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ruamel.yaml import YAML
-
 from dralint.api.objects import KubeObject
 from dralint.cluster import compact, compact_schema
 from dralint.cluster.inventory import is_inventory_document
 from dralint.errors import InputError
 from dralint.pipeline import run as pipeline
 from dralint.read.load import inputs
+from dralint.report.yamlout import dump_all
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +57,5 @@ def expand(settings: ExpandSettings) -> int:
         expansion = compact.expand(obj.raw)
         objects.extend(node.data for node in expansion.nodes)
         objects.extend(item.data for item in expansion.slices)
-    yaml = YAML()
-    yaml.default_flow_style = False
-    yaml.explicit_start = False
-    for i, data in enumerate(objects):
-        if i:
-            sys.stdout.write("---\n")
-        yaml.dump(data, sys.stdout)
+    sys.stdout.write(dump_all(objects))
     return 0

@@ -1,0 +1,62 @@
+"""``dralint profile extract``: a starting driver profile from a real cluster's ResourceSlices."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from dralint.errors import InputError
+from dralint.pipeline import run as pipeline
+from dralint.read.load import inputs
+from dralint.report.yamlout import dump_all
+
+# The schema of the repository, as the README tells editors to map it (an installed dralint's path varies).
+HEADER = (
+    "# yaml-language-server: $schema=https://raw.githubusercontent.com/dralint/dralint/main/schemas/profile.schema.json\n"
+    "# A starting point: review the kinds of device, add closed value sets (values), releases (versions,\n"
+    "# since, until), configuration kinds (configs) and where each fact comes from (sources).\n"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractSettings:
+    inventory: tuple[str, ...]
+    drivers: tuple[str, ...] = ()  # only these drivers (none: every driver of the slices)
+    output: str | None = None  # a file instead of standard output
+    stdin_name: str = "-"
+    config: str | None = None
+    no_config: bool = False
+
+
+def extract(settings: ExtractSettings) -> int:
+    """Write one DriverProfile document per driver; exit 2 when the inputs hold no device of the drivers asked for."""
+    from dralint.profiles.extract import extract as extract_profiles
+
+    plan = pipeline.configure(pipeline.Request(config=settings.config, no_config=settings.no_config))
+    files = inputs(list(settings.inventory))
+    ctx = pipeline.read(plan, files, options=plan.options(), stdin_name=settings.stdin_name)
+    slices = [entry.slice for entry in ctx.written_inventory.slices]
+    if settings.drivers:
+        slices = [s for s in slices if s.driver in settings.drivers]
+    sources = sorted({entry.origin.obj.file for entry in ctx.written_inventory.slices})
+    documents = extract_profiles(slices, sources)
+    if not documents:
+        wanted = f" of driver {', '.join(settings.drivers)}" if settings.drivers else ""
+        raise InputError(f"{', '.join(settings.inventory)}: no ResourceSlice or Inventory device{wanted}")
+    text = render(documents)
+    if settings.output is None:
+        sys.stdout.write(text)
+    else:
+        from contextlib import ExitStack
+
+        from dralint.report import open_output
+
+        with ExitStack() as stack:
+            open_output(stack, settings.output).write(text)
+    return 0
+
+
+def render(documents: Sequence[object]) -> str:
+    """The documents as YAML, each with the schema line editors read."""
+    return dump_all(documents, header=HEADER, flow_scalar_lists=True)
