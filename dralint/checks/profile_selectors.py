@@ -1,9 +1,10 @@
-"""DRA900-DRA902: selectors read against the profiles of the drivers they name, where the inventory has no devices.
+"""DRA900-DRA904: selectors read against the profiles of the drivers they name, where the inventory has no devices.
 
 With an inventory, its devices are the truth (the selector hints, DRA420 and the dry-run say what
 they publish); a driver without devices in the inventory is checked against its profile: names
-the driver never publishes (DRA900), comparisons with values of another type (DRA901), and
-selectors no kind of the driver's devices can satisfy, alone or beside their DeviceClass (DRA902).
+the driver never publishes (DRA900), comparisons with values of another type (DRA901), selectors
+no kind of the driver's devices can satisfy, alone or beside their DeviceClass (DRA902), and,
+in selectors that can match, a comparison with a value the driver never publishes (DRA904).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from dralint.api import model
     from dralint.api.objects import KubeObject
     from dralint.diagnose.profile_selectors import Readings, SelectorReading
+    from dralint.profiles.model import Published
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
@@ -33,7 +35,10 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     for selector in written:
         reading = readings.of(selector.expression)
         yield from _names_and_types(selector, reading)
-        yield from _kinds(selector, reading, readings, classes)
+        matches_none = list(_kinds(selector, reading, readings, classes))
+        yield from matches_none
+        if not matches_none:  # the clause that excludes every device is that finding's, not a second one
+            yield from _values(selector, reading)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +110,29 @@ def _names_and_types(written: Written, reading: SelectorReading) -> Iterator[Vio
             offset=wrong.offset,
             replacement=replacement,
         )
+
+
+def _values(written: Written, reading: SelectorReading) -> Iterator[Violation]:
+    for value in reading.unpublished:
+        attribute = value.attribute
+        subject = f'device.attributes["{attribute.domain}"].{attribute.name}'
+        shown = f'"{value.value}"' if isinstance(value.value, str) else str(value.value).lower()
+        effect = "always true" if value.operator == "_!=_" else "never true"
+        yield Violation(
+            RuleId.VALUE_NOT_PUBLISHED_BY_DRIVER,
+            f"{subject} is never {shown} on devices of {attribute.domain}: the comparison is {effect}",
+            written.obj,
+            written.path,
+            hint=f'did you mean "{value.suggestion}"?' if value.suggestion else _values_hint(attribute),
+            offset=value.offset,
+            replacement=Replacement(shown, f'"{value.suggestion}"') if value.suggestion else None,
+        )
+
+
+def _values_hint(attribute: Published) -> str:
+    shown = [f'"{v}"' if isinstance(v, str) else str(v) for v in (attribute.values or ())[:12]]
+    more = len(attribute.values or ()) - len(shown)
+    return f"the driver publishes {', '.join(shown)}" + (f" and {more} more" if more > 0 else "")
 
 
 _NOT_IN_PROFILE = (

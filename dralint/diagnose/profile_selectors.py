@@ -17,7 +17,7 @@ from dralint.cel.checker.check import check as check_types
 from dralint.cel.checker.decls import Environment
 from dralint.cel.checker.types import BOOL, INT, STRING, Type, format_type, list_of, optional_of
 from dralint.cel.lib.semver import SEMVER
-from dralint.cel.parser.nodes import Call, Expr, Ident, Literal, substitute, walk
+from dralint.cel.parser.nodes import Call, CreateList, Expr, Ident, Literal, substitute, walk
 from dralint.cel.parser.parse import parse
 from dralint.cel.selector_paths import pinned_driver
 from dralint.diagnose.device_kinds import Entry, entry_of
@@ -25,7 +25,16 @@ from dralint.profiles.load import Profiles
 from dralint.profiles.model import DriverProfile, Published, Table
 from dralint.suggest import closest
 
-__all__ = ["Readings", "SelectorReading", "UnknownName", "WrongType", "correct_form", "describe", "read"]
+__all__ = [
+    "Readings",
+    "SelectorReading",
+    "UnknownName",
+    "UnpublishedValue",
+    "WrongType",
+    "correct_form",
+    "describe",
+    "read",
+]
 
 _TYPES: dict[str, Type] = {"string": STRING, "int": INT, "bool": BOOL, "version": SEMVER}
 _TYPES |= {f"{name}s": list_of(item) for name, item in _TYPES.items()}  # list-typed attributes
@@ -59,6 +68,17 @@ class WrongType:
 
 
 @dataclass(frozen=True, slots=True)
+class UnpublishedValue:
+    """A literal compared with an attribute whose values the profile lists, that is not one of them."""
+
+    attribute: Published
+    value: str | int | bool
+    operator: str  # "_==_", "_!=_" or "@in"
+    offset: int  # of the literal
+    suggestion: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class SelectorReading:
     """What the profiles say of one selector; ``expr`` is its syntax tree (None: it does not compile)."""
 
@@ -66,6 +86,7 @@ class SelectorReading:
     drivers: tuple[str, ...] = ()  # the profiled drivers the selector is about
     unknown: tuple[UnknownName, ...] = ()
     mistyped: tuple[WrongType, ...] = ()
+    unpublished: tuple[UnpublishedValue, ...] = ()
 
 
 def read(expression: str, env: Environment, profiles: Profiles, skip: Collection[str] = ()) -> SelectorReading:
@@ -105,7 +126,32 @@ def read(expression: str, env: Environment, profiles: Profiles, skip: Collection
         elif table == "attributes" and not entry.test_only:
             typed[entry.node.id] = published
     mistyped = list(_mistyped(expr, env, entries, typed, parsed.offsets)) if typed else []
-    return SelectorReading(expr, tuple(found), tuple(unknown), tuple(mistyped))
+    unpublished = list(_unpublished(expr, typed, parsed.offsets)) if typed else []
+    return SelectorReading(expr, tuple(found), tuple(unknown), tuple(mistyped), tuple(unpublished))
+
+
+def _unpublished(expr: Expr, typed: Mapping[int, Published], offsets: Mapping[int, int]) -> Iterator[UnpublishedValue]:
+    """Literals compared (==, !=, in) with an attribute of a closed set of values that are not in the set."""
+    for node in walk(expr):
+        if not (isinstance(node, Call) and node.function in ("_==_", "_!=_", "@in") and len(node.args) == 2):
+            continue
+        left, right = node.args
+        pairs = [(left, right)] if node.function == "@in" else [(left, right), (right, left)]
+        for entry_node, other in pairs:
+            published = typed.get(entry_node.id)
+            if published is None or published.values is None or published.type not in ("string", "int", "bool"):
+                continue
+            literals = other.elements if node.function == "@in" and isinstance(other, CreateList) else (other,)
+            for literal in literals:
+                if not isinstance(literal, Literal) or not isinstance(literal.value, (str, int, bool)):
+                    continue
+                if any(type(v) is type(literal.value) and v == literal.value for v in published.values):
+                    continue
+                if type(literal.value) is not type(published.values[0]):
+                    continue  # a wrong type, which DRA901 reports
+                names = [v for v in published.values if isinstance(v, str)]
+                guess = closest(literal.value, names) if isinstance(literal.value, str) else None
+                yield UnpublishedValue(published, literal.value, node.function, offsets.get(literal.id, 0), guess)
 
 
 def _name_offset(expression: str, start: int, name: str) -> int:
