@@ -79,7 +79,7 @@ def expressions_of(selectors: Sequence[model.DeviceSelector]) -> list[tuple[int,
 
 
 def _names_and_types(written: Written, reading: SelectorReading) -> Iterator[Violation]:
-    from dralint.diagnose.profile_selectors import correct_form, describe
+    from dralint.diagnose.profile_selectors import describe, reformed
 
     for unknown in reading.unknown:
         what = "attribute" if unknown.table == "attributes" else "capacity"
@@ -96,7 +96,7 @@ def _names_and_types(written: Written, reading: SelectorReading) -> Iterator[Vio
     for wrong in reading.mistyped:
         message, hint = describe(wrong)
         literal = wrong.literal
-        form = correct_form(wrong.attribute, literal) if literal is not None else None
+        form = reformed(wrong)
         replacement = None
         if form is not None and literal is not None:
             written_literal = f'"{literal.value}"' if isinstance(literal.value, str) else str(literal.value)

@@ -285,24 +285,34 @@ def _conjuncts(expr: Expr) -> list[Expr]:
 
 
 def _reason(clause: Expr, profile: DriverProfile, kind: DeviceKind) -> str:
+    """What rules ``kind`` out in ``clause``: the first comparison or has() in it that is never true, described."""
     devices = f"{kind.name} devices" if profile.device_kinds else f"devices of {profile.driver}"
-    for node in walk(clause):
-        entry = entry_of(node, profile.driver)
-        if entry is None:
-            continue
-        published = profile.published(entry.table).get((entry.domain, entry.name))
-        if published is None:
-            continue
-        if not published.published_by(kind.name):
-            return f"{devices} do not publish {entry.name}"
-        fixed = kind.match.get(published.qualified)
-        if fixed is not None:
-            return f"{devices} have {entry.name} {_show(fixed)}"
-        if published.values is not None:
-            shown = [_show(v) for v in published.values[:_VALUES_SHOWN]]
-            more = len(published.values) - len(shown)
-            return f"{entry.name} is one of {', '.join(shown)}" + (f" and {more} more" if more > 0 else "")
+    tests = [n for n in walk(clause) if _is_test(n)]
+    failing = [n for n in tests if TRUE not in outcomes(n, profile, kind)]
+    for node in failing + [n for n in tests if n not in failing]:
+        for part in walk(node):
+            entry = entry_of(part, profile.driver)
+            published = None if entry is None else profile.published(entry.table).get((entry.domain, entry.name))
+            if entry is None or published is None:
+                continue
+            if not published.published_by(kind.name):
+                return f"{devices} do not publish {entry.name}"
+            if entry.test_only:
+                return f"{devices} always publish {entry.name}"
+            fixed = kind.match.get(published.qualified)
+            if fixed is not None:
+                return f"{devices} have {entry.name} {_show(fixed)}"
+            if published.values is not None:
+                shown = [_show(v) for v in published.values[:_VALUES_SHOWN]]
+                more = len(published.values) - len(shown)
+                return f"{entry.name} is one of {', '.join(shown)}" + (f" and {more} more" if more > 0 else "")
     return f"{devices} never satisfy it"
+
+
+def _is_test(node: Expr) -> bool:
+    if isinstance(node, Select):
+        return node.test_only
+    return isinstance(node, Call) and node.function in ("_==_", "_!=_", "@in")
 
 
 _VALUES_SHOWN = 12  # a finding's message stays short (the profile lists the rest)

@@ -41,6 +41,7 @@ _TYPES |= {f"{name}s": list_of(item) for name, item in _TYPES.items()}  # list-t
 _WORDS = {"string": "a string", "int": "an integer", "bool": "a boolean", "version": "a version"}
 _WORDS |= {f"{name}s": f"a list of {word.split(' ', 1)[1]}s" for name, word in _WORDS.items()}
 _ORDERING = {"_<_": "<", "_<=_": "<=", "_>_": ">", "_>=_": ">="}
+_COMPARISONS = frozenset({*_ORDERING, "_==_", "_!=_", "@in"})
 _PLACEHOLDER = "@profile"  # not an identifier CEL text can write
 
 
@@ -195,13 +196,22 @@ def _mistyped(
             # value (a version) on the left refuses a foreign right operand with an error.
             equality = call.function in ("_==_", "_!=_", "@in")
             raises = not equality or (published.type == "version" and position == 0 and call.function != "@in")
-            at = offsets.get(literal.id if literal is not None and _reformable(published, literal) else call.id, 0)
+            comparison = call.function in _COMPARISONS
+            reform = literal is not None and comparison and _reformable(published, literal)
+            at = offsets.get(literal.id if reform and literal is not None else call.id, 0)
             yield WrongType(published, call.function, other_type, literal, at, raises)
             break
 
 
 def _reformable(published: Published, literal: Literal) -> bool:
     return correct_form(published, literal) is not None
+
+
+def reformed(wrong: WrongType) -> str | None:
+    """The other operand of a comparison written as a value of the attribute's type (not a function's argument)."""
+    if wrong.literal is None or wrong.operator not in _COMPARISONS:
+        return None
+    return correct_form(wrong.attribute, wrong.literal)
 
 
 def correct_form(published: Published, literal: Literal) -> str | None:
@@ -267,7 +277,7 @@ def _article(type_name: str | None) -> str:
 
 def _remedy(wrong: WrongType, subject: str) -> str:
     attribute = wrong.attribute
-    form = correct_form(attribute, wrong.literal) if wrong.literal is not None else None
+    form = reformed(wrong)
     if attribute.type == "version":
         version = form or 'semver("1.2.3")'
         if wrong.operator in _ORDERING:
