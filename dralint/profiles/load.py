@@ -144,15 +144,17 @@ def _profile(file: userfile.UserFile) -> DriverProfile:
                 raise ConfigError(f"{file.where(at)}: {undeclared}")
             if not _fits(attribute.type, value):
                 raise ConfigError(f"{file.where(at)}: {value!r} is not a value of {attribute.type} attribute {name[1]}")
-    configs = None
+    configs: dict[tuple[str, str | None], tuple[ConfigKind, ...]] | None = None
     if "configs" in spec:
         configs = {}
         for index, entry in enumerate(spec["configs"]):
             config = _config(file, ("spec", "configs", index), entry, versions, kind_names)
             key = (config.api_version, config.kind)
-            if key in configs:
-                raise ConfigError(f"{file.where(('spec', 'configs', index))}: {config.title} is described twice")
-            configs[key] = config
+            earlier = configs.get(key, ())
+            if any(_overlap(config, other, versions) for other in earlier):
+                where = file.where(("spec", "configs", index))
+                raise ConfigError(f"{where}: {config.title} is described twice for the same releases (since/until)")
+            configs[key] = tuple(sorted((*earlier, config), key=lambda c: _release(c.since, versions, 0)))
     return DriverProfile(
         driver=driver,
         origin=file.where(),
@@ -163,6 +165,18 @@ def _profile(file: userfile.UserFile) -> DriverProfile:
         versions=versions,
         description=spec.get("description", ""),
     )
+
+
+def _release(name: str | None, versions: Sequence[str], default: int) -> int:
+    return versions.index(name) if name is not None else default
+
+
+def _overlap(a: ConfigKind, b: ConfigKind, versions: Sequence[str]) -> bool:
+    """Whether two descriptions of one configuration kind claim a release in common."""
+    last = len(versions)
+    a_first, a_last = _release(a.since, versions, 0), _release(a.until, versions, last)
+    b_first, b_last = _release(b.since, versions, 0), _release(b.until, versions, last)
+    return a_first <= b_last and b_first <= a_last
 
 
 def _qualified(name: str, driver: str) -> QualifiedName:
@@ -258,6 +272,8 @@ def _config(
         rules=rules,
         device_kinds=frozenset(entry["deviceKinds"]) if "deviceKinds" in entry else None,
         description=entry.get("description", ""),
+        since=entry.get("since"),
+        until=entry.get("until"),
     )
 
 

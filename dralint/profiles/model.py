@@ -82,6 +82,8 @@ class ConfigKind:
     rules: tuple[ConfigRule, ...] = ()
     device_kinds: frozenset[str] | None = None  # None: every kind accepts it
     description: str = ""
+    since: str | None = None  # the releases that decode it like this (a kind may change between releases)
+    until: str | None = None
 
     @property
     def title(self) -> str:
@@ -97,8 +99,9 @@ class DriverProfile:
     device_kinds: tuple[DeviceKind, ...] = ()
     attributes: Mapping[QualifiedName, Published] = field(default_factory=dict)
     capacities: Mapping[QualifiedName, Published] = field(default_factory=dict)
-    # None: the profile does not say which configuration the driver takes (nothing is checked)
-    configs: Mapping[tuple[str, str | None], ConfigKind] | None = None
+    # (apiVersion, kind) -> how the releases decode it, oldest first; None: the profile does not say
+    # which configuration the driver takes (nothing is checked)
+    configs: Mapping[tuple[str, str | None], tuple[ConfigKind, ...]] | None = None
     versions: tuple[str, ...] = ()
     description: str = ""
 

@@ -55,12 +55,18 @@ ConfigProblem = UnknownConfigKind | InvalidParameter | BrokenRule
 
 
 def config_kind(profile: DriverProfile, parameters: Any) -> ConfigKind | None:
-    """The configuration kind ``parameters`` name, if the profile knows it."""
+    """The kind ``parameters`` name, as the newest release describing it decodes it, if the profile knows it."""
+    releases = _releases(profile, parameters)
+    return releases[-1] if releases else None
+
+
+def _releases(profile: DriverProfile, parameters: Any) -> tuple[ConfigKind, ...]:
+    """How the releases decode the kind ``parameters`` name, oldest first (none: the profile does not know it)."""
     if profile.configs is None or not isinstance(parameters, Mapping):
-        return None
+        return ()
     api_version = str(parameters.get("apiVersion"))
     kind = parameters.get("kind")
-    return profile.configs.get((api_version, str(kind))) or profile.configs.get((api_version, None))
+    return profile.configs.get((api_version, str(kind))) or profile.configs.get((api_version, None)) or ()
 
 
 def problems(profile: DriverProfile, parameters: Any) -> Iterator[ConfigProblem]:
@@ -68,10 +74,18 @@ def problems(profile: DriverProfile, parameters: Any) -> Iterator[ConfigProblem]
     configs = profile.configs
     if configs is None or not isinstance(parameters, Mapping):
         return
-    config = config_kind(profile, parameters)
-    if config is None:
+    releases = _releases(profile, parameters)
+    if not releases:
         yield _unknown(configs, parameters)
         return
+    # The driver's release is unknown: parameters that some release decodes are fine; otherwise the
+    # newest release's objections are the ones to fix.
+    found = [list(_decoded(config, parameters)) for config in reversed(releases)]
+    if all(found):
+        yield from found[0]
+
+
+def _decoded(config: ConfigKind, parameters: Mapping[str, Any]) -> Iterator[ConfigProblem]:
     from dralint.validate import userschema
 
     schema_problems = userschema.problems(config.schema, parameters)
@@ -89,9 +103,11 @@ def problems(profile: DriverProfile, parameters: Any) -> Iterator[ConfigProblem]
         yield BrokenRule(config, _written_part(parameters, rule.path), message, rule.source)
 
 
-def _unknown(configs: Mapping[tuple[str, str | None], ConfigKind], parameters: Mapping[str, Any]) -> UnknownConfigKind:
+def _unknown(
+    configs: Mapping[tuple[str, str | None], tuple[ConfigKind, ...]], parameters: Mapping[str, Any]
+) -> UnknownConfigKind:
     api_version, kind = parameters.get("apiVersion"), parameters.get("kind")
-    known = tuple(config.title for config in configs.values())
+    known = tuple(releases[-1].title for releases in configs.values())
     written_version = api_version if isinstance(api_version, str) else None
     written_kind = kind if isinstance(kind, str) else None
     suggestion = None
