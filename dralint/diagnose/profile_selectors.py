@@ -258,7 +258,8 @@ def describe(wrong: WrongType) -> tuple[str, str]:
         effect = "is always true"
     else:
         effect = "is never true"
-    message = f"{subject} is {published} in the {attribute.domain} profile, but {against}: the comparison {effect}"
+    what = "comparison" if op in _COMPARISONS else "call"
+    message = f"{subject} is {published} in the {attribute.domain} profile, but {against}: the {what} {effect}"
     return message, _remedy(wrong, subject)
 
 
