@@ -2,7 +2,8 @@
 
 The inventory is the truth about a cluster; a difference from the profile usually means a driver
 release newer (or older) than the profile, or a profile to extend: worth knowing, never wrong.
-Reported once per ResourceSlice and name, at the first device that shows it.
+Reported once per driver and name, at the first device that shows it (a cluster's hundreds of
+slices of one driver differ from the profile in the same way).
 """
 
 from __future__ import annotations
@@ -25,15 +26,18 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
 
     if not any(has_device_source(obj) for obj in ctx.objects):
         return
+    seen: set[tuple[str, str, str, str]] = set()
     for entry in ctx.written_inventory.slices:
         resource_slice = entry.slice
         profile = profiles.get(resource_slice.driver)
         if profile is None or entry.generated:
             continue  # compact Inventory documents are the user's own description, not a driver's
-        seen: set[tuple[str, str, str]] = set()
+        driver = resource_slice.driver
         for index, device in enumerate(resource_slice.devices):
             for key, attribute in device.attributes.items():
-                name = qualified(key, resource_slice.driver)
+                name = qualified(key, driver)
+                if not attribute.kind:
+                    continue  # an attribute without a value is the API server's to reject (DRA12x)
                 published = profile.attributes.get(name)
                 if published is None and name[0] != profile.driver:
                     continue  # a standard or foreign domain the profile need not list
@@ -45,14 +49,18 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
                         f"attribute {key} is {attribute.kind} on the inventory's device, {published.type} in the "
                         f"profile of {profile.driver}"
                     )
-                if problem and ("attributes", key, problem) not in seen:
-                    seen.add(("attributes", key, problem))
+                if problem and (driver, "attributes", key, problem) not in seen:
+                    seen.add((driver, "attributes", key, problem))
                     at = (*entry.device_paths[index], "attributes", key)
                     yield _finding(entry.origin.obj, at, device.name, problem, profile.origin)
             for key in device.capacity:
-                name = qualified(key, resource_slice.driver)
-                if name[0] == profile.driver and name not in profile.capacities and ("capacity", key, "") not in seen:
-                    seen.add(("capacity", key, ""))
+                name = qualified(key, driver)
+                if (
+                    name[0] == profile.driver
+                    and name not in profile.capacities
+                    and (driver, "capacity", key, "") not in seen
+                ):
+                    seen.add((driver, "capacity", key, ""))
                     problem = f"capacity {key} is not in the profile of {profile.driver}"
                     at = (*entry.device_paths[index], "capacity", key)
                     yield _finding(entry.origin.obj, at, device.name, problem, profile.origin)

@@ -144,12 +144,12 @@ def _profile(file: userfile.UserFile) -> DriverProfile:
                 raise ConfigError(f"{file.where(at)}: {undeclared}")
             if not _fits(attribute.type, value):
                 raise ConfigError(f"{file.where(at)}: {value!r} is not a value of {attribute.type} attribute {name[1]}")
-    configs: dict[tuple[str, str | None], tuple[ConfigKind, ...]] | None = None
+    configs: dict[tuple[str | None, str | None], tuple[ConfigKind, ...]] | None = None
     if "configs" in spec:
         configs = {}
         for index, entry in enumerate(spec["configs"]):
             config = _config(file, ("spec", "configs", index), entry, versions, kind_names)
-            key = (config.api_version, config.kind)
+            key = (config.api_version, config.kind) if config.api_version is not None else (None, None)
             earlier = configs.get(key, ())
             if any(_overlap(config, other, versions) for other in earlier):
                 where = file.where(("spec", "configs", index))
@@ -266,7 +266,7 @@ def _config(
         raise ConfigError(f"{where}: not a valid JSON schema: {error.message}") from None
     rules = tuple(_rule(file, (*at, "rules", n), rule) for n, rule in enumerate(entry.get("rules", ())))
     return ConfigKind(
-        api_version=entry["apiVersion"],
+        api_version=entry.get("apiVersion"),
         kind=entry.get("kind"),
         schema=entry["schema"],
         rules=rules,

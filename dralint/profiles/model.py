@@ -76,7 +76,7 @@ class ConfigRule:
 class ConfigKind:
     """An opaque configuration kind the driver decodes, with the JSON schema and rules of its parameters."""
 
-    api_version: str
+    api_version: str | None  # None: untyped, the driver decodes every configuration it gets as this one
     kind: str | None  # None: the driver tells its parameters by apiVersion alone
     schema: Mapping[str, Any]
     rules: tuple[ConfigRule, ...] = ()
@@ -87,6 +87,8 @@ class ConfigKind:
 
     @property
     def title(self) -> str:
+        if self.api_version is None:
+            return f"{self.kind} (parameters without apiVersion and kind)"
         return f"{self.kind} ({self.api_version})" if self.kind is not None else self.api_version
 
 
@@ -101,7 +103,8 @@ class DriverProfile:
     capacities: Mapping[QualifiedName, Published] = field(default_factory=dict)
     # (apiVersion, kind) -> how the releases decode it, oldest first; None: the profile does not say
     # which configuration the driver takes (nothing is checked)
-    configs: Mapping[tuple[str, str | None], tuple[ConfigKind, ...]] | None = None
+    # (None, None) is the untyped configuration: what the driver decodes every parameters as.
+    configs: Mapping[tuple[str | None, str | None], tuple[ConfigKind, ...]] | None = None
     versions: tuple[str, ...] = ()
     description: str = ""
 

@@ -64,6 +64,9 @@ def _releases(profile: DriverProfile, parameters: Any) -> tuple[ConfigKind, ...]
     """How the releases decode the kind ``parameters`` name, oldest first (none: the profile does not know it)."""
     if profile.configs is None or not isinstance(parameters, Mapping):
         return ()
+    untyped = profile.configs.get((None, None))
+    if untyped:
+        return untyped  # the driver reads every configuration as this one, whatever it names
     api_version = str(parameters.get("apiVersion"))
     kind = parameters.get("kind")
     return profile.configs.get((api_version, str(kind))) or profile.configs.get((api_version, None)) or ()
@@ -104,7 +107,7 @@ def _decoded(config: ConfigKind, parameters: Mapping[str, Any]) -> Iterator[Conf
 
 
 def _unknown(
-    configs: Mapping[tuple[str, str | None], tuple[ConfigKind, ...]], parameters: Mapping[str, Any]
+    configs: Mapping[tuple[str | None, str | None], tuple[ConfigKind, ...]], parameters: Mapping[str, Any]
 ) -> UnknownConfigKind:
     api_version, kind = parameters.get("apiVersion"), parameters.get("kind")
     known = tuple(releases[-1].title for releases in configs.values())
@@ -114,7 +117,7 @@ def _unknown(
     path: Path = ("kind",) if written_kind is not None else ()
     if written_kind is not None and written_version is not None:
         same_version = [k for v, k in configs if v == written_version and k is not None]
-        same_kind = [v for v, k in configs if k == written_kind]
+        same_kind = [v for v, k in configs if k == written_kind and v is not None]
         if same_kind:  # the kind is right, its group or version is not
             version = closest(written_version, same_kind, per_edit=2) or same_kind[-1]
             suggestion, path = (version, written_kind), ("apiVersion",)

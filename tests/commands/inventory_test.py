@@ -22,7 +22,9 @@ def test_expanded_yaml_passes_dralint_check(tmp_path: Path) -> None:
     _, output = _invoke("inventory", "expand", "tests/fixtures/simulate/inventory/compact-gpu.yaml")
     expanded = tmp_path / "expanded.yaml"
     expanded.write_text(output, encoding="utf-8")
-    code, report = _invoke("check", str(expanded), "--color", "never", "--fail-on", "info")
+    # DRA903 (an inventory that differs from a driver profile) is about the fixture's invented
+    # gpu.example.com attributes, not about the expansion.
+    code, report = _invoke("check", str(expanded), "--color", "never", "--fail-on", "info", "--ignore", "DRA903")
     assert (code, report.splitlines()[-1]) == (0, "1 file, 7 objects: 0 errors, 0 warnings, 0 info")
 
 
