@@ -585,20 +585,20 @@ def profile() -> None:
     help="ResourceSlices (kubectl get resourceslices -o yaml) or Inventory documents (repeatable).",
 )
 @click.option("--driver", "drivers", multiple=True, metavar="NAME", help="Only this driver (repeatable).")
-@_output_option
+@click.option(
+    "--output", "-o", "output", default=None, metavar="FILE", help="Write to FILE instead of standard output."
+)
 @_config_option
 @_no_config_option
 def profile_extract(
-    inventory: tuple[str, ...], drivers: tuple[str, ...], outputs: tuple[str, ...], config: str | None, no_config: bool
+    inventory: tuple[str, ...], drivers: tuple[str, ...], output: str | None, config: str | None, no_config: bool
 ) -> None:
     """Write a starting profile for each driver of a cluster's ResourceSlices: names, value types, values seen
     and kinds of device. Add closed value sets, releases and configuration kinds, then name it under profiles:."""
     from dralint.commands import profile as command
 
-    if len(outputs) > 1:
-        raise click.UsageError("give --output once")
     settings = command.ExtractSettings(
-        inventory=inventory, drivers=drivers, output=outputs[0] if outputs else None, config=config, no_config=no_config
+        inventory=inventory, drivers=drivers, output=output, config=config, no_config=no_config
     )
     _run(lambda: command.extract(settings))
 

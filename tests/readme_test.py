@@ -1,8 +1,8 @@
 """The README's examples work.
 
 The sample run on ``examples/`` is what dralint really prints (update it when a rule starts
-finding more), and every fenced block of the sections on rules, configuration, suppressions
-and CI is either written into a scenario or run in it.
+finding more), and every fenced block of the sections on driver profiles, rules, configuration,
+suppressions and CI is either written into a scenario or run in it.
 
 Each section (``## ...``) starts from a fresh copy of ``tests/fixtures/readme`` (a repository
 with ``manifests/`` and an inventory in ``cluster/``) plus ``rules/examples/`` as ``policies/``.
@@ -38,7 +38,7 @@ from dralint import cli
 from testing.run import ROOT
 from tests.conftest import FIXTURES
 
-SECTIONS = ("Rules", "Configuration", "Suppressing findings", "CI and pre-commit")
+SECTIONS = ("Driver profiles", "Rules", "Configuration", "Suppressing findings", "CI and pre-commit")
 _FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```$", re.MULTILINE | re.DOTALL)
 
 

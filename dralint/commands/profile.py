@@ -36,10 +36,11 @@ def extract(settings: ExtractSettings) -> int:
     plan = pipeline.configure(pipeline.Request(config=settings.config, no_config=settings.no_config))
     files = inputs(list(settings.inventory))
     ctx = pipeline.read(plan, files, options=plan.options(), stdin_name=settings.stdin_name)
-    slices = [entry.slice for entry in ctx.written_inventory.slices]
-    if settings.drivers:
-        slices = [s for s in slices if s.driver in settings.drivers]
-    sources = sorted({entry.origin.obj.file for entry in ctx.written_inventory.slices})
+    # The slices the API server would store: a rejected one (an invalid driver or attribute name)
+    # says nothing about what the driver publishes.
+    entries = [e for e in ctx.inventory.slices if not settings.drivers or e.slice.driver in settings.drivers]
+    slices = [entry.slice for entry in entries]
+    sources = sorted({entry.origin.obj.file for entry in entries})
     documents = extract_profiles(slices, sources)
     if not documents:
         wanted = f" of driver {', '.join(settings.drivers)}" if settings.drivers else ""

@@ -1,10 +1,10 @@
 """A starting profile for each driver of a real cluster's ResourceSlices (``dralint profile extract``).
 
 What devices publish is evidence, not the driver's documentation: the profile gets every name
-with its value type and a few values seen, and kinds of device where the devices fall into
-groups that publish different names (told apart by an attribute whose value differs between the
-groups, when there is one). Closed value sets, releases and configuration kinds are for the
-author to add: the slices cannot tell them.
+with its value type and a few values seen. Kinds of device are inferred only where the devices
+say so plainly: a string attribute every device publishes, with a few values, whose groups of
+devices publish different names (``type: gpu`` beside ``type: mig``). Closed value sets,
+releases and configuration kinds are for the author to add: the slices cannot tell them.
 """
 
 from __future__ import annotations
@@ -20,6 +20,10 @@ from dralint.diagnose.hints import qualified
 __all__ = ["EXAMPLES", "extract"]
 
 EXAMPLES = 5  # values kept per attribute or capacity
+MAX_KINDS = 8  # an attribute with more values is not a kind of device (a model, an index)
+_PREFERRED = ("type", "kind", "deviceType")  # discriminators drivers use, tried first
+
+Name = tuple[str, str]  # (domain, name)
 
 
 @dataclass(slots=True)
@@ -28,8 +32,7 @@ class _Seen:
 
     types: Counter[str] = field(default_factory=Counter)
     values: set[Any] = field(default_factory=set)
-    groups: set[int] = field(default_factory=set)  # the groups of devices that publish it
-    devices: int = 0
+    devices: Counter[str] = field(default_factory=Counter)  # kind -> devices that publish it
 
 
 def extract(slices: Iterable[model.ResourceSlice], sources: Sequence[str]) -> list[dict[str, Any]]:
@@ -41,37 +44,30 @@ def extract(slices: Iterable[model.ResourceSlice], sources: Sequence[str]) -> li
 
 
 def _profile(driver: str, devices: list[model.Device], sources: Sequence[str]) -> dict[str, Any]:
-    # Devices that publish the same names form one group: a candidate kind of device.
-    signatures = [_signature(device, driver) for device in devices]
-    groups = sorted(set(signatures))
-    group_of = [groups.index(s) for s in signatures]
-    attributes: dict[tuple[str, str], _Seen] = {}
-    capacities: dict[tuple[str, str], _Seen] = {}
-    for device, group in zip(devices, group_of, strict=True):
-        for key, attribute in device.attributes.items():
-            seen = attributes.setdefault(qualified(key, driver), _Seen())
+    published = [{qualified(k, driver): a for k, a in device.attributes.items()} for device in devices]
+    discriminator = _discriminator(published)
+    kind_of = [str(p[discriminator].value) if discriminator else "" for p in published]
+    attributes: dict[Name, _Seen] = {}
+    capacities: dict[Name, _Seen] = {}
+    for device, attributes_of, kind in zip(devices, published, kind_of, strict=True):
+        for name, attribute in attributes_of.items():
+            seen = attributes.setdefault(name, _Seen())
             seen.types[attribute.kind] += 1
-            _note(seen, group, attribute.value)
+            _note(seen, kind, attribute.value)
         for key, capacity in device.capacity.items():
-            _note(capacities.setdefault(qualified(key, driver), _Seen()), group, str(capacity.value))
-    members = Counter(group_of)
-    kinds = _kinds(attributes, len(groups), group_of, devices, driver) if len(groups) > 1 else []
+            _note(capacities.setdefault(qualified(key, driver), _Seen()), kind, str(capacity.value))
+    members = Counter(kind_of)
+    facts = "the names, value types and values the devices publish"
     spec: dict[str, Any] = {
         "driver": driver,
         "description": f"extracted by dralint profile extract from {len(devices)} devices",
-        "sources": [
-            {"file": source, "facts": "the names, value types and values the devices publish"} for source in sources
-        ],
+        "sources": [{"file": source, "facts": facts} for source in sources],
     }
-    if kinds:
-        spec["deviceKinds"] = kinds
-    names = [k["name"] for k in kinds]
-    spec["attributes"] = [
-        _entry(name, seen, driver, names, members, attribute=True) for name, seen in sorted(attributes.items())
-    ]
-    spec["capacities"] = [
-        _entry(name, seen, driver, names, members, attribute=False) for name, seen in sorted(capacities.items())
-    ]
+    if discriminator is not None:
+        written = _written(discriminator, driver)
+        spec["deviceKinds"] = [{"name": _kind_name(k), "match": {written: k}} for k in sorted(members)]
+    spec["attributes"] = [_entry(n, s, driver, members, attribute=True) for n, s in sorted(attributes.items())]
+    spec["capacities"] = [_entry(n, s, driver, members, attribute=False) for n, s in sorted(capacities.items())]
     return {
         "apiVersion": "dralint.io/v1alpha1",
         "kind": "DriverProfile",
@@ -80,67 +76,54 @@ def _profile(driver: str, devices: list[model.Device], sources: Sequence[str]) -
     }
 
 
-def _signature(device: model.Device, driver: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    return (
-        tuple(sorted("/".join(qualified(k, driver)) for k in device.attributes)),
-        tuple(sorted("/".join(qualified(k, driver)) for k in device.capacity)),
-    )
+def _discriminator(published: list[dict[Name, model.DeviceAttribute]]) -> Name | None:
+    """The attribute that tells kinds of device apart: a string on every device, with 2 to 8 values
+    whose devices publish different sets of names (else it is a property, not a kind)."""
+    everywhere = set.intersection(*(set(p) for p in published)) if published else set()
+    candidates = []
+    for name in everywhere:
+        if any(p[name].kind != "string" for p in published):
+            continue
+        names_by_value: dict[str, set[frozenset[Name]]] = {}
+        for p in published:
+            names_by_value.setdefault(str(p[name].value), set()).add(frozenset(p))
+        if not 2 <= len(names_by_value) <= MAX_KINDS:
+            continue
+        # Each value's devices publish some name the devices of every other value never do.
+        unions = {value: frozenset().union(*sets) for value, sets in names_by_value.items()}
+        if all(any(unions[v] - unions[w] for w in unions if w != v) for v in unions):
+            candidates.append((name[1] not in _PREFERRED, len(names_by_value), name))
+    return min(candidates)[2] if candidates else None
 
 
-def _note(seen: _Seen, group: int, value: Any) -> None:
-    seen.devices += 1
-    seen.groups.add(group)
+def _note(seen: _Seen, kind: str, value: Any) -> None:
+    seen.devices[kind] += 1
     if value is not None and len(seen.values) < 64:  # enough to choose examples from; bounded on huge clusters
         seen.values.add(value if not isinstance(value, list) else tuple(value))
 
 
-def _kinds(
-    attributes: dict[tuple[str, str], _Seen], groups: int, group_of: list[int], devices: list[model.Device], driver: str
-) -> list[dict[str, Any]]:
-    """A kind per group of devices, named and matched by an attribute that takes one value per group."""
-    published = [{qualified(k, driver): a.value for k, a in device.attributes.items()} for device in devices]
-    for name in sorted(attributes):
-        per_group: dict[int, set[Any]] = {}
-        for values, group in zip(published, group_of, strict=True):
-            per_group.setdefault(group, set()).add(values.get(name))
-        single = {g: next(iter(v)) for g, v in per_group.items() if len(v) == 1}
-        names = {g: _kind_name(v) for g, v in single.items() if isinstance(v, str)}
-        if len(names) == groups and len(set(names.values())) == groups and all(names.values()):
-            return [{"name": names[g], "match": {_written(name, driver): single[g]}} for g in range(groups)]
-    return [{"name": f"kind-{n + 1}"} for n in range(groups)]
-
-
-def _written(name: tuple[str, str], driver: str) -> str:
+def _written(name: Name, driver: str) -> str:
     return name[1] if name[0] == driver else "/".join(name)
 
 
 def _kind_name(value: str) -> str:
     cleaned = "".join(c if c.isalnum() else "-" for c in value.lower()).strip("-")
-    return cleaned[:63].strip("-")
+    return cleaned[:63].strip("-") or "device"
 
 
-def _entry(
-    name: tuple[str, str],
-    seen: _Seen,
-    driver: str,
-    kinds: list[str],
-    members: Counter[int],
-    *,
-    attribute: bool,
-) -> dict[str, Any]:
+def _entry(name: Name, seen: _Seen, driver: str, members: Counter[str], *, attribute: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"name": _written(name, driver)}
     if attribute:
         out["type"] = seen.types.most_common(1)[0][0] or "string"
-    if kinds and len(seen.groups) < len(kinds):
-        out["deviceKinds"] = [kinds[g] for g in sorted(seen.groups)]
-    if seen.devices < sum(members[g] for g in seen.groups):
+    if len(members) > 1 and len(seen.devices) < len(members):
+        out["deviceKinds"] = [_kind_name(k) for k in sorted(seen.devices)]
+    if any(seen.devices[k] < members[k] for k in seen.devices):
         out["optional"] = True
-    examples = sorted(seen.values, key=lambda v: (str(type(v)), str(v)))[:EXAMPLES]
-    if attribute:
-        examples = [v for v in examples if not isinstance(v, tuple)]  # the schema's examples are scalars
+    values = [v for v in seen.values if not isinstance(v, tuple)]  # the schema's examples are scalars
+    examples = sorted(values, key=lambda v: (type(v).__name__, v))[:EXAMPLES]
     if examples:
         out["examples"] = examples
     if len(seen.types) > 1:
-        shown = ", ".join(f"{kind} on {count}" for kind, count in sorted(seen.types.items()))
+        shown = ", ".join(f"{kind or 'no value'} on {count}" for kind, count in sorted(seen.types.items()))
         out["description"] = f"published with different types: {shown} devices"
     return out
