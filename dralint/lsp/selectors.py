@@ -2,7 +2,8 @@
 (hover), and the domains and names to complete while typing one.
 
 The facts come from the inventory's devices (the ResourceSlices, compact Inventories expanded);
-attribute keys without a domain belong to their driver's domain, as in the CEL environment.
+attribute keys without a domain belong to their driver's domain, as in the CEL environment. A
+driver without devices in the inventory is described by its profile, when there is one.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode
 
 from dralint.api import model
 from dralint.diagnose.hints import devices, qualified
+from dralint.profiles.load import Profiles
+from dralint.profiles.model import DriverProfile, Table
 from dralint.read.positions import char_positions
 from dralint.read.yamldoc import Document, walk
 
@@ -39,6 +42,7 @@ class Facts:
     """Per (kind, domain, name): the value types and how many devices have each value."""
 
     values: dict[tuple[Kind, str, str], dict[str, Counter[str]]] = field(default_factory=dict)
+    profiles: Profiles | None = None  # for the drivers the inventory has no device of
 
     def add(self, driver: str, device: model.Device) -> None:
         for key, attribute in device.attributes.items():
@@ -49,15 +53,36 @@ class Facts:
             by_type.setdefault("quantity", Counter())[str(capacity.value)] += 1
 
     def domains(self, kind: Kind) -> list[str]:
-        return sorted({domain for k, domain, _ in self.values if k == kind})
+        found = {domain for k, domain, _ in self.values if k == kind}
+        if self.profiles is not None:
+            table = _table(kind)
+            for driver in self.profiles.drivers():
+                profile = self.profiles.get(driver)
+                if profile is not None and profile.names_in(table, driver):
+                    found.add(driver)
+        return sorted(found)
 
     def names(self, kind: Kind, domain: str) -> list[str]:
-        return sorted({name for k, d, name in self.values if k == kind and d == domain})
+        found = sorted({name for k, d, name in self.values if k == kind and d == domain})
+        if found:
+            return found
+        profile = self._profile(domain)
+        return profile.names_in(_table(kind), domain) if profile is not None else []
+
+    def _profile(self, domain: str) -> DriverProfile | None:
+        """The profile of ``domain``'s driver when the inventory has no device of it."""
+        if self.profiles is None or any(d == domain for _, d, _ in self.values):
+            return None
+        return self.profiles.get(domain)
 
     def describe(self, kind: Kind, domain: str, name: str) -> str:
-        """Markdown: the reference's types and values on the inventory's devices (or that no device has it)."""
+        """Markdown: the reference's types and values on the inventory's devices (or that no device has it),
+        or what the driver's profile says of it."""
         title = f"**{domain}/{name}** ({'attribute' if kind == 'attributes' else 'capacity'})"
         by_type = self.values.get((kind, domain, name))
+        profile = self._profile(domain)
+        if by_type is None and profile is not None:
+            return f"{title}\n\n{_profiled(profile, kind, domain, name)}"
         if by_type is None:
             return f"{title}\n\nno device of the inventory publishes it"
         lines = [title, ""]
@@ -70,8 +95,37 @@ class Facts:
         return "\n".join(lines)
 
 
-def facts(slices: Iterable[model.ResourceSlice]) -> Facts:
-    out = Facts()
+def _table(kind: Kind) -> Table:
+    return "attributes" if kind == "attributes" else "capacity"
+
+
+def _profiled(profile: DriverProfile, kind: Kind, domain: str, name: str) -> str:
+    """Markdown: what ``profile`` says of an attribute or capacity (or that it does not list it)."""
+    published = profile.published(_table(kind)).get((domain, name))
+    where = f"the profile of {profile.driver} ({profile.origin})"
+    if published is None:
+        return f"{where} does not list it"
+    lines = [f"from {where}:", ""]
+    lines.append(f"- type `{published.type}`" if kind == "attributes" else "- a quantity")
+    if published.device_kinds is not None:
+        lines.append(f"- published by {', '.join(f'`{k}`' for k in sorted(published.device_kinds))} devices")
+    if published.optional:
+        lines.append("- not on every device: guard it with `has()` or `.?`")
+    releases = [f"since {published.since}"] if published.since else []
+    releases += [f"until {published.until}"] if published.until else []
+    if releases:
+        lines.append(f"- {' and '.join(releases)}")
+    if published.values is not None:
+        lines.append(f"- values: {', '.join(f'`{_shown(v)}`' for v in published.values[:_SHOWN_VALUES])}")
+    elif published.examples:
+        lines.append(f"- for example {', '.join(f'`{_shown(v)}`' for v in published.examples[:_SHOWN_VALUES])}")
+    if published.description:
+        lines += ["", published.description]
+    return "\n".join(lines)
+
+
+def facts(slices: Iterable[model.ResourceSlice], profiles: Profiles | None = None) -> Facts:
+    out = Facts(profiles=profiles)
     for driver, device in devices(slices):
         out.add(driver, device)
     return out

@@ -214,7 +214,9 @@ class DralintServer(LanguageServer):
             self.context = result.context
             self.facts = self.guarded(
                 "reading the inventory",
-                lambda: selectors.facts(entry.slice for entry in result.context.inventory.slices),
+                lambda: selectors.facts(
+                    (entry.slice for entry in result.context.inventory.slices), result.context.options.profiles
+                ),
                 selectors.Facts(),
             )
             self.publish_quick()

@@ -3,6 +3,8 @@ from __future__ import annotations
 from collections import Counter
 
 from dralint.lsp.selectors import Completion, Facts, Reference, completions, reference_at
+from dralint.profiles.load import load
+from tests.conftest import FIXTURES
 
 FACTS = Facts(
     values={
@@ -44,3 +46,24 @@ def test_completions_offer_domains_then_names() -> None:
         Completion("memory", "capacity of gpu.example.com", 0)
     ]
     assert completions("device.driver == ", FACTS) == []
+
+
+PROFILED = Facts(values=dict(FACTS.values), profiles=load([str(FIXTURES / "profiles")], shipped=False))
+
+
+def test_a_driver_without_inventory_devices_is_described_by_its_profile() -> None:
+    assert PROFILED.describe("attributes", "accel.example.org", "profile") == (
+        "**accel.example.org/profile** (attribute)\n\n"
+        f"from the profile of accel.example.org ({FIXTURES / 'profiles' / 'accel.example.org.yaml'}:2:1):\n\n"
+        "- type `string`\n- published by `part` devices\n- values: `1g`, `2g`, `4g`"
+    )
+    assert PROFILED.describe("attributes", "accel.example.org", "profil").endswith("does not list it")
+
+
+def test_completions_offer_the_profiles_drivers_and_names() -> None:
+    assert [c.label for c in completions('device.attributes["acc', PROFILED)] == ["accel.example.org"]
+    assert completions('device.attributes["accel.example.org"].f', PROFILED) == [
+        Completion("firmware", "attribute of accel.example.org", 1)
+    ]
+    # the inventory's names win where it has devices of the driver
+    assert [c.label for c in completions('device.attributes["gpu.example.com"].', PROFILED)] == ["cores", "model"]
