@@ -53,14 +53,20 @@ class Facts:
             by_type.setdefault("quantity", Counter())[str(capacity.value)] += 1
 
     def domains(self, kind: Kind) -> list[str]:
-        found = {domain for k, domain, _ in self.values if k == kind}
-        if self.profiles is not None:
-            table = _table(kind)
-            for driver in self.profiles.drivers():
-                profile = self.profiles.get(driver)
-                if profile is not None and profile.names_in(table, driver):
-                    found.add(driver)
-        return sorted(found)
+        """The inventory's domains, sorted."""
+        return sorted({domain for k, domain, _ in self.values if k == kind})
+
+    def profiled_domains(self, kind: Kind) -> list[str]:
+        """The drivers the inventory has no device of whose profile lists names of ``kind``, sorted."""
+        if self.profiles is None:
+            return []
+        table, known = _table(kind), {domain for _, domain, _ in self.values}
+        out = []
+        for driver in self.profiles.drivers():
+            profile = self.profiles.get(driver) if driver not in known else None
+            if profile is not None and profile.names_in(table, driver):
+                out.append(driver)
+        return out
 
     def names(self, kind: Kind, domain: str) -> list[str]:
         found = sorted({name for k, d, name in self.values if k == kind and d == domain})
@@ -177,11 +183,10 @@ def completions(before: str, known: Facts) -> list[Completion]:
     typing = _TYPING_DOMAIN.search(before)
     if typing is not None:
         kind, prefix = typing.group("kind"), typing.group("prefix")
-        return [
-            Completion(domain, f"{kind} domain", len(prefix))
-            for domain in known.domains(kind)
-            if domain.startswith(prefix)
-        ]
+        # The inventory's domains first: they are the cluster's.
+        offered = [(d, f"{kind} domain") for d in known.domains(kind)]
+        offered += [(d, f"{kind} domain (driver profile)") for d in known.profiled_domains(kind)]
+        return [Completion(domain, detail, len(prefix)) for domain, detail in offered if domain.startswith(prefix)]
     return []
 
 

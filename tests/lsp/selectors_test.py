@@ -61,7 +61,9 @@ def test_a_driver_without_inventory_devices_is_described_by_its_profile() -> Non
 
 
 def test_completions_offer_the_profiles_drivers_and_names() -> None:
-    assert [c.label for c in completions('device.attributes["acc', PROFILED)] == ["accel.example.org"]
+    assert completions('device.attributes["acc', PROFILED) == [
+        Completion("accel.example.org", "attributes domain (driver profile)", 3)
+    ]
     assert completions('device.attributes["accel.example.org"].f', PROFILED) == [
         Completion("firmware", "attribute of accel.example.org", 1)
     ]
