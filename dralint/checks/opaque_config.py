@@ -17,6 +17,7 @@ from dralint.checks.profile_selectors import expressions_of
 from dralint.checks.rule_ids import RuleId
 from dralint.findings import Replacement, Violation
 from dralint.pipeline.context import CheckContext
+from dralint.validate.opaque import BrokenRule, InvalidParameter
 
 if TYPE_CHECKING:
     from dralint.api import model
@@ -45,6 +46,14 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
                 yield from _opaque(ctx, obj, (*base, "config", index, "opaque"), claim_entry.opaque, kinds)
 
 
+_RULE_AND_HINT: dict[type, tuple[RuleId, str]] = {
+    InvalidParameter: (
+        RuleId.OPAQUE_CONFIG_INVALID_PARAMETERS,
+        "the driver refuses these parameters when it prepares the device, after the pod was scheduled",
+    ),
+    BrokenRule: (RuleId.OPAQUE_CONFIG_BREAKS_DRIVER_RULE, "the driver checks this when it prepares the device"),
+}
+
 Targets = Callable[[str], list[tuple[str, tuple[str, ...]]]]  # driver -> (what, kinds) per set of devices
 
 
@@ -52,7 +61,7 @@ def _opaque(
     ctx: CheckContext, obj: KubeObject, at: Path, opaque: model.OpaqueDeviceConfiguration | None, kinds: Targets
 ) -> Iterator[Violation]:
     """The findings of one opaque entry; ``kinds(driver)`` gives (what, kinds) for each set of devices it applies to."""
-    from dralint.validate.opaque import BrokenRule, InvalidParameter, UnknownConfigKind, config_kind, problems
+    from dralint.validate.opaque import BrokenRule, UnknownConfigKind, config_kind, problems
 
     if opaque is None or not opaque.driver:
         return
@@ -63,21 +72,15 @@ def _opaque(
     for problem in problems(profile, opaque.parameters):
         if isinstance(problem, UnknownConfigKind):
             yield _unknown_kind(profile, obj, parameters, problem)
-        elif isinstance(problem, InvalidParameter):
+        else:
+            rule, hint = _RULE_AND_HINT[type(problem)]
+            source = f" ({problem.source})" if isinstance(problem, BrokenRule) and problem.source else ""
             yield Violation(
-                RuleId.OPAQUE_CONFIG_INVALID_PARAMETERS,
+                rule,
                 f"{_field(problem.path)}{problem.message} ({problem.config.title} of driver {profile.driver})",
                 obj,
                 (*parameters, *problem.path),
-                hint="the driver refuses these parameters when it prepares the device, after the pod was scheduled",
-            )
-        elif isinstance(problem, BrokenRule):
-            yield Violation(
-                RuleId.OPAQUE_CONFIG_BREAKS_DRIVER_RULE,
-                f"{_field(problem.path)}{problem.message} ({problem.config.title} of driver {profile.driver})",
-                obj,
-                (*parameters, *problem.path),
-                hint=f"the driver checks this when it prepares the device{_source(problem.source)}",
+                hint=hint + source,
             )
     config = config_kind(profile, opaque.parameters)
     if config is not None and config.device_kinds is not None:
@@ -88,10 +91,6 @@ def _field(path: Path) -> str:
     from dralint.apimachinery.fieldpath import render
 
     return f"{render(path)}: " if path else ""
-
-
-def _source(source: str) -> str:
-    return f" ({source})" if source else ""
 
 
 def _unknown_kind(profile: DriverProfile, obj: KubeObject, parameters: Path, problem: Any) -> Violation:

@@ -234,28 +234,19 @@ def _typed(value: Scalar, kind: str) -> Scalar:
 
 
 def _and(a: Outcomes, b: Outcomes) -> Outcomes:
-    out = set()
-    for x in a:
-        for y in b:
-            if FALSE in (x, y):
-                out.add(FALSE)
-            elif ERROR in (x, y):
-                out.add(ERROR)
-            else:
-                out.add(TRUE)
-    return frozenset(out)
+    return _logical(a, b, absorbing=FALSE, otherwise=TRUE)
 
 
 def _or(a: Outcomes, b: Outcomes) -> Outcomes:
+    return _logical(a, b, absorbing=TRUE, otherwise=FALSE)
+
+
+def _logical(a: Outcomes, b: Outcomes, *, absorbing: str, otherwise: str) -> Outcomes:
+    """CEL's commutative ``&&``/``||``: the absorbing value on either side wins, then an error."""
     out = set()
     for x in a:
         for y in b:
-            if TRUE in (x, y):
-                out.add(TRUE)
-            elif ERROR in (x, y):
-                out.add(ERROR)
-            else:
-                out.add(FALSE)
+            out.add(absorbing if absorbing in (x, y) else ERROR if ERROR in (x, y) else otherwise)
     return frozenset(out)
 
 
