@@ -12,7 +12,7 @@ from ruamel.yaml import YAML
 
 from dralint import data
 from dralint.errors import ConfigError
-from dralint.profiles.load import builtin, load
+from dralint.profiles.load import builtin, load, parse
 from testing.run import ROOT
 from tests.conftest import FIXTURES
 
@@ -25,6 +25,14 @@ def test_shipped_profile_loads_with_its_driver_as_file_name(driver: str) -> None
     profile = load([]).get(driver)
     assert profile is not None, f"profiles/{driver}.yaml describes no driver {driver}"
     assert profile.origin.startswith(f"profiles/{driver}.yaml:")
+
+
+@pytest.mark.parametrize("driver", SHIPPED)
+def test_shipped_profile_is_valid_as_a_users_would_have_to_be(driver: str) -> None:
+    # dralint reads the shipped profiles without the checks a user's profile gets (the schema, the
+    # configuration schemas, the rules' CEL): this test does them instead.
+    path = data.folder("profiles") / f"{driver}.yaml"
+    assert [p.driver for p in parse(str(path), path.read_text(encoding="utf-8"))] == [driver]
 
 
 @pytest.mark.parametrize("driver", SHIPPED)
