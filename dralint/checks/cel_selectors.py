@@ -115,10 +115,18 @@ def _compile_error(
             prefix + _plain(message) if not message.startswith(prefix) else message,
             obj,
             path,
+            hint=_QUANTITY_HINT if _QUANTITY in message and "no matching overload" in message else None,
             offset=offset if offset is not None else 0,
         )
 
 
+# cel-go names the Kubernetes quantity type this way in its overload errors: a capacity (always a
+# quantity) compared with a number or a string.
+_QUANTITY = "kubernetes.Quantity"
+_QUANTITY_HINT = (
+    'capacities are quantities: compare them with compareTo and quantity(), e.g. device.capacity["example.com"]'
+    '.memory.compareTo(quantity("40Gi")) >= 0'
+)
 _RESULT_HINT = 'compare the value, e.g. device.attributes["example.com"].model == "a100"'
 
 
