@@ -48,7 +48,11 @@ def test_an_installed_wheel_checks_the_examples_from_outside_the_checkout(tmp_pa
     shutil.copytree(ROOT / "examples", work / "examples")
     (work / ".dralint.yaml").write_text("failOn: error\nrules:\n  ignore: [DRA804]\n", encoding="utf-8")
     where = _run(
-        python, "-c", "from dralint import data; print(*map(data.folder, ('rules', 'schemas', 'profiles')))", cwd=work, env=env
+        python,
+        "-c",
+        "from dralint import data; print(*map(data.folder, ('rules', 'schemas', 'profiles')))",
+        cwd=work,
+        env=env,
     )
     assert where.stdout.split() == [
         str(venv / "share" / "dralint" / "rules"),
