@@ -544,13 +544,20 @@ def plan(paths: tuple[str, ...], expander: Any, threshold: float, **options: Any
 )
 @click.option("--in-place", "-w", is_flag=True, help="Rewrite the files instead of printing the result.")
 @_release_option
-def convert(paths: tuple[str, ...], to: str, in_place: bool, release: str | None) -> None:
+@_config_option
+@_no_config_option
+def convert(
+    paths: tuple[str, ...], to: str, in_place: bool, release: str | None, config: str | None, no_config: bool
+) -> None:
     """Rewrite DRA objects (files, directories, or - / nothing for standard input) into another
     resource.k8s.io version, keeping comments and key order; other documents are left as they are.
     A field the version cannot hold is an error, and nothing is written."""
     from dralint.commands import convert as command
 
-    _run(lambda: command.run(command.ConvertSettings(paths=paths, to=to, in_place=in_place, release=release)))
+    settings = command.ConvertSettings(
+        paths=paths, to=to, in_place=in_place, release=release, config=config, no_config=no_config
+    )
+    _run(lambda: command.run(settings))
 
 
 @main.group()

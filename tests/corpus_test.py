@@ -16,8 +16,9 @@ from pathlib import Path
 from dralint.api.normalise import BUILDERS, SUPPORTED_VERSIONS
 from dralint.api.versions import make_target
 from dralint.pipeline import engine
-from dralint.pipeline.context import CheckContext, Workspace
+from dralint.pipeline.context import CheckContext
 from dralint.read.load import load
+from dralint.read.workspace import Workspace
 from dralint.rules import builtin_rules
 from tests.conftest import CORPUS, require_shared
 

@@ -141,3 +141,52 @@ def test_the_cycle_finder_names_a_cycle_of_deferred_and_relative_imports() -> No
 def test_dralint_has_no_import_cycles() -> None:
     found = cycles(graph(ROOT, "dralint"))
     assert not found, "import cycles:\n" + "\n".join(" -> ".join(cycle) for cycle in found)
+
+
+# The flow of docs/architecture.md: the stages before the pipeline's owner read no module of the
+# owner or of what comes after it (the checks, findings, suppressions, reports, commands, editor).
+BEFORE_THE_OWNER = (
+    "read",
+    "api",
+    "apimachinery",
+    "config",
+    "validate",
+    "admission",
+    "cluster",
+    "dryrun",
+    "allocator",
+    "diagnose",
+    "cel",
+    "plan",
+    "profiles",
+)
+AFTER_THE_STAGES = ("pipeline", "checks", "suppress", "policy", "report", "commands", "lsp", "cli")
+# Known exceptions, each with its reason. Admission names the finding that rejects an object
+# ("see DRA125 at slices.yaml:15") through the one problem -> rule id table of checks/.
+LAYERING_EXCEPTIONS = {
+    ("dralint.admission.verdicts", "dralint.checks.api_problems"),
+    ("dralint.admission.verdicts", "dralint.checks.rule_ids"),
+}
+
+
+def _stage(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def upward_imports(edges: Graph) -> set[tuple[str, str]]:
+    """(module, imported) where a stage before the owner imports the owner or a later stage."""
+    return {
+        (module, imported)
+        for module, targets in edges.items()
+        if _stage(module) in BEFORE_THE_OWNER
+        for imported in targets
+        if _stage(imported) in AFTER_THE_STAGES
+    }
+
+
+def test_the_stages_before_the_owner_import_nothing_after_them() -> None:
+    found = upward_imports(graph(ROOT, "dralint"))
+    assert found == LAYERING_EXCEPTIONS, "imports against the flow:\n" + "\n".join(
+        f"{module} -> {imported}" for module, imported in sorted(found - LAYERING_EXCEPTIONS)
+    )

@@ -1,4 +1,5 @@
-"""The wheel carries everything dralint reads at run time: the rule catalogue and the schemas (rules/, schemas/)."""
+"""The wheel carries everything dralint reads at run time: the rule catalogue, the schemas and the driver profiles
+(rules/, schemas/, profiles/)."""
 
 from __future__ import annotations
 
@@ -47,11 +48,16 @@ def test_an_installed_wheel_checks_the_examples_from_outside_the_checkout(tmp_pa
     shutil.copytree(ROOT / "examples", work / "examples")
     (work / ".dralint.yaml").write_text("failOn: error\nrules:\n  ignore: [DRA804]\n", encoding="utf-8")
     where = _run(
-        python, "-c", "from dralint import data; print(data.folder('rules'), data.folder('schemas'))", cwd=work, env=env
+        python,
+        "-c",
+        "from dralint import data; print(*map(data.folder, ('rules', 'schemas', 'profiles')))",
+        cwd=work,
+        env=env,
     )
     assert where.stdout.split() == [
         str(venv / "share" / "dralint" / "rules"),
         str(venv / "share" / "dralint" / "schemas"),
+        str(venv / "share" / "dralint" / "profiles"),
     ]
 
     result = _run(venv / "bin" / "dralint", "check", "examples/", cwd=work, env=env)

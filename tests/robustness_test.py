@@ -9,7 +9,8 @@ from dralint.api.objects import identify
 from dralint.api.versions import make_target
 from dralint.api.workloads import pod_templates
 from dralint.pipeline import engine
-from dralint.pipeline.context import CheckContext, Workspace
+from dralint.pipeline.context import CheckContext
+from dralint.read.workspace import Workspace
 from dralint.read.yamldoc import decode
 from dralint.rules import builtin_rules
 from tests.conftest import FIXTURES, ROOT

@@ -4,6 +4,12 @@ Only the documents that hold an object to convert are rewritten (with ruamel's r
 which keeps comments, key order, quoting and the file's indentation); every other document is
 copied byte for byte. An object the target version cannot hold is an error that names the
 field, and nothing is written.
+
+The configuration is read as for every other command (:func:`dralint.pipeline.run.configure`):
+``exclude`` skips files, ``limits.maxFileBytes`` bounds what is read, and the target release
+(``--kubernetes-version`` or ``kubernetesVersion``) is the one the result must fit. A file that
+cannot be read as text (too large, unreadable, not UTF-8) stops the command: rewriting it would
+lose what could not be decoded.
 """
 
 from __future__ import annotations
@@ -22,9 +28,11 @@ from ruamel.yaml.util import load_yaml_guess_indent
 
 from dralint.api import rewrite
 from dralint.api.rewrite import ConvertError
-from dralint.api.versions import GROUP, LEGACY_VERSIONS, SERVED, VERSIONS, normalise_release
+from dralint.api.versions import GROUP, LEGACY_VERSIONS, SERVED, VERSIONS
 from dralint.apimachinery.fieldpath import render
+from dralint.config.resolve import Layer, Ref
 from dralint.errors import InputError, UsageError
+from dralint.pipeline import run as pipeline
 from dralint.read import sources
 
 
@@ -33,7 +41,13 @@ class ConvertSettings:
     paths: tuple[str, ...]  # nothing: standard input
     to: str
     in_place: bool = False
-    release: str | None = None  # the release whose schema the result must fit; None: the newest serving it
+    release: str | None = None  # the release whose schema the result must fit; None: as configured, else the newest
+    config: str | None = None
+    no_config: bool = False
+
+    def request(self) -> pipeline.Request:
+        flags = Layer(release=Ref(self.release, "--kubernetes-version") if self.release is not None else None)
+        return pipeline.Request(flags, self.config, self.no_config)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,12 +61,14 @@ def run(settings: ConvertSettings, stream: TextIO | None = None) -> int:
     target = settings.to.removeprefix(f"{GROUP}/")
     if target not in VERSIONS:
         raise UsageError(f"--to: unknown version {settings.to!r}; one of: {', '.join(VERSIONS)}")
-    release = normalise_release(settings.release) if settings.release is not None else None
     paths = settings.paths or (sources.STDIN,)
     if settings.in_place and sources.STDIN in paths:
         raise UsageError("--in-place cannot rewrite standard input")
-    files = sources.discover(paths)
-    results = [(path, convert_text(sources.read(path).text, path, target, release)) for path in files]
+    plan = pipeline.configure(settings.request())
+    # Without a release on the command line or in the configuration: the newest serving the target version.
+    release = plan.target.release if plan.effective.release is not None else None
+    files = plan.files(paths)
+    results = [(path, convert_text(_text(path, plan.limits.max_file_bytes), path, target, release)) for path in files]
     total = sum(result.objects for _, result in results)
     if settings.in_place:
         for path, result in results:
@@ -71,6 +87,19 @@ def run(settings: ConvertSettings, stream: TextIO | None = None) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def _text(path: str, max_bytes: int) -> str:
+    """The text of ``path``; an :class:`InputError` when it cannot be read whole as text."""
+    source = sources.read(path, max_bytes=max_bytes)
+    for issue in source.issues:
+        if issue.kind == "too-large":
+            raise InputError(
+                f"{source.name}: file is larger than {max_bytes} bytes (limits.maxFileBytes); nothing converted"
+            )
+        hint = f"; {issue.hint}" if issue.hint else ""
+        raise InputError(f"{source.name}:{issue.line}:{issue.column}: {issue.message}{hint}; nothing converted")
+    return source.text
 
 
 def convert_text(text: str, file: str, target: str, release: str | None = None) -> Converted:

@@ -8,17 +8,28 @@ error at the place it was written, with a did-you-mean.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from dralint.config.resolve import Effective, Ref
 from dralint.errors import ConfigError
 from dralint.findings import SEVERITIES, Severity
-from dralint.pipeline.engine import Selection
 from dralint.rules import Rule, by_name_or_id
 from dralint.rules import did_you_mean as suggest
 from dralint.validate import userschema as schemacheck
 
 ALL = frozenset({"all", "ALL"})
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """Which rules run, at which severity and with which options (from flags and configuration)."""
+
+    enabled: frozenset[str]
+    severities: Mapping[str, Severity] = field(default_factory=dict)
+    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # rule id -> option -> value
+    path_ignores: tuple[tuple[str, frozenset[str]], ...] = ()  # (glob, rule ids)
+    root: str = "."  # directory the path globs are relative to
 
 
 def rule_ids(rules: Mapping[str, Rule], ref: Ref) -> list[str]:

@@ -2,8 +2,9 @@
 (hover), and the domains and names to complete while typing one.
 
 The facts come from the inventory's devices (the ResourceSlices, compact Inventories expanded);
-attribute keys without a domain belong to their driver's domain, as in the CEL environment. A
-driver without devices in the inventory is described by its profile, when there is one.
+attribute keys without a domain belong to their driver's domain, as in the CEL environment.
+For a driver the inventory has no device of, they come from its driver profile (shipped or
+configured), as the checks read selectors against profiles only for such drivers.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode
 
 from dralint.api import model
 from dralint.diagnose.hints import devices, qualified
 from dralint.profiles.load import Profiles
-from dralint.profiles.model import DriverProfile, Table
+from dralint.profiles.model import DriverProfile, Published
 from dralint.read.positions import char_positions
 from dralint.read.yamldoc import Document, walk
 
@@ -39,12 +41,15 @@ _SHOWN_VALUES = 10
 
 @dataclass(slots=True)
 class Facts:
-    """Per (kind, domain, name): the value types and how many devices have each value."""
+    """Per (kind, domain, name): the value types and how many devices have each value; and the driver
+    profiles, for what drivers without devices in the inventory publish."""
 
     values: dict[tuple[Kind, str, str], dict[str, Counter[str]]] = field(default_factory=dict)
-    profiles: Profiles | None = None  # for the drivers the inventory has no device of
+    profiles: Profiles | None = None
+    drivers: set[str] = field(default_factory=set)  # the drivers the inventory has devices of
 
     def add(self, driver: str, device: model.Device) -> None:
+        self.drivers.add(driver)
         for key, attribute in device.attributes.items():
             by_type = self.values.setdefault(("attributes", *qualified(key, driver)), {})
             by_type.setdefault(attribute.kind or "unset", Counter())[_shown(attribute.value)] += 1
@@ -52,45 +57,36 @@ class Facts:
             by_type = self.values.setdefault(("capacity", *qualified(key, driver)), {})
             by_type.setdefault("quantity", Counter())[str(capacity.value)] += 1
 
-    def domains(self, kind: Kind) -> list[str]:
-        """The inventory's domains, sorted."""
-        return sorted({domain for k, domain, _ in self.values if k == kind})
-
-    def profiled_domains(self, kind: Kind) -> list[str]:
-        """The drivers the inventory has no device of whose profile lists names of ``kind``, sorted."""
+    def profiled(self, kind: Kind) -> Iterator[tuple[DriverProfile, Published]]:
+        """What the profiles of the drivers without devices in the inventory publish in ``kind``."""
         if self.profiles is None:
-            return []
-        table, known = _table(kind), {domain for _, domain, _ in self.values}
-        out = []
+            return
         for driver in self.profiles.drivers():
-            profile = self.profiles.get(driver) if driver not in known else None
-            if profile is not None and profile.names_in(table, driver):
-                out.append(driver)
-        return out
+            profile = self.profiles.get(driver) if driver not in self.drivers else None
+            if profile is not None:
+                yield from ((profile, published) for published in profile.published(_table(kind)).values())
+
+    def domains(self, kind: Kind) -> list[str]:
+        """The inventory's domains, then those only driver profiles publish in (each part sorted)."""
+        known = {domain for k, domain, _ in self.values if k == kind}
+        profiled = {published.domain for _, published in self.profiled(kind)} - known
+        return sorted(known) + sorted(profiled)
 
     def names(self, kind: Kind, domain: str) -> list[str]:
-        found = sorted({name for k, d, name in self.values if k == kind and d == domain})
-        if found:
-            return found
-        profile = self._profile(domain)
-        return profile.names_in(_table(kind), domain) if profile is not None else []
-
-    def _profile(self, domain: str) -> DriverProfile | None:
-        """The profile of ``domain``'s driver when the inventory has no device of it."""
-        if self.profiles is None or any(d == domain for _, d, _ in self.values):
-            return None
-        return self.profiles.get(domain)
+        profiled = {published.name for _, published in self.profiled(kind) if published.domain == domain}
+        return sorted({name for k, d, name in self.values if k == kind and d == domain} | profiled)
 
     def describe(self, kind: Kind, domain: str, name: str) -> str:
-        """Markdown: the reference's types and values on the inventory's devices (or that no device has it),
-        or what the driver's profile says of it."""
+        """Markdown: the reference's types and values on the inventory's devices and in the driver profiles
+        (or that nothing publishes it)."""
         title = f"**{domain}/{name}** ({'attribute' if kind == 'attributes' else 'capacity'})"
-        by_type = self.values.get((kind, domain, name))
-        profile = self._profile(domain)
-        if by_type is None and profile is not None:
-            return f"{title}\n\n{_profiled(profile, kind, domain, name)}"
-        if by_type is None:
-            return f"{title}\n\nno device of the inventory publishes it"
+        by_type = self.values.get((kind, domain, name), {})
+        profiled = [
+            _from_profile(p, published) for p, published in self.profiled(kind) if published.qualified == (domain, name)
+        ]
+        if not by_type and not profiled:
+            nor = ", nor does a driver profile" if self.profiles else ""
+            return f"{title}\n\nno device of the inventory publishes it{nor}"
         lines = [title, ""]
         for type_name, counts in sorted(by_type.items()):
             devices = sum(counts.values())
@@ -98,36 +94,8 @@ class Facts:
             values = ", ".join(f"`{value}` ({count})" for value, count in shown)
             more = f", and {len(counts) - _SHOWN_VALUES} more" if len(counts) > _SHOWN_VALUES else ""
             lines.append(f"- type `{type_name}` on {devices} device{'s' if devices != 1 else ''}: {values}{more}")
+        lines += profiled
         return "\n".join(lines)
-
-
-def _table(kind: Kind) -> Table:
-    return "attributes" if kind == "attributes" else "capacity"
-
-
-def _profiled(profile: DriverProfile, kind: Kind, domain: str, name: str) -> str:
-    """Markdown: what ``profile`` says of an attribute or capacity (or that it does not list it)."""
-    published = profile.published(_table(kind)).get((domain, name))
-    where = f"the profile of {profile.driver} ({profile.origin})"
-    if published is None:
-        return f"{where} does not list it"
-    lines = [f"from {where}:", ""]
-    lines.append(f"- type `{published.type}`" if kind == "attributes" else "- a quantity")
-    if published.device_kinds is not None:
-        lines.append(f"- published by {', '.join(f'`{k}`' for k in sorted(published.device_kinds))} devices")
-    if published.optional:
-        lines.append("- not on every device: guard it with `has()` or `.?`")
-    releases = [f"since {published.since}"] if published.since else []
-    releases += [f"until {published.until}"] if published.until else []
-    if releases:
-        lines.append(f"- {' and '.join(releases)}")
-    if published.values is not None:
-        lines.append(f"- values: {', '.join(f'`{_shown(v)}`' for v in published.values[:_SHOWN_VALUES])}")
-    elif published.examples:
-        lines.append(f"- for example {', '.join(f'`{_shown(v)}`' for v in published.examples[:_SHOWN_VALUES])}")
-    if published.description:
-        lines += ["", published.description]
-    return "\n".join(lines)
 
 
 def facts(slices: Iterable[model.ResourceSlice], profiles: Profiles | None = None) -> Facts:
@@ -135,6 +103,39 @@ def facts(slices: Iterable[model.ResourceSlice], profiles: Profiles | None = Non
     for driver, device in devices(slices):
         out.add(driver, device)
     return out
+
+
+def _table(kind: Kind) -> Literal["attributes", "capacity"]:
+    return "attributes" if kind == "attributes" else "capacity"
+
+
+def _from_profile(profile: DriverProfile, published: Published) -> str:
+    """One list item of a hover: what the driver profile says of an attribute or capacity."""
+    where = profile.origin.rsplit(":", 2)[0]  # the file, without the line and column of its document
+    text = f"- type `{published.type}` in the driver profile of {profile.driver} ({where})"
+    if published.values is not None:
+        text += ": one of " + _listed(published.values)
+    elif published.examples:
+        text += ": for example " + _listed(published.examples)
+    notes = []
+    if published.device_kinds is not None:
+        notes.append(f"devices of kind {', '.join(sorted(published.device_kinds))}")
+    if published.optional:
+        notes.append("not on every device")
+    if published.since is not None:
+        notes.append(f"since {published.since}")
+    if published.until is not None:
+        notes.append(f"until {published.until}")
+    if notes:
+        text += f" ({'; '.join(notes)})"
+    if published.description:
+        text += "\n  " + " ".join(published.description.split())
+    return text
+
+
+def _listed(values: Sequence[object]) -> str:
+    shown = ", ".join(f"`{_shown(value)}`" for value in values[:_SHOWN_VALUES])
+    return shown + (f", and {len(values) - _SHOWN_VALUES} more" if len(values) > _SHOWN_VALUES else "")
 
 
 def _shown(value: object) -> str:
@@ -183,10 +184,11 @@ def completions(before: str, known: Facts) -> list[Completion]:
     typing = _TYPING_DOMAIN.search(before)
     if typing is not None:
         kind, prefix = typing.group("kind"), typing.group("prefix")
-        # The inventory's domains first: they are the cluster's.
-        offered = [(d, f"{kind} domain") for d in known.domains(kind)]
-        offered += [(d, f"{kind} domain (driver profile)") for d in known.profiled_domains(kind)]
-        return [Completion(domain, detail, len(prefix)) for domain, detail in offered if domain.startswith(prefix)]
+        return [
+            Completion(domain, f"{kind} domain", len(prefix))
+            for domain in known.domains(kind)
+            if domain.startswith(prefix)
+        ]
     return []
 
 

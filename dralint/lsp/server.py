@@ -36,7 +36,7 @@ from dralint.lsp import actions, selectors
 from dralint.lsp.ranges import Position, finding_range
 from dralint.pipeline import run as pipeline
 from dralint.pipeline.context import CheckContext
-from dralint.pipeline.session import GlobalResult, Session, findings_by_file
+from dralint.pipeline.session import GlobalResult, Session, Snapshot, findings_by_file
 from dralint.report import help_uri
 from dralint.rules import render as rule_docs
 
@@ -73,6 +73,8 @@ class DralintServer(LanguageServer):
         self._global_wanted = False
         self._global_started = 0.0
         self.global_runs = 0
+        self.stopping = False  # after the client's shutdown request: nothing more is published
+        self._reporting = False
 
     # --- names and texts ---------------------------------------------------------------------
 
@@ -101,6 +103,26 @@ class DralintServer(LanguageServer):
             self.failed(what, error)
         return default
 
+    def stop(self) -> None:
+        """After the client's ``shutdown``: no re-check is scheduled and nothing more is published."""
+        self.stopping = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """pygls shows an error of the server to the client; when sending is what failed (the client
+        closed the pipe, or the server is exiting), sending the report fails again, and pygls reports
+        that failure in turn, without end (a hang writing ever longer tracebacks): report once."""
+        if self._reporting or self.stopping:
+            log.error("%s", error)
+            return
+        self._reporting = True
+        try:
+            super().report_server_error(error, source)
+        finally:
+            self._reporting = False
+
     def failed(self, what: str, error: BaseException) -> None:
         """Log why ``what`` failed: a dralint error in its one line, anything else (a bug) with its traceback."""
         if isinstance(error, DralintError):
@@ -126,6 +148,7 @@ class DralintServer(LanguageServer):
             )
             checking = pipeline.checking(pipeline.Request(no_config=True))
         session = Session(checking)
+        self.facts = selectors.Facts(profiles=checking.plan.profiles)  # until the inventory is read
         try:
             files = checking.plan.inputs(())
         except DralintError as error:  # a workspace without manifests yet: documents are added as they open
@@ -196,12 +219,14 @@ class DralintServer(LanguageServer):
         self._global_started = time.perf_counter()
         snapshot = session.snapshot()
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(None, session.run_global, snapshot)
+        future = loop.run_in_executor(None, _run_global, session, snapshot)
         future.add_done_callback(lambda done: loop.call_soon_threadsafe(self._global_done, session, done))
 
     def _global_done(self, ran_on: Session, done: asyncio.Future[GlobalResult]) -> None:
         self._global_running = False
         self.global_runs += 1
+        if self.stopping:  # the client asked the server to shut down while the checks ran
+            return
         session = self.session
         error = done.exception()
         if session is not ran_on:  # the configuration changed meanwhile: the result is of another session
@@ -215,9 +240,9 @@ class DralintServer(LanguageServer):
             self.facts = self.guarded(
                 "reading the inventory",
                 lambda: selectors.facts(
-                    (entry.slice for entry in result.context.inventory.slices), result.context.options.profiles
+                    (entry.slice for entry in result.context.inventory.slices), session.checking.plan.profiles
                 ),
-                selectors.Facts(),
+                selectors.Facts(profiles=session.checking.plan.profiles),
             )
             self.publish_quick()
             took = (time.perf_counter() - self._global_started) * 1000
@@ -228,6 +253,8 @@ class DralintServer(LanguageServer):
 
     def publish(self, context: CheckContext, findings: list[Finding]) -> None:
         """Publish the diagnostics of every open document (suppressed findings are not shown)."""
+        if self.stopping:
+            return
         by_file = findings_by_file(f for f in findings if f.suppressed is None)
         objects = _objects_by_file(context.objects)
         for uri, document in list(self.workspace.text_documents.items()):
@@ -270,6 +297,18 @@ class DralintServer(LanguageServer):
             codec.position_to_client_units(lines, types.Position(*start)),
             codec.position_to_client_units(lines, types.Position(*end)),
         )
+
+
+def _run_global(session: Session, snapshot: Snapshot) -> GlobalResult:
+    """The checks across files, in a thread; the driver profiles are read there too (once, about 150 ms
+    for the shipped ones), so that the first hover or completion that needs them does not wait."""
+    profiles = session.checking.plan.profiles
+    for driver in profiles.drivers():
+        try:
+            profiles.get(driver)
+        except DralintError:  # a broken profile: said when a hover, a completion or a check reads it
+            continue
+    return session.run_global(snapshot)
 
 
 def _key(finding: Finding) -> tuple[object, ...]:
@@ -316,6 +355,12 @@ def initialized(ls: DralintServer, params: types.InitializedParams) -> None:
         )
         ls.client_register_capability(types.RegistrationParams([registration]))
     ls.run_global()
+
+
+@server.feature(types.SHUTDOWN)
+def shutdown(ls: DralintServer, params: None) -> None:
+    """Publish nothing more: the client stops reading after ``exit``, and a check still running must not write."""
+    ls.stop()
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -430,14 +475,18 @@ def _completion(ls: DralintServer, params: types.CompletionParams) -> types.Comp
     if not found:
         return None
     items = []
-    for item in found:
+    for index, item in enumerate(found):  # in dralint's order (the inventory's domains first): sort_text
         start = document.position_codec.position_to_client_units(
             document.lines, types.Position(line, max(0, column - item.replace_from))
         )
         edit = types.TextEdit(types.Range(start, params.position), item.label)
         items.append(
             types.CompletionItem(
-                label=item.label, detail=item.detail, kind=types.CompletionItemKind.Field, text_edit=edit
+                label=item.label,
+                detail=item.detail,
+                kind=types.CompletionItemKind.Field,
+                text_edit=edit,
+                sort_text=f"{index:05d}",
             )
         )
     return types.CompletionList(is_incomplete=False, items=items)

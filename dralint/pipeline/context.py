@@ -18,6 +18,7 @@ from dralint.api.producers import DEFAULT as DEFAULT_PRODUCERS
 from dralint.api.producers import Producers
 from dralint.limits import Limits
 from dralint.profiles.load import Profiles
+from dralint.read.workspace import Workspace
 
 if TYPE_CHECKING:
     # Imported where used: a run that needs no normalised objects (a file without DRA objects,
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from dralint.admission import Admission
     from dralint.admission.validation import Validated, Validator
     from dralint.api.normalise import Normalised
-    from dralint.api.objects import KubeObject, Unidentified
+    from dralint.api.objects import KubeObject
     from dralint.api.producers import Created
     from dralint.api.versions import Target
     from dralint.api.workloads import PodTemplate
@@ -35,24 +36,8 @@ if TYPE_CHECKING:
     from dralint.dryrun.analysis import Analysis
     from dralint.dryrun.placement import Strategy
     from dralint.plan.planner import Plan
-    from dralint.read.sources import SourceFile
-    from dralint.read.yamldoc import DecodeIssue, Document
     from dralint.validate.apiserver.errors import FieldError
     from dralint.validate.schema import SchemaError
-
-
-@dataclass(slots=True)
-class Workspace:
-    """Everything loaded from the inputs: files, documents, objects, and decoding defects."""
-
-    files: list[SourceFile] = field(default_factory=list)
-    documents: list[Document] = field(default_factory=list)
-    objects: list[KubeObject] = field(default_factory=list)
-    broken: list[Unidentified] = field(default_factory=list)
-    list_documents: list[Document] = field(default_factory=list)  # bare YAML lists of objects
-    other_documents: int = 0  # documents of the checked files that are not Kubernetes objects
-    issues: list[tuple[str, DecodeIssue]] = field(default_factory=list)  # (file, issue)
-    checked_files: frozenset[str] = frozenset()  # files findings are reported for (others are context)
 
 
 @dataclass(frozen=True, slots=True)

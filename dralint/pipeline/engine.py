@@ -10,29 +10,18 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from dralint.api.objects import KubeObject
 from dralint.apimachinery.fieldpath import Path
 from dralint.checks import registry
 from dralint.config import globs
+from dralint.config.select import Selection as Selection  # re-exported: what run() and collect() take
 from dralint.errors import InternalError
-from dralint.findings import SEVERITY_RANK, Finding, Location, Severity, Suppression, Violation
+from dralint.findings import SEVERITY_RANK, Finding, Location, Suppression, Violation
 from dralint.pipeline.context import CheckContext
 from dralint.read.yamldoc import Lookup, look_up_all
 from dralint.rules import Rule
-
-
-@dataclass(frozen=True, slots=True)
-class Selection:
-    """Which rules run, at which severity and with which options (from flags and configuration)."""
-
-    enabled: frozenset[str]
-    severities: Mapping[str, Severity] = field(default_factory=dict)
-    options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # rule id -> option -> value
-    path_ignores: tuple[tuple[str, frozenset[str]], ...] = ()  # (glob, rule ids)
-    root: str = "."  # directory the path globs are relative to
 
 
 class Suppressor(Protocol):

@@ -28,10 +28,11 @@ from dralint import progress
 from dralint.api.versions import Target
 from dralint.apimachinery.fieldpath import Path
 from dralint.pipeline import engine
-from dralint.pipeline.context import CheckContext, Options, Workspace
+from dralint.pipeline.context import CheckContext, Options
 from dralint.process import freeze_loaded, raise_recursion_limit
 from dralint.read import sources
 from dralint.read.load import Input, load_files, merge
+from dralint.read.workspace import Workspace
 from dralint.read.yamldoc import Document, Limits, Lookup
 from dralint.rules import Rule
 

@@ -30,9 +30,10 @@ from dralint.api.objects import KubeObject
 from dralint.api.ref import ObjectRef
 from dralint.findings import Finding, Location
 from dralint.pipeline import engine
-from dralint.pipeline.context import CheckContext, Options, Workspace
+from dralint.pipeline.context import CheckContext, Options
 from dralint.pipeline.run import Checking
 from dralint.read.load import Input, load_files, merge
+from dralint.read.workspace import Workspace
 from dralint.read.yamldoc import Document
 from dralint.suppress import Suppressor
 

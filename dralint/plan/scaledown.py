@@ -4,7 +4,8 @@ A node's utilisation is the highest of its node-local pools' (allocated over tot
 most used counter for partitionable devices, admin access not counted: see
 :mod:`dralint.dryrun.utilisation`); a node without DRA devices uses the larger of its CPU and
 memory requests over allocatable. A node of a node pool below the threshold is a candidate, the
-least used first (then by name). It is removable when its pool stays at or above ``minCount``,
+least used first (then by name). It is removable when none of its pools is incomplete (slices
+missing), its node pool stays at or above ``minCount``,
 none of its pods must stay (a bare Pod without a controller, ``safe-to-evict: "false"``), no
 allocation of a pod outside the inputs sits on its devices, and the dry-run places every one of
 its pods on the other nodes, with their claims allocated again (a shared claim moves with all
@@ -29,7 +30,7 @@ SAFE_TO_EVICT = "cluster-autoscaler.kubernetes.io/safe-to-evict"
 class NodeUse:
     node: str
     utilisation: float
-    incomplete: bool  # a pool of the node lacks slices: the autoscaler leaves such a node alone
+    incomplete: str | None  # a pool of the node that lacks slices ("driver/pool"): the autoscaler leaves the node alone
     dra: bool  # measured by its devices (else by CPU and memory)
 
 
@@ -74,12 +75,13 @@ def node_utilisation(world: World, names: Collection[str] | None = None) -> dict
             continue
         pools = local.get(name, [])
         if pools:
-            out[name] = NodeUse(name, max(p.utilisation for p in pools), any(p.incomplete for p in pools), True)
+            incomplete = next((f"{p.driver}/{p.pool}" for p in pools if p.incomplete), None)
+            out[name] = NodeUse(name, max(p.utilisation for p in pools), incomplete, True)
             continue
         allocatable = resources.amounts(entry.node.allocatable or {})
         used = requested.get(name, {})
         shares = [used.get(r, 0) / allocatable[r] for r in ("cpu", "memory") if allocatable.get(r)]
-        out[name] = NodeUse(name, max(shares, default=0.0), False, False)
+        out[name] = NodeUse(name, max(shares, default=0.0), None, False)
     return out
 
 
@@ -89,7 +91,7 @@ def scale_down(world: World, threshold: float) -> tuple[list[Removal], list[Kept
     sizes = world.sizes()
     uses = node_utilisation(world)
     candidates = sorted(
-        (use for name, use in uses.items() if name in member and use.utilisation < threshold and not use.incomplete),
+        (use for name, use in uses.items() if name in member and use.utilisation < threshold),
         key=lambda use: (use.utilisation, natural_key(use.node)),
     )
     removed: list[Removal] = []
@@ -99,7 +101,7 @@ def scale_down(world: World, threshold: float) -> tuple[list[Removal], list[Kept
         if use.utilisation >= threshold:
             continue  # pods moved onto it by an earlier removal: no longer under-used
         pool = member[use.node]
-        reason = _blocked(world, pool, sizes[pool.name], use.node)
+        reason = _blocked(world, pool, sizes[pool.name], use)
         moved: tuple[tuple[str, str], ...] = ()
         if reason is None:
             reason, moved = _move(world, use.node)
@@ -113,7 +115,10 @@ def scale_down(world: World, threshold: float) -> tuple[list[Removal], list[Kept
     return removed, kept
 
 
-def _blocked(world: World, pool: NodePool, size: int, node: str) -> str | None:
+def _blocked(world: World, pool: NodePool, size: int, use: NodeUse) -> str | None:
+    node = use.node
+    if use.incomplete is not None:
+        return f"its pool {use.incomplete} is incomplete (slices missing): the autoscaler leaves such a node alone"
     if size <= pool.min_count:
         return f"node pool {pool.name} is at its minCount {pool.min_count}"
     for placement in world.pods_on(node):

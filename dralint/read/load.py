@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 
 from dralint import progress
 from dralint.api.objects import identify
-from dralint.pipeline.context import Workspace
 from dralint.process import freeze_loaded
 from dralint.read import sources
+from dralint.read.workspace import Workspace
 from dralint.read.yamldoc import Limits, decode
 
 Input = tuple[str, bool]  # a file to read, and whether findings are reported for it (else it is context)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from dralint.api.versions import Target
 from dralint.findings import Finding
-from dralint.pipeline.context import Workspace
+from dralint.read.workspace import Workspace
 from dralint.report import CheckedObject, Report, Summary, locations
 from dralint.rules import Rule
 

@@ -12,7 +12,8 @@ from dralint.api.versions import make_target
 from dralint.apimachinery.fieldpath import Key, Path, parse, render
 from dralint.findings import Violation
 from dralint.pipeline import engine
-from dralint.pipeline.context import CheckContext, Workspace
+from dralint.pipeline.context import CheckContext
+from dralint.read.workspace import Workspace
 from dralint.read.yamldoc import decode
 from dralint.rules import Rule
 from tests.conftest import FIXTURES

@@ -163,3 +163,27 @@ def test_corpus_converts_round_trips_and_validates(tmp_path: Path) -> None:
                 back.write_text(convert_text(result.text, str(copy), source).text, encoding="utf-8")
                 assert _objects(load([str(back)]).objects) == original, f"{path.name} to {version} and back"
     assert converted > 3 * len(seen) // 2 and refused < converted, (converted, refused)
+
+
+def test_convert_refuses_a_file_it_cannot_read_whole_and_writes_nothing(tmp_path: Path) -> None:
+    claim = tmp_path / "claim.yaml"
+    original = (REWRITE / "claim-v1beta1.yaml").read_bytes()
+    claim.write_bytes(original)
+    # Latin-1 in a comment: rewriting the file would replace the byte with U+FFFD.
+    latin1 = tmp_path / "latin1.yaml"
+    latin1.write_bytes(original.replace(b"flat requests", b"flat requests \xe9t\xe9"))
+    refused = cli("convert", "--to", "v1", "-w", str(claim), str(latin1), cwd=tmp_path)
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == (
+        f"dralint: error: {latin1}:1:54: byte 0xe9 is not valid UTF-8; "
+        "Kubernetes manifests must be UTF-8; re-encode the file; nothing converted\n"
+    )
+    assert claim.read_bytes() == original  # the first file was not written either
+    dangling = tmp_path / "gone.yaml"
+    dangling.symlink_to(tmp_path / "nowhere.yaml")
+    refused = cli("convert", "--to", "v1", str(tmp_path))
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == (
+        f"dralint: error: {dangling}:1:1: symbolic link to {tmp_path / 'nowhere.yaml'}, which does not exist; "
+        "fix or remove the link; nothing converted\n"
+    )

@@ -48,24 +48,57 @@ def test_completions_offer_domains_then_names() -> None:
     assert completions("device.driver == ", FACTS) == []
 
 
-PROFILED = Facts(values=dict(FACTS.values), profiles=load([str(FIXTURES / "profiles")], shipped=False))
+PROFILES = load([str(FIXTURES / "lsp" / "workspace" / "profiles")], shipped=False)
+WITH_PROFILES = Facts(values=dict(FACTS.values), profiles=PROFILES)
 
 
-def test_a_driver_without_inventory_devices_is_described_by_its_profile() -> None:
-    assert PROFILED.describe("attributes", "accel.example.org", "profile") == (
-        "**accel.example.org/profile** (attribute)\n\n"
-        f"from the profile of accel.example.org ({FIXTURES / 'profiles' / 'accel.example.org.yaml'}:2:1):\n\n"
-        "- type `string`\n- published by `part` devices\n- values: `1g`, `2g`, `4g`"
+def test_facts_describe_what_the_driver_profile_says_for_a_driver_without_devices() -> None:
+    where = FIXTURES / "lsp" / "workspace" / "profiles" / "fpga.example.com.yaml"
+    assert WITH_PROFILES.describe("attributes", "fpga.example.com", "family") == (
+        "**fpga.example.com/family** (attribute)\n\n"
+        f"- type `string` in the driver profile of fpga.example.com ({where}): one of `agilex`, `stratix` "
+        "(devices of kind card)\n  the FPGA family of the card"
     )
-    assert PROFILED.describe("attributes", "accel.example.org", "profil").endswith("does not list it")
+    assert WITH_PROFILES.describe("attributes", "fpga.example.com", "firmware") == (
+        "**fpga.example.com/firmware** (attribute)\n\n"
+        f"- type `version` in the driver profile of fpga.example.com ({where}): for example `1.2.0`, `2.0.1` "
+        "(not on every device)"
+    )
+    assert WITH_PROFILES.describe("capacity", "fpga.example.com", "memory") == (
+        "**fpga.example.com/memory** (capacity)\n\n"
+        f"- type `quantity` in the driver profile of fpga.example.com ({where}): for example `16Gi` "
+        "(devices of kind card)"
+    )
+    assert WITH_PROFILES.describe("attributes", "fpga.example.com", "famly") == (
+        "**fpga.example.com/famly** (attribute)\n\nno device of the inventory publishes it, nor does a driver profile"
+    )
 
 
-def test_completions_offer_the_profiles_drivers_and_names() -> None:
-    assert completions('device.attributes["acc', PROFILED) == [
-        Completion("accel.example.org", "attributes domain (driver profile)", 3)
+def test_completions_offer_the_profile_names_of_drivers_without_devices() -> None:
+    # The inventory's domains first, then those only a profile publishes in.
+    assert [c.label for c in completions('device.attributes["', WITH_PROFILES)] == [
+        "gpu.example.com",
+        "nic.example.com",
+        "fpga.example.com",
     ]
-    assert completions('device.attributes["accel.example.org"].f', PROFILED) == [
-        Completion("firmware", "attribute of accel.example.org", 1)
+    assert completions('device.attributes["fpga.example.com"].f', WITH_PROFILES) == [
+        Completion("family", "attribute of fpga.example.com", 1),
+        Completion("firmware", "attribute of fpga.example.com", 1),
     ]
-    # the inventory's names win where it has devices of the driver
-    assert [c.label for c in completions('device.attributes["gpu.example.com"].', PROFILED)] == ["cores", "model"]
+    assert completions('device.capacity["fpga.example.com"]["', WITH_PROFILES) == [
+        Completion("memory", "capacity of fpga.example.com", 0)
+    ]
+
+
+def test_the_inventory_replaces_the_profile_of_a_driver_it_has_devices_of() -> None:
+    facts = Facts(
+        values={("attributes", "fpga.example.com", "family"): {"string": Counter({"agilex": 2})}},
+        profiles=PROFILES,
+        drivers={"fpga.example.com"},
+    )
+    assert facts.describe("attributes", "fpga.example.com", "family") == (
+        "**fpga.example.com/family** (attribute)\n\n- type `string` on 2 devices: `agilex` (2)"
+    )
+    assert completions('device.attributes["fpga.example.com"].', facts) == [
+        Completion("family", "attribute of fpga.example.com", 0)
+    ]

@@ -1,13 +1,15 @@
 """End to end: the real ``dralint lsp`` over stdio, driven by pytest-lsp's client as an editor drives it.
 
 The workspace is ``tests/fixtures/lsp/workspace`` (a ResourceClaimTemplate, a Deployment using it,
-and a compact inventory configured in ``.dralint.yaml``); edits are made in the client's buffers
-only, never on disk.
+a compact inventory and the driver profile of a driver without devices, both configured in
+``.dralint.yaml``); edits are made in the client's buffers only, never on disk.
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
+import logging
 import os
 import shutil
 import sys
@@ -17,9 +19,10 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.io_ import StdoutWriter
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from dralint.lsp.server import CHECKED_ACROSS_FILES
+from dralint.lsp.server import CHECKED_ACROSS_FILES, DralintServer
 from testing.run import ROOT
 
 WORKSPACE = ROOT / "tests" / "fixtures" / "lsp" / "workspace"
@@ -231,10 +234,53 @@ async def test_lsp_completes_attribute_names_in_selectors(client: LanguageClient
         types.CompletionParams(types.TextDocumentIdentifier(uri(TEMPLATE)), types.Position(14, line.index('"') + 1))
     )
     assert isinstance(domains, types.CompletionList)
-    # the inventory's domain first, then the drivers dralint has a profile of (and no device in the inventory)
-    offered = [(item.label, item.detail) for item in domains.items]
-    assert offered[0] == ("gpu.example.com", "attributes domain")
-    assert ("gpu.nvidia.com", "attributes domain (driver profile)") in offered
+    # The inventory's domain first; then the drivers only a profile describes (the workspace's, the shipped ones).
+    labels = [item.label for item in domains.items]
+    assert labels[0] == "gpu.example.com" and "fpga.example.com" in labels[1:]
+    assert [item.sort_text for item in domains.items] == sorted(item.sort_text or "" for item in domains.items)
+
+
+FPGA = WORKSPACE / "apps" / "fpga.yaml"  # never on disk: a new buffer
+FPGA_TEXT = """\
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata:
+  name: fpga.example.com
+spec:
+  selectors:
+  - cel:
+      expression: device.driver == "fpga.example.com" && device.attributes["fpga.example.com"].family == "agilex"
+"""
+
+
+@pytest.mark.asyncio
+async def test_lsp_hover_and_completion_read_the_profile_of_a_driver_without_devices(client: LanguageClient) -> None:
+    await checked_across_files(client)  # the inventory is known: it has no device of fpga.example.com
+    open_file(client, FPGA, FPGA_TEXT)
+    await diagnostics_until(client, FPGA, lambda found: True)
+    line = FPGA_TEXT.splitlines()[7]
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri(FPGA)), types.Position(7, line.index("family") + 2))
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert hover.contents.value == (
+        "**fpga.example.com/family** (attribute)\n\n- type `string` in the driver profile of fpga.example.com "
+        "(profiles/fpga.example.com.yaml): one of `agilex`, `stratix` (devices of kind card)\n"
+        "  the FPGA family of the card"
+    )
+    typed = FPGA_TEXT.replace('.family == "agilex"', ".")
+    replace_all(client, FPGA, typed, 2)
+    await diagnostics_until(client, FPGA, lambda found: True)
+    end = len(typed.splitlines()[7])
+    result = await client.text_document_completion_async(
+        types.CompletionParams(types.TextDocumentIdentifier(uri(FPGA)), types.Position(7, end))
+    )
+    assert isinstance(result, types.CompletionList)
+    assert [(item.label, item.detail) for item in result.items] == [
+        ("family", "attribute of fpga.example.com"),
+        ("firmware", "attribute of fpga.example.com"),
+        ("kind", "attribute of fpga.example.com"),
+    ]
 
 
 @pytest.mark.asyncio
@@ -289,3 +335,20 @@ async def test_lsp_reads_files_changed_on_disk_and_the_configuration_again(
     changes = [types.FileEvent(uri(config), types.FileChangeType.Changed)]
     client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes))
     assert await diagnostics_until(client, deployment, lambda found: not found) == []
+
+
+def test_lsp_a_failed_send_is_reported_once_not_without_end(caplog: pytest.LogCaptureFixture) -> None:
+    """The client closed the pipe (or the server is exiting) while a check still ran: pygls reports the
+    failed send by sending, which fails again; dralint's server logs it once instead of recursing."""
+    ls = DralintServer()
+    closed = io.BytesIO()
+    closed.close()
+    ls.protocol.set_writer(StdoutWriter(closed))
+    with caplog.at_level(logging.ERROR):
+        ls.log("dralint: checks across files done: 3 files in 5 ms")
+    ours = [record.getMessage() for record in caplog.records if record.name == "dralint.lsp"]
+    assert ours == ["I/O operation on closed file."]
+    # pygls logs the failed log message, then the failed report of it, and stops there
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("pygls")] == ["Error sending data"] * 2
+    ls.stop()  # after shutdown nothing is sent at all
+    assert ls.stopping

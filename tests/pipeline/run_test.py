@@ -88,3 +88,47 @@ def test_allocate_takes_its_search_budget_from_the_configuration(tmp_path: Path)
     assert outcomes == [("node-1", "error", "search budget exhausted after 1 steps"), ("node-2", "unsatisfiable", None)]
     code, output = _invoke(tmp_path, "allocate", "--no-config", str(scenario))
     assert [r["outcome"] for r in json.loads(output)["results"]] == ["allocated", "unsatisfiable"]
+
+
+def _streams(directory: Path, *args: str) -> tuple[int, str, str]:
+    with _inside(directory):
+        result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_convert_skips_excluded_files_and_fits_the_configured_release() -> None:
+    code, out, err = _streams(CASES / "convert", "convert", "--to", "v1beta2", ".")
+    assert (code, err) == (0, "dralint: converted 1 object in 1 file to resource.k8s.io/v1beta2\n")
+    assert out == (CASES / "convert.to-v1beta2.yaml").read_text(encoding="utf-8")
+    # The configured cluster (1.33) does not serve v1: nothing is written, exit 2.
+    code, out, err = _streams(CASES / "convert", "convert", "--to", "v1", ".")
+    assert (code, out) == (2, "")
+    assert err == (
+        "dralint: error: apps/claim.yaml:2: Kubernetes 1.33 does not serve resource.k8s.io/v1 ResourceClaim "
+        "(served in 1.34-1.37)\n"
+    )
+
+
+def test_convert_without_the_configuration_converts_every_file_for_the_newest_release() -> None:
+    code, _, err = _streams(CASES / "convert", "convert", "--to", "v1", "--no-config", ".")
+    assert (code, err) == (0, "dralint: converted 2 objects in 2 files to resource.k8s.io/v1\n")
+
+
+def test_convert_reads_files_within_the_configured_size_limit(tmp_path: Path) -> None:
+    (tmp_path / ".dralint.yaml").write_text("limits:\n  maxFileBytes: 100\n", encoding="utf-8")
+    (tmp_path / "claim.yaml").write_bytes((CASES / "convert" / "apps" / "claim.yaml").read_bytes())
+    code, out, err = _streams(tmp_path, "convert", "--to", "v1", "-w", "claim.yaml")
+    assert (code, out) == (2, "")
+    assert err == "dralint: error: claim.yaml: file is larger than 100 bytes (limits.maxFileBytes); nothing converted\n"
+    assert (tmp_path / "claim.yaml").read_bytes() == (CASES / "convert" / "apps" / "claim.yaml").read_bytes()
+
+
+def test_plan_honours_the_configured_search_limit_and_exclude() -> None:
+    code, output = _invoke(CASES / "limits", "plan", "-f", "json", "pair.yaml")
+    assert code == 1
+    assert json.loads(output)["unplaceable"] == [
+        {"pod": "ml/pair", "workload": "Pod ml/pair", "reason": "search budget exhausted after 1 steps"}
+    ]
+    code, output = _invoke(CASES / "exclude", "plan", "-f", "json", ".")
+    assert code == 0
+    assert json.loads(output)["unplaceable"] == []
