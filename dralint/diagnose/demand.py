@@ -1,7 +1,8 @@
 """Demand against supply for oversubscribed devices: the arithmetic behind "devices are exhausted".
 
 Demand is counted over every simulated pod (placed or not) per device class: replicas × devices
-per pod, workload by workload; supply is the number of inventory devices the class (and the
+per pod, workload by workload, plus the devices of the ResourceClaims its pods share (once per
+claim, however many pods use it); supply is the number of inventory devices the class (and the
 request's own selectors) accept, or the summed capacity of shareable devices for capacity requests.
 """
 
@@ -23,11 +24,17 @@ from dralint.findings import Details
 class WorkloadDemand:
     workload: str  # "Deployment ml/trainer"
     pods: int
-    per_pod: int  # devices (ExactCount requests) of the class per pod
+    per_pod: int  # devices (ExactCount requests) of the class per pod, in claims of its own
+    shared: int = 0  # devices of the class in the shared ResourceClaims its pods use (counted once)
 
     @property
     def total(self) -> int:
-        return self.pods * self.per_pod
+        return self.pods * self.per_pod + self.shared
+
+    def text(self) -> str:
+        """``"Deployment ml/trainer 12 pods × 8 = 96"`` (``"... 2 pods × 2 + 1 shared = 5"`` with shared claims)."""
+        shared = f" + {self.shared} shared" if self.shared else ""
+        return f"{self.workload} {self.pods} pod{'s' if self.pods != 1 else ''} × {self.per_pod}{shared} = {self.total}"
 
 
 MAX_NAMED = 5  # workloads a demand text names; the rest are counted, and listed in full in the JSON details
@@ -51,7 +58,7 @@ class ClassDemand:
         the rest, so the message stays short however many workloads compete.
         """
         named = _largest(self.workloads, lambda w: w.total)
-        parts = [f"{w.workload} {w.pods} pod{'s' if w.pods != 1 else ''} × {w.per_pod} = {w.total}" for w in named]
+        parts = [w.text() for w in named]
         rest = len(self.workloads) - len(named)
         if rest:
             parts.append(_more(rest, sum(w.pods for w in self.workloads) - sum(w.pods for w in named)))
@@ -83,6 +90,7 @@ class ClassDemand:
                 "largestDemands",
                 [
                     {"workload": w.workload, "pods": w.pods, "perPod": w.per_pod}
+                    | ({"sharedDevices": w.shared} if w.shared else {})
                     for w in _largest(self.workloads, lambda w: w.total)
                 ],
             ),
@@ -131,24 +139,21 @@ def class_demand(
 ) -> ClassDemand:
     """Demand for ``device_class`` by workload, in document order (shared claims count once), the
     matching ``devices`` (driver, pool, device), and which other workloads' placed pods hold them."""
-    workloads: dict[int, tuple[str, int, int]] = {}  # template index -> (workload, pods, per pod)
+    # template index -> (workload, pods, devices per pod in its own claims, devices of shared claims)
+    workloads: dict[int, tuple[str, int, int, int]] = {}
     seen_shared: set[tuple[str, str]] = set()
     for pod in pods:
-        claims = []
-        for use in pod.claims:
-            if use.claim is None:
-                continue
-            if use.shared:
-                if use.key in seen_shared or use.claim.allocation is not None:
-                    continue
-                seen_shared.add(use.key)
-            claims.append(use.claim)
-        count = per_pod_devices(claims, device_class)
-        if count == 0:
+        own = [use.claim for use in pod.claims if use.claim is not None and not use.shared]
+        shared = [(use.key, use.claim) for use in pod.claims if use.claim is not None and use.shared]
+        # An allocated shared claim already holds its devices; one not seen yet adds them once.
+        new = [claim for key, claim in shared if key not in seen_shared and claim.allocation is None]
+        seen_shared.update(key for key, _ in shared)
+        count, added = per_pod_devices(own, device_class), per_pod_devices(new, device_class)
+        if count == 0 and per_pod_devices([claim for _, claim in shared], device_class) == 0:
             continue
-        name, n, per_pod = workloads.get(pod.template_index, (pod.workload, 0, count))
-        workloads[pod.template_index] = (name, n + 1, max(per_pod, count))
-    demanding = {name for name, _, _ in workloads.values()}
+        name, n, per_pod, total_shared = workloads.get(pod.template_index, (pod.workload, 0, count, 0))
+        workloads[pod.template_index] = (name, n + 1, max(per_pod, count), total_shared + added)
+    demanding = {name for name, _, _, _ in workloads.values()}
     matching = set(devices)
     held: dict[str, set[tuple[str, str, str]]] = {}
     holders: dict[str, int] = {}  # workload -> its placed pods holding matching devices
