@@ -205,8 +205,12 @@ class Analysis:  # not slotted: it caches lazily computed properties
                 names.update(part.spec.device_class_name for part in request.parts())
         devices = {name: self.class_devices(name) for name in sorted(names) if name}
         classes = {name: entry.device_class for name, entry in self.inventory.classes.items()}
-        every = [(e.slice.driver, d) for e in self.inventory.slices for d in e.slice.devices]
-        return why.summarise(explanations, claims, devices, self.vocabulary, classes, every)
+        return why.summarise(explanations, claims, devices, self.vocabulary, classes, self.every_device)
+
+    @cached_property
+    def every_device(self) -> list[tuple[str, model.Device]]:
+        """(driver, device) of every inventory device: gathered once, not once per failing workload."""
+        return [(e.slice.driver, d) for e in self.inventory.slices for d in e.slice.devices]
 
     def _failure(self, group: list[Placement]) -> Failure:
         first = group[0]

@@ -24,6 +24,7 @@ from dralint.cluster.inventory import NodeEntry
 from dralint.cluster.pods import ClaimUse, Pod
 from dralint.dryrun import eligibility
 from dralint.dryrun.filters import Check, PlacedPods
+from dralint.dryrun.nodeindex import NodeIndex
 
 Strategy = Literal["pack", "spread"]
 Outcome = Literal[
@@ -150,6 +151,7 @@ def _no_node(pod: Pod, excluded: list[tuple[str, eligibility.Exclusion]]) -> Pla
 class _Eligible:
     indexes: list[int]  # of the nodes the pod may run on, in node order
     excluded: list[tuple[str, eligibility.Exclusion]]  # the others, with why
+    members: frozenset[int]  # the indexes, for lookups
 
 
 class _Run:
@@ -164,6 +166,7 @@ class _Run:
         explain: bool = True,
     ) -> None:
         self.nodes = nodes
+        self.index = NodeIndex([entry.node for entry in nodes])
         self.placed = placed
         self.last_node = -1  # "spread": the node used last, by any pod
         self.allocate = allocate
@@ -206,7 +209,7 @@ class _Run:
                     reason=f"claim {use.key[0]}/{use.key[1]} is already reserved by {self.reserved_for} pods",
                 )
             reused.append((use, existing))
-        candidates = self._candidates(pod, eligible.indexes, reused)
+        candidates = self._candidates(pod, eligible, reused)
         if not candidates:
             names = ", ".join(f"{u.key[0]}/{u.key[1]}" for u, _ in reused)
             return Placement(
@@ -336,25 +339,30 @@ class _Run:
                 indexes.append(i)
             else:
                 excluded.append((entry.node.name, why))
-        result = self.eligible_cache[key] = _Eligible(indexes, excluded)
+        result = self.eligible_cache[key] = _Eligible(indexes, excluded, frozenset(indexes))
         return result
 
     def _candidates(
-        self, pod: Pod, eligible: list[int], reused: list[tuple[ClaimUse, model.AllocationResult]]
+        self, pod: Pod, eligible: _Eligible, reused: list[tuple[ClaimUse, model.AllocationResult]]
     ) -> list[int]:
-        """Eligible nodes where every reused allocation is usable (cached: allocations never change)."""
+        """Eligible nodes where every reused allocation is usable (cached: allocations never change).
+
+        Found through the node index: an allocation usable on one node is tested against that
+        node, not against every eligible one.
+        """
         if not reused:
-            return eligible
+            return eligible.indexes
         key = (_eligibility_key(pod), tuple(use.key for use, _ in reused))
         cached = self.candidate_cache.get(key)
         if cached is None:
-            cached = [i for i in eligible if all(self._usable(self.nodes[i].node, a) for _, a in reused)]
+            usable: set[int] | None = None
+            for _, allocation in reused:
+                if allocation.node_selector is not None:
+                    nodes = self.index.matching(allocation.node_selector)
+                    usable = set(nodes) if usable is None else usable.intersection(nodes)
+            cached = eligible.indexes if usable is None else sorted(usable.intersection(eligible.members))
             self.candidate_cache[key] = cached
         return cached
-
-    @staticmethod
-    def _usable(node: model.Node, allocation: model.AllocationResult) -> bool:
-        return allocation.node_selector is None or eligibility.selector_matches(node, allocation.node_selector)
 
     def _positions(self, shape: tuple[object, ...], candidates: list[int]) -> Iterator[int]:
         """Positions in ``candidates`` to try: "pack" from the first not known to be full, "spread" from
