@@ -86,6 +86,8 @@ def expand_node(
 
 
 def _fill(text: str, values: Mapping[str, str]) -> str:
+    if "{" not in text:
+        return text  # most names and values have no placeholder: no regular expression to run
     return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
 
 
