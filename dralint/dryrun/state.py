@@ -27,6 +27,7 @@ from dralint.allocator.requests import claim_ref
 from dralint.allocator.selection import SelectorCache
 from dralint.api import model
 from dralint.cel import Environment
+from dralint.dryrun import shapes
 from dralint.dryrun.placement import Attempt, ClaimContents
 
 PoolKey = tuple[str, str]  # (driver, pool name)
@@ -94,13 +95,22 @@ class Cluster:
         self._view: dict[str, tuple[list[PoolKey], list[model.ResourceSlice]]] = {}
         # allocation results per pool, each kept as a claim so prepare.allocated_state can read it
         self._held: dict[PoolKey, list[model.DeviceRequestAllocationResult]] = {}
+        # Node shapes (see dryrun.shapes): per node, its view's shape and its pools' stand-in names;
+        # per pool, what is allocated in it (dropped when an allocation changes it); and the steps
+        # of every search that ended without a result, per node shape and claims shape.
+        self._contents_ids = shapes.SliceContents()
+        self._static: dict[str, tuple[model.Node, tuple[object, ...], tuple[tuple[str, int], ...]]] = {}
+        self._pool_states: dict[PoolKey, object] = {}
+        self._unsatisfiable: dict[tuple[object, ...], int] = {}
 
     def add(self, allocations: Iterable[model.AllocationResult]) -> None:
         """Record allocations: their devices, shares and capacity are taken from now on."""
         self._version += 1
         for allocation in allocations:
             for result in allocation.results:
-                self._held.setdefault((result.driver, result.pool), []).append(result)
+                key = (result.driver, result.pool)
+                self._held.setdefault(key, []).append(result)
+                self._pool_states.pop(key, None)
 
     def attempt(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Attempt:
         """Allocate ``claims`` together on ``node`` against the current allocations (nothing is recorded).
@@ -119,6 +129,14 @@ class Cluster:
             if budget.used >= budget.total:
                 return Attempt(None, budget.exhausted())
             steps = min(steps, budget.total - budget.used)
+        # A node of a shape where claims of this shape found no devices: the search would end the
+        # same way after as many steps (when the budget left allows as many: else it runs out).
+        shaped = (self._node_shape(node), key[2])
+        needed = self._unsatisfiable.get(shaped)
+        if needed is not None and needed <= steps:
+            budget.used += needed
+            attempt = self._gave_up[key] = Attempt(None)
+            return attempt
         allocator = self._allocator(node, steps)
         try:
             results = allocator.allocate(node, claims)
@@ -136,6 +154,7 @@ class Cluster:
             # allocated: the next pod of the same shape (any workload using the same template)
             # fails the same way until an allocation changes the cluster.
             attempt = self._gave_up[key] = Attempt(None)
+            self._unsatisfiable[shaped] = allocator.last_steps
             return attempt
         return Attempt(tuple(results))
 
@@ -175,6 +194,24 @@ class Cluster:
             budget=budget,
             selector_cache=self._selectors,
         )
+
+    def _node_shape(self, node: model.Node) -> tuple[object, ...]:
+        """The node's shape (:mod:`dralint.dryrun.shapes`): its view's, and what is allocated in each pool."""
+        known = self._static.get(node.name)
+        if known is None or (known[0] is not node and known[0] != node):
+            keys, slices = self._view_of(node.name)
+            static, ranks = shapes.static_shape(node, keys, slices, self._contents_ids)
+            known = self._static[node.name] = (node, static, ranks)
+        keys = self._view_of(node.name)[0]
+        states = []
+        for key in keys:
+            state = self._pool_states.get(key)
+            if state is None:
+                held = self._held.get(key, ())
+                state = shapes.pool_state(held, consumable_capacity=self.features.consumable_capacity)
+                self._pool_states[key] = state
+            states.append(state)
+        return known[1], tuple(zip(known[2], states, strict=True))
 
     def _shape(self, claims: Sequence[model.ResourceClaim]) -> tuple[tuple[str, str], ...]:
         """What an attempt's outcome depends on besides the node and the allocations: the claims'
