@@ -70,7 +70,7 @@ def _same(a: model.ResourceSlice, b: model.ResourceSlice) -> bool:
 
 
 def _same_device(a: model.Device, b: model.Device) -> bool:
-    return a is b or (a == b and _capacity_texts(a) == _capacity_texts(b))
+    return a is b or (a == b and (a.capacity is b.capacity or _capacity_texts(a) == _capacity_texts(b)))
 
 
 def _capacity_texts(device: model.Device) -> tuple[tuple[str, str], ...]:

@@ -60,7 +60,9 @@ class Cluster:
         *,
         cel_environment: Environment | None = None,
         budget: int | SearchBudget | None = None,
+        contents: shapes.SliceContents | None = None,
     ) -> None:
+        """``contents`` interns slice contents for the node shapes; clusters over the same slices share it."""
         self.slices = list(slices)
         self.classes = classes
         self.features = features
@@ -98,7 +100,7 @@ class Cluster:
         # Node shapes (see dryrun.shapes): per node, its view's shape and its pools' stand-in names;
         # per pool, what is allocated in it (dropped when an allocation changes it); and the steps
         # of every search that ended without a result, per node shape and claims shape.
-        self._contents_ids = shapes.SliceContents()
+        self.contents = contents if contents is not None else shapes.SliceContents()
         self._static: dict[str, tuple[model.Node, tuple[object, ...], tuple[tuple[str, int], ...]]] = {}
         self._pool_states: dict[PoolKey, object] = {}
         self._unsatisfiable: dict[tuple[object, ...], int] = {}
@@ -120,7 +122,7 @@ class Cluster:
         (the replicas of a Deployment would each give up the same way).
         """
         budget = self.budget
-        key = (node.name, self._version, self._shape(claims))
+        key = (node.name, self._version, self.claims_shape(claims))
         known = self._gave_up.get(key)
         if known is not None:
             return known
@@ -164,7 +166,7 @@ class Cluster:
         Claims of the same shape (the same specs in the same namespaces) get the same explanation
         with their own names, so the pods of many workloads of one template are explained once.
         """
-        key = (node.name, self._version, self._shape(claims))
+        key = (node.name, self._version, self.claims_shape(claims))
         known = self._explained.get(key)
         if known is not None:
             before, explanation = known
@@ -200,7 +202,7 @@ class Cluster:
         known = self._static.get(node.name)
         if known is None or (known[0] is not node and known[0] != node):
             keys, slices = self._view_of(node.name)
-            static, ranks = shapes.static_shape(node, keys, slices, self._contents_ids)
+            static, ranks = shapes.static_shape(node, keys, slices, self.contents)
             known = self._static[node.name] = (node, static, ranks)
         keys = self._view_of(node.name)[0]
         states = []
@@ -213,7 +215,7 @@ class Cluster:
             states.append(state)
         return known[1], tuple(zip(known[2], states, strict=True))
 
-    def _shape(self, claims: Sequence[model.ResourceClaim]) -> tuple[tuple[str, str], ...]:
+    def claims_shape(self, claims: Sequence[model.ResourceClaim]) -> tuple[tuple[str, str], ...]:
         """What an attempt's outcome depends on besides the node and the allocations: the claims'
         content and namespaces (the claims of many workloads often ask for the same)."""
         return tuple((self._contents(c.spec), c.meta.namespace) for c in claims)
