@@ -231,19 +231,24 @@ def expansion_entries(obj: KubeObject, expansion: compact.Expansion) -> tuple[li
 
     nodes = [NodeEntry(model.node(node.data), Origin(obj, node.path)) for node in expansion.nodes]
     slices: list[SliceEntry] = []
-    # Every node of a pool has the same devices: build each distinct device once (names aside).
+    # Every node of a pool has the same devices: build each distinct device once (names aside), and
+    # each device the expansion shares between nodes once (the typed devices are shared too).
     built: dict[str, model.Device] = {}
+    shared: dict[int, model.Device] = {}  # by the id of the expansion's device (alive as long as it)
     for expanded in expansion.slices:
         spec = expanded.data["spec"]
         typed = model.resource_slice({**expanded.data, "spec": {k: v for k, v in spec.items() if k != "devices"}})
         devices = []
         for device in spec.get("devices", ()):
-            # (the generator writes keys in one order, so the text of equal devices is equal)
-            key = repr({k: v for k, v in device.items() if k != "name"})
-            template = built.get(key)
-            if template is None:
-                template = built[key] = model.device(device)
-            devices.append(dataclasses.replace(template, name=device["name"]))
+            found = shared.get(id(device))
+            if found is None:
+                # (the generator writes keys in one order, so the text of equal devices is equal)
+                key = repr({k: v for k, v in device.items() if k != "name"})
+                template = built.get(key)
+                if template is None:
+                    template = built[key] = model.device(device)
+                found = shared[id(device)] = dataclasses.replace(template, name=device["name"])
+            devices.append(found)
         typed = dataclasses.replace(typed, devices=tuple(devices))
         slices.append(SliceEntry(typed, Origin(obj, expanded.path), expanded.device_paths))
     return nodes, slices
