@@ -101,8 +101,10 @@ class Cluster:
         # per pool, what is allocated in it (dropped when an allocation changes it); and the steps
         # of every search that ended without a result, per node shape and claims shape.
         self.contents = contents if contents is not None else shapes.SliceContents()
-        self._static: dict[str, tuple[model.Node, tuple[object, ...], tuple[tuple[str, int], ...]]] = {}
-        self._pool_states: dict[PoolKey, object] = {}
+        self._static: dict[str, tuple[model.Node, int]] = {}
+        self._pool_states: dict[PoolKey, int] = {}
+        self._shape_ids: dict[object, int] = {}  # static shapes, interned
+        self._state_ids: dict[object, int] = {}  # pool states, interned
         self._unsatisfiable: dict[tuple[object, ...], int] = {}
 
     def add(self, allocations: Iterable[model.AllocationResult]) -> None:
@@ -197,23 +199,23 @@ class Cluster:
             selector_cache=self._selectors,
         )
 
-    def _node_shape(self, node: model.Node) -> tuple[object, ...]:
-        """The node's shape (:mod:`dralint.dryrun.shapes`): its view's, and what is allocated in each pool."""
+    def _node_shape(self, node: model.Node) -> tuple[int, ...]:
+        """The node's shape (:mod:`dralint.dryrun.shapes`): its view's, then what is allocated in each of
+        its pools, each interned as a small integer (the shape is looked up on every attempt)."""
         known = self._static.get(node.name)
         if known is None or (known[0] is not node and known[0] != node):
             keys, slices = self._view_of(node.name)
-            static, ranks = shapes.static_shape(node, keys, slices, self.contents)
-            known = self._static[node.name] = (node, static, ranks)
-        keys = self._view_of(node.name)[0]
-        states = []
-        for key in keys:
+            static = shapes.static_shape(node, keys, slices, self.contents)
+            known = self._static[node.name] = (node, _intern(self._shape_ids, static))
+        states = [known[1]]
+        for key in self._view_of(node.name)[0]:
             state = self._pool_states.get(key)
             if state is None:
                 held = self._held.get(key, ())
-                state = shapes.pool_state(held, consumable_capacity=self.features.consumable_capacity)
-                self._pool_states[key] = state
+                found = shapes.pool_state(held, consumable_capacity=self.features.consumable_capacity)
+                state = self._pool_states[key] = _intern(self._state_ids, found)
             states.append(state)
-        return known[1], tuple(zip(known[2], states, strict=True))
+        return tuple(states)
 
     def claims_shape(self, claims: Sequence[model.ResourceClaim]) -> tuple[tuple[str, str], ...]:
         """What an attempt's outcome depends on besides the node and the allocations: the claims'
@@ -229,3 +231,10 @@ class Cluster:
             picked = [(self._order[id(s)], s) for key in keys for s in self._pools[key]]
             view = self._view[node_name] = (keys, [s for _, s in sorted(picked, key=lambda item: item[0])])
         return view
+
+
+def _intern(ids: dict[object, int], value: object) -> int:
+    found = ids.get(value)
+    if found is None:
+        found = ids[value] = len(ids)
+    return found
