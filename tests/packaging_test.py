@@ -26,7 +26,7 @@ def test_an_installed_wheel_checks_the_examples_from_outside_the_checkout(tmp_pa
     env |= {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(wheels.wheelhouse(tmp_path / "wheels"))}
     # A copy of what the build reads, so that building leaves no build/ or egg-info in the checkout.
     source = tmp_path / "source"
-    for folder in ("dralint", "rules", "schemas"):
+    for folder in ("dralint", "rules", "schemas", "profiles"):
         shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
     for file in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / file, source / file)
