@@ -116,7 +116,12 @@ def test_expand_shares_only_the_device_groups_that_read_no_node_placeholder() ->
     assert [n.data for n in expansion.nodes] == [node.data for node, _ in alone]
     assert [s.data for s in expansion.slices[: len(alone[0][1]) * 2]] == [s.data for _, ss in alone for s in ss]
     first, second = (
-        [d for s in expansion.slices if s.data["spec"].get("nodeName") == name for d in s.data["spec"].get("devices", [])]
+        [
+            d
+            for s in expansion.slices
+            if s.data["spec"].get("nodeName") == name
+            for d in s.data["spec"].get("devices", [])
+        ]
         for name in ("gpu-0", "gpu-1")
     )
     # "gpu-{index}" reads {node} in its uuid: each node has its own; the partitionable group is shared

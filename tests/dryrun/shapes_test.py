@@ -36,7 +36,11 @@ def _outcomes(analysis: Analysis) -> list[tuple[str, str, str | None, str]]:
 def _slice(name: str, pool: str, memory: str) -> model.ResourceSlice:
     device = model.Device("gpu-0", capacity={"memory": model.DeviceCapacity(parse_quantity(memory))})
     return model.ResourceSlice(
-        model.ObjectMeta(name=name), "gpu.example.com", model.ResourcePool(pool, 1, 1), node_name=pool, devices=(device,)
+        model.ObjectMeta(name=name),
+        "gpu.example.com",
+        model.ResourcePool(pool, 1, 1),
+        node_name=pool,
+        devices=(device,),
     )
 
 
