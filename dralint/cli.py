@@ -13,7 +13,7 @@ import click
 from dralint import __version__
 from dralint.api.versions import DEFAULT_RELEASE, RELEASES
 from dralint.errors import DralintError, UsageError
-from dralint.process import raise_recursion_limit
+from dralint.process import raise_recursion_limit, tune_collector
 
 if TYPE_CHECKING:
     from dralint.commands.simulate import SimulateSettings
@@ -26,11 +26,12 @@ _RELEASES = f"{RELEASES[0]}-{RELEASES[-1]}"
 def _run(function: Callable[[], int]) -> None:
     """Call a command and map errors to exit codes: 2 for dralint errors, 3 for internal ones.
 
-    The process-wide settings dralint needs (a recursion limit for deep CEL and allocations)
-    are applied here, at the entry point, never by library code.
+    The process-wide settings dralint needs (a recursion limit for deep CEL and allocations, the
+    garbage collector's thresholds) are applied here, at the entry point, never by library code.
     """
     debug = os.environ.get("DRALINT_DEBUG") == "1" or "--debug" in sys.argv
     raise_recursion_limit()
+    tune_collector()
     try:
         code = function()
     except DralintError as error:

@@ -28,6 +28,7 @@ findings = engine.run(ctx, builtin_rules(), engine.Selection(enabled=frozenset({
 with open(sys.argv[2], encoding="utf-8") as handle:
     outcomes = allocate_scenario(scenario(json.load(handle)))
 print(sys.getrecursionlimit(), gc.get_freeze_count(), [f.rule for f in findings], [o.outcome for o in outcomes])
+print(gc.get_threshold())
 """
 
 
@@ -40,7 +41,7 @@ def test_library_code_changes_neither_the_recursion_limit_nor_the_garbage_collec
     result = _python("-c", _LIBRARY_USE, str(DEEP), str(SCENARIO))
     assert result.stderr == ""
     # At Python's default limit the 240-level selector does not parse: dralint did not raise it.
-    assert result.stdout == "1000 0 ['DRA400'] ['allocated', 'unsatisfiable']\n"
+    assert result.stdout == "1000 0 ['DRA400'] ['allocated', 'unsatisfiable']\n(700, 10, 10)\n"
 
 
 def test_the_command_line_checks_a_deeply_nested_selector() -> None:
@@ -50,3 +51,9 @@ def test_the_command_line_checks_a_deeply_nested_selector() -> None:
         "1 file, 1 object: 0 errors, 0 warnings, 0 info\n",
         "",
     )
+
+
+def test_the_command_line_collects_garbage_cycles_less_often() -> None:
+    code = "import gc, sys\nfrom dralint.cli import _run\n_run(lambda: print(gc.get_threshold()) or 0)"
+    result = _python("-c", code)
+    assert result.stdout == "(200000, 30, 30)\n"

@@ -54,7 +54,7 @@ def _optional_nano(quantity: Quantity | None) -> int | None:
 class SliceInfo:
     """A ResourceSlice and its devices (built on first use)."""
 
-    __slots__ = ("_devices", "driver", "node_name", "node_selector", "per_device_node_selection", "pool", "slice")
+    __slots__ = ("driver", "node_name", "node_selector", "per_device_node_selection", "pool", "slice")
 
     def __init__(self, resource_slice: model.ResourceSlice) -> None:
         self.slice = resource_slice
@@ -63,25 +63,29 @@ class SliceInfo:
         self.node_name = resource_slice.node_name
         self.node_selector = resource_slice.node_selector
         self.per_device_node_selection = resource_slice.per_device_node_selection is True
-        self._devices: tuple[DeviceInfo, ...] | None = None
 
     @property
     def name(self) -> str:
         return self.slice.meta.name
 
     def devices(self, registry: DeviceRegistry) -> tuple[DeviceInfo, ...]:
-        if self._devices is None:
-            self._devices = tuple(DeviceInfo(self, device, registry) for device in self.slice.devices)
-        return self._devices
+        """The slice's devices, built once per registry. The registry keeps them, not the slice: a
+        device points at its slice, and a slice pointing back would make every allocator's devices a
+        reference cycle that only the cyclic garbage collector frees (one allocator per attempt)."""
+        built = registry.devices.get(self)
+        if built is None:
+            built = registry.devices[self] = tuple(DeviceInfo(self, device, registry) for device in self.slice.devices)
+        return built
 
 
 class DeviceRegistry:
     """Interns device ids as small integers and knows the allocated state of each id."""
 
-    __slots__ = ("aggregated", "allocated", "exclusive", "keys")
+    __slots__ = ("aggregated", "allocated", "devices", "exclusive", "keys")
 
     def __init__(self, state: AllocatedState, keys: dict[DeviceID, int] | None = None) -> None:
         self.keys: dict[DeviceID, int] = {} if keys is None else keys
+        self.devices: dict[SliceInfo, tuple[DeviceInfo, ...]] = {}  # see SliceInfo.devices
         self.exclusive = state.allocated_devices
         self.allocated = state.allocated_device_ids()
         self.aggregated: dict[DeviceID, dict[str, int]] = {

@@ -29,9 +29,33 @@ def node_matches(
     if all_nodes:
         return True
     if selector is not None:
-        terms = _parse(selector)
-        return any(_term_matches(term, node) for term in terms)
+        terms = selector_terms(selector)
+        return any(term_matches(term, node) for term in terms)
     return False
+
+
+# Parsed selectors by identity (each kept alive with its outcome, so that its id stays its own):
+# the dry-run matches one selector against thousands of nodes, and parsing is pure.
+_PARSED: dict[int, tuple[model.NodeSelector, tuple[model.NodeSelectorTerm, ...] | NodeSelectorError]] = {}
+_PARSED_MAX = 65_536
+
+
+def selector_terms(selector: model.NodeSelector) -> tuple[model.NodeSelectorTerm, ...]:
+    """``nodeaffinity.NewNodeSelector``: the terms that can match (empty ones dropped); raises
+    :class:`NodeSelectorError` when a requirement is invalid. Memoised per selector object."""
+    known = _PARSED.get(id(selector))
+    if known is None or known[0] is not selector:
+        try:
+            outcome: tuple[model.NodeSelectorTerm, ...] | NodeSelectorError = tuple(_parse(selector))
+        except NodeSelectorError as error:
+            outcome = error
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        known = _PARSED[id(selector)] = (selector, outcome)
+    outcome = known[1]
+    if isinstance(outcome, NodeSelectorError):
+        raise NodeSelectorError(*outcome.args)
+    return outcome
 
 
 def _parse(selector: model.NodeSelector) -> list[model.NodeSelectorTerm]:
@@ -83,7 +107,8 @@ def _field_errors(requirement: model.NodeSelectorRequirement, path: str) -> list
     return []
 
 
-def _term_matches(term: model.NodeSelectorTerm, node: model.Node) -> bool:
+def term_matches(term: model.NodeSelectorTerm, node: model.Node) -> bool:
+    """Whether ``node`` meets every requirement of one (parsed) term."""
     labels = node.labels
     for requirement in term.match_expressions:
         if not _label_matches(requirement, labels):

@@ -9,6 +9,7 @@ The allocator, the validator and the CEL quantity library all share this one imp
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 from typing import Literal
@@ -147,6 +148,13 @@ def parse_quantity(text: str) -> Quantity:
         raise QuantityError(
             "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
         )
+    return _parse(text)
+
+
+# Quantities are immutable and an inventory writes the same few ("80Gi", "10G") on thousands of
+# devices: each text is parsed once (exact fractions are slow to build).
+@functools.lru_cache(maxsize=4096)
+def _parse(text: str) -> Quantity:
     positive, num, denom, suffix = _split(text)
     if suffix in _DECIMAL_SUFFIXES:
         exponent, base, fmt = _DECIMAL_SUFFIXES[suffix], 10, "DecimalSI"

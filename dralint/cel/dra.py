@@ -8,6 +8,7 @@ it, memoised by the device's projection onto the attribute and capacity paths th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -225,8 +226,30 @@ def _attribute_value(kind: str, value: Any) -> Any:
     raise ValueError("unsupported attribute value")
 
 
+# Device values by what they are made of: a generated inventory's devices share their attribute
+# and capacity maps (each node's "gpu-3" is the template's), so one value serves thousands of
+# devices, and the diagnoses that each need every device's value build it once. The maps are
+# kept with the value, so that their ids stay their own.
+_VALUES: dict[tuple[str, int, int, object], tuple[Mapping[str, Any], Mapping[str, Any], DeviceValue]] = {}
+_VALUES_MAX = 65_536
+
+
 def device_value(driver: str, device: Device) -> DeviceValue:
-    """The CEL ``device`` of ``device`` published by ``driver``; never raises (see ``error``)."""
+    """The CEL ``device`` of ``device`` published by ``driver``; never raises (see ``error``).
+
+    Devices with the same driver, attribute and capacity maps get the same (shared) value."""
+    key = (driver, id(device.attributes), id(device.capacity), device.allow_multiple_allocations)
+    known = _VALUES.get(key)
+    if known is not None and known[0] is device.attributes and known[1] is device.capacity:
+        return known[2]
+    value = _device_value(driver, device)
+    if len(_VALUES) >= _VALUES_MAX:
+        _VALUES.clear()
+    _VALUES[key] = (device.attributes, device.capacity, value)
+    return value
+
+
+def _device_value(driver: str, device: Device) -> DeviceValue:
     attributes: dict[str, dict[str, Any]] = {}
     flat: dict[tuple[str, str, str], Any] = {}
     error: str | None = None

@@ -48,11 +48,12 @@ def expand(document: Mapping[str, Any]) -> Expansion:
     nodes: list[ExpandedNode] = []
     slices: list[ExpandedSlice] = []
     pool_nodes: dict[str, list[str]] = {}
+    groups = _Groups({}, {})  # (the document, and so every group, lives as long as the expansion)
     for p, pool in enumerate(spec.get("nodePools") or []):
         pool_path: Path = ("spec", "nodePools", p)
         names = pool_nodes.setdefault(pool["name"], [])
         for n in range(pool["count"]):
-            node, node_slices = expand_node(pool, pool_path, n)
+            node, node_slices = expand_node(pool, pool_path, n, groups=groups)
             names.append(node.data["metadata"]["name"])
             nodes.append(node)
             slices.extend(node_slices)
@@ -69,12 +70,18 @@ def node_name(pool: Mapping[str, Any], index: int) -> str:
 
 
 def expand_node(
-    pool: Mapping[str, Any], pool_path: Path, index: int, extra_labels: Mapping[str, str] | None = None
+    pool: Mapping[str, Any],
+    pool_path: Path,
+    index: int,
+    extra_labels: Mapping[str, str] | None = None,
+    *,
+    groups: _Groups | None = None,
 ) -> tuple[ExpandedNode, list[ExpandedSlice]]:
     """Node ``index`` of a node pool and its slices (also the autoscaler's template node for a new index).
 
     ``extra_labels`` are added under the pool's own (a planner's template node carries the labels
-    that make it a member of its pool).
+    that make it a member of its pool). ``groups`` memoises device groups across the nodes of a
+    pool (see :func:`_add_group`).
     """
     values = {"pool": pool["name"], "nodeIndex": str(index), "index": str(index)}
     name = node_name(pool, index)
@@ -82,10 +89,12 @@ def expand_node(
     data = _node(pool, name, values)
     if extra_labels:
         data["metadata"]["labels"] = {**extra_labels, **data["metadata"]["labels"]}
-    return ExpandedNode(data, pool_path), list(_node_slices(pool, pool_path, name, values))
+    return ExpandedNode(data, pool_path), list(_node_slices(pool, pool_path, name, values, groups))
 
 
 def _fill(text: str, values: Mapping[str, str]) -> str:
+    if "{" not in text:
+        return text  # most names and values have no placeholder: no regular expression to run
     return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
 
 
@@ -111,7 +120,7 @@ class _Pool:
 
 
 def _node_slices(
-    pool: Mapping[str, Any], pool_path: Path, node_name: str, values: dict[str, str]
+    pool: Mapping[str, Any], pool_path: Path, node_name: str, values: dict[str, str], groups: _Groups | None = None
 ) -> Iterator[ExpandedSlice]:
     pools: dict[tuple[str, str], _Pool] = {}
     for g, group in enumerate(pool.get("devices") or []):
@@ -121,7 +130,7 @@ def _node_slices(
         target = pools.setdefault(
             (group["driver"], pool_name), _Pool(group["driver"], pool_name, devices=[], counter_sets=[])
         )
-        _add_group(target, group, group_path, group_values)
+        _add_group(target, group, group_path, group_values, groups)
     for target in pools.values():
         yield from _slices(target, pool_path, {"nodeName": node_name}, f"{node_name}-{_dns(target.driver)}")
 
@@ -146,7 +155,58 @@ def _network_slices(
     yield from _slices(target, path, placement, _dns(pool_name))
 
 
-def _add_group(target: _Pool, group: Mapping[str, Any], path: Path, values: Mapping[str, str]) -> None:
+@dataclass(slots=True)
+class _Groups:
+    """Device groups expanded so far: by group and the values its placeholders read; and what they read."""
+
+    expanded: dict[tuple[object, ...], tuple[list[tuple[dict[str, Any], Path]], list[dict[str, Any]]]]
+    reads: dict[int, frozenset[str]]
+
+
+# Placeholders whose value is the same for every device of a group on every node of its pool
+# ("index" and "partition" are the device's and the partition's own): a group that reads no
+# other is expanded once per pool, and its devices are shared by the pool's nodes.
+_POOL_WIDE = frozenset({"pool", "driver", "index", "partition"})
+
+
+def _add_group(
+    target: _Pool, group: Mapping[str, Any], path: Path, values: Mapping[str, str], groups: _Groups | None = None
+) -> None:
+    """The devices (and counter sets) of one device group on one node, into ``target``.
+
+    With ``groups``, a group whose text reads no node placeholder ({node}, {nodeIndex}) is
+    expanded on the first node of its pool only; the other nodes share those device objects
+    (expanding 10,000 nodes device by device dominated the inventory). Sharing across nodes
+    is safe: an expansion is never modified, and each generated object is printed on its own.
+    """
+    if groups is None:
+        _expand_group(target, group, path, values)
+        return
+    read = groups.reads.get(id(group))
+    if read is None:
+        read = groups.reads[id(group)] = _placeholders(group) - _POOL_WIDE
+    key = (id(group), path, values.get("pool"), *(values.get(name) for name in sorted(read)))
+    known = groups.expanded.get(key)
+    if known is None:
+        expanded = _Pool(target.driver, target.name, devices=[], counter_sets=[])
+        _expand_group(expanded, group, path, values)
+        known = groups.expanded[key] = (expanded.devices, expanded.counter_sets)
+    target.devices.extend(known[0])
+    target.counter_sets.extend(known[1])
+
+
+def _placeholders(data: Any) -> frozenset[str]:
+    """The placeholders any text in ``data`` uses."""
+    if isinstance(data, str):
+        return frozenset(_PLACEHOLDER.findall(data)) if "{" in data else frozenset()
+    if isinstance(data, Mapping):
+        return frozenset().union(*(_placeholders(v) for v in data.values()))
+    if isinstance(data, list):
+        return frozenset().union(*(_placeholders(v) for v in data))
+    return frozenset()
+
+
+def _expand_group(target: _Pool, group: Mapping[str, Any], path: Path, values: Mapping[str, str]) -> None:
     partitions = group.get("partitions")
     for i in range(group.get("count", 1)):
         device_values = {**values, "index": str(i)}

@@ -10,7 +10,6 @@ only the standard hostname label, as the kubelet would register them.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -139,10 +138,16 @@ def has_device_source(obj: KubeObject) -> bool:
     return (obj.kind == "ResourceSlice" and obj.is_dra) or is_inventory_document(obj)
 
 
+# The typed nodes and slices of an Inventory document, by document.
+Expanded = dict[KubeObject, tuple[list[NodeEntry], list["SliceEntry"]]]
+
+
 def build(
     objects: Iterable[KubeObject],
     normalised: Mapping[KubeObject, Normalised],
     skipped_pools: Mapping[tuple[str, str], SkippedPool] | None = None,
+    *,
+    expanded: Expanded | None = None,
 ) -> Inventory:
     """The inventory described by ``objects`` (in input order).
 
@@ -150,6 +155,10 @@ def build(
     pool that it would store are left out too. Upstream, a pool with a slice missing is
     incomplete and unusable for most requests; leaving the whole pool out, with the reason,
     keeps the dry-run from reporting that as a defect of its own.
+
+    ``expanded`` memoises the expansion of Inventory documents across builds over the same
+    objects (the inventory as stored and as written): expanding 10,000 nodes is not cheap, and
+    the entries are immutable.
     """
     inventory = Inventory(skipped_pools=dict(skipped_pools or {}))
     budget = compact_schema.ExpansionBudget()
@@ -159,7 +168,13 @@ def build(
             if not compact_schema.validate(obj.raw):
                 refused = budget.take(obj.raw)
                 if refused is None:
-                    _add_expansion(inventory, obj, compact.expand(obj.raw))
+                    entries = expanded.get(obj) if expanded is not None else None
+                    if entries is None:
+                        entries = expansion_entries(obj, compact.expand(obj.raw))
+                        if expanded is not None:
+                            expanded[obj] = entries
+                    inventory.nodes.extend(entries[0])
+                    inventory.slices.extend(entries[1])
                     inventory.pools.extend(nodepools.from_document(obj))
                 else:
                     inventory.refused.append((obj, refused))
@@ -210,30 +225,30 @@ def _drop_duplicate_nodes(inventory: Inventory) -> None:
     inventory.nodes = unique
 
 
-def _add_expansion(inventory: Inventory, obj: KubeObject, expansion: compact.Expansion) -> None:
-    nodes, slices = expansion_entries(obj, expansion)
-    inventory.nodes.extend(nodes)
-    inventory.slices.extend(slices)
-
-
 def expansion_entries(obj: KubeObject, expansion: compact.Expansion) -> tuple[list[NodeEntry], list[SliceEntry]]:
     """The typed nodes and slices of an Inventory document's expansion (or of a template node made from it)."""
     from dralint.api import model
 
     nodes = [NodeEntry(model.node(node.data), Origin(obj, node.path)) for node in expansion.nodes]
     slices: list[SliceEntry] = []
-    # Every node of a pool has the same devices: build each distinct device once (names aside).
+    # Every node of a pool has the same devices: build each distinct device once (names aside), and
+    # each device the expansion shares between nodes once (the typed devices are shared too).
     built: dict[str, model.Device] = {}
+    shared: dict[int, model.Device] = {}  # by the id of the expansion's device (alive as long as it)
     for expanded in expansion.slices:
         spec = expanded.data["spec"]
         typed = model.resource_slice({**expanded.data, "spec": {k: v for k, v in spec.items() if k != "devices"}})
         devices = []
         for device in spec.get("devices", ()):
-            key = json.dumps({k: v for k, v in device.items() if k != "name"}, sort_keys=True)
-            template = built.get(key)
-            if template is None:
-                template = built[key] = model.device(device)
-            devices.append(dataclasses.replace(template, name=device["name"]))
+            found = shared.get(id(device))
+            if found is None:
+                # (the generator writes keys in one order, so the text of equal devices is equal)
+                key = repr({k: v for k, v in device.items() if k != "name"})
+                template = built.get(key)
+                if template is None:
+                    template = built[key] = model.device(device)
+                found = shared[id(device)] = dataclasses.replace(template, name=device["name"])
+            devices.append(found)
         typed = dataclasses.replace(typed, devices=tuple(devices))
         slices.append(SliceEntry(typed, Origin(obj, expanded.path), expanded.device_paths))
     return nodes, slices

@@ -43,6 +43,8 @@ def accepted_devices(
             compiled.append(compile_selector(selector.cel.expression))
         except CelError:
             return []
+    if not compiled:
+        return list(devices)  # (no device value to build)
     out = []
     for driver, device in devices:
         value = device_value(driver, device)
@@ -83,7 +85,7 @@ def capacity_problems(
     if request.spec.capacity is None or not devices:
         return
     for name, wanted in sorted(request.spec.capacity.requests.items()):
-        having = [(driver, d, d.capacity[name]) for driver, d in devices if name in d.capacity]
+        having = _offers(devices, name)
         if not having:
             known = sorted({c for _, d in devices for c in d.capacity})
             yield CapacityProblem(
@@ -94,53 +96,82 @@ def capacity_problems(
                 _capacity_hint(name, known),
             )
             continue
-        largest = max(having, key=lambda item: item[2].value)
-        big_enough = [item for item in having if item[2].value >= wanted]
+        largest = max(having, key=lambda offer: offer.capacity.value)
+        big_enough = [offer for offer in having if offer.capacity.value >= wanted]
         if not big_enough:
             yield CapacityProblem(
                 CapacityKind.TOO_LARGE,
                 request,
                 name,
                 f"{request.owner} requests {wanted} of {name} but the largest matching device "
-                f"({largest[1].name}) has {largest[2].value}",
+                f"({largest.device.name}) has {largest.capacity.value}",
             )
             continue
         # Once per distinct capacity: the devices of a large inventory share a handful.
         distinct: dict[model.DeviceCapacity, tuple[bool, Quantity | None, str]] = {}
-        for _, _, capacity in big_enough:
-            if capacity not in distinct:
-                distinct[capacity] = _policy(wanted, name, capacity)
-        verdicts = [distinct[capacity] for _, _, capacity in big_enough]
-        allowed = [v for v in verdicts if v[0]]
+        for offer in big_enough:
+            if offer.capacity not in distinct:
+                distinct[offer.capacity] = _policy(wanted, name, offer.capacity)
+        verdicts = [(distinct[offer.capacity], offer.devices) for offer in big_enough]
+        allowed = [(v, n) for v, n in verdicts if v[0]]
         if not allowed:
             yield CapacityProblem(
                 CapacityKind.POLICY_REFUSES,
                 request,
                 name,
                 f"{request.owner} requests {wanted} of {name}, which the request policy of every matching device "
-                f"refuses ({verdicts[0][2]})",
+                f"refuses ({verdicts[0][0][2]})",
                 "request an amount the policy allows",
             )
             continue
-        rounded = [v for v in allowed if v[1] is not None and v[1] != wanted]
-        if len(rounded) == len(allowed):
+        rounded = [(v, n) for v, n in allowed if v[1] is not None and v[1] != wanted]
+        if sum(n for _, n in rounded) == sum(n for _, n in allowed):  # (counted in devices)
+            consumed = rounded[0][0][1]
             yield CapacityProblem(
                 CapacityKind.POLICY_ROUNDS_UP,
                 request,
                 name,
-                f"{request.owner} requests {wanted} of {name} but the request policy makes it consume {rounded[0][1]}",
-                f"request {rounded[0][1]} to make the amount explicit",
+                f"{request.owner} requests {wanted} of {name} but the request policy makes it consume {consumed}",
+                f"request {consumed} to make the amount explicit",
             )
-        shareable = [d for _, d, _ in big_enough if d.allow_multiple_allocations]
-        if not shareable:
+        if not any(offer.shareable for offer in big_enough):
             yield CapacityProblem(
                 CapacityKind.NOT_SHAREABLE,
                 request,
                 name,
                 f"{request.owner} requests {wanted} of {name}, but no matching device allows multiple allocations: "
-                f"the pod gets a whole device ({largest[2].value})",
+                f"the pod gets a whole device ({largest.capacity.value})",
                 "drop the capacity request, or use devices with allowMultipleAllocations: true",
             )
+
+
+@dataclass(slots=True)
+class _Offer:
+    """The matching devices that publish one capacity object (generated devices share theirs)."""
+
+    capacity: model.DeviceCapacity
+    device: model.Device  # the first of them
+    devices: int = 1
+    shareable: bool = False  # some of them allow multiple allocations
+
+
+def _offers(devices: Sequence[tuple[str, model.Device]], name: str) -> list[_Offer]:
+    """The devices that have capacity ``name``, grouped by its object, in the order of their first device.
+
+    The first device with some property of its capacity (the largest, the first large enough) is
+    then the first device of the first group with that property.
+    """
+    groups: dict[int, _Offer] = {}
+    for _, device in devices:
+        capacity = device.capacity.get(name)
+        if capacity is None:
+            continue
+        offer = groups.get(id(capacity))
+        if offer is None:
+            offer = groups[id(capacity)] = _Offer(capacity, device, 0)
+        offer.devices += 1
+        offer.shareable = offer.shareable or device.allow_multiple_allocations is True
+    return list(groups.values())
 
 
 def _capacity_hint(name: str, known: list[str]) -> str | None:

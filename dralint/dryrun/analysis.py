@@ -21,6 +21,7 @@ from dralint.cluster.inventory import Inventory
 from dralint.diagnose import demand, hints, why
 from dralint.dryrun.filters import PlacedPods
 from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Strategy, simulate
+from dralint.dryrun.shapes import SliceContents
 from dralint.dryrun.state import Cluster, SearchBudget
 from dralint.dryrun.utilisation import PoolUtilisation, utilisation
 
@@ -66,6 +67,8 @@ class Analysis:  # not slotted: it caches lazily computed properties
     _class_devices: dict[str, list[tuple[str, model.Device]]] = field(default_factory=dict)
     _class_demands: dict[str, tuple[str, Details]] = field(default_factory=dict)
     _capacity_demands: dict[tuple[str, str], demand.CapacityDemand] = field(default_factory=dict)
+    # (claims' shape, id of the candidates) -> (the candidates, whether the claims fit one of them when empty)
+    _fits_empty: dict[tuple[object, int], tuple[tuple[str, ...], bool]] = field(default_factory=dict)
 
     @cached_property
     def nodes_by_name(self) -> dict[str, model.Node]:
@@ -103,6 +106,8 @@ class Analysis:  # not slotted: it caches lazily computed properties
         of the nodes (or on none) and its driver is one whose devices the class accepts, or, when the
         class accepts no stored device at all, one its selectors name (or the class has none).
         """
+        if not self.inventory.skipped_pools:
+            return []  # (the usual case: nothing to gather per failing workload)
         names = set(nodes)
         accepted = {driver for driver, _ in self.class_devices(device_class)}
         entry = self.inventory.classes.get(device_class)
@@ -175,7 +180,8 @@ class Analysis:  # not slotted: it caches lazily computed properties
     @cached_property
     def empty(self) -> Cluster:
         """The inventory's devices with nothing allocated, not even what the inventory says is in use."""
-        return Cluster(self.cluster.slices, self.cluster.classes, self.features, budget=self.cluster.budget)
+        cluster = self.cluster
+        return Cluster(cluster.slices, cluster.classes, self.features, budget=cluster.budget, contents=cluster.contents)
 
     def never_allocatable(self, claim: model.ResourceClaim) -> list[why.RequestWhy] | AllocatorError | None:
         """Why a claim no pod uses could not be allocated on any node of the empty cluster.
@@ -205,16 +211,29 @@ class Analysis:  # not slotted: it caches lazily computed properties
                 names.update(part.spec.device_class_name for part in request.parts())
         devices = {name: self.class_devices(name) for name in sorted(names) if name}
         classes = {name: entry.device_class for name, entry in self.inventory.classes.items()}
-        every = [(e.slice.driver, d) for e in self.inventory.slices for d in e.slice.devices]
-        return why.summarise(explanations, claims, devices, self.vocabulary, classes, every)
+        return why.summarise(explanations, claims, devices, self.vocabulary, classes, self.every_device)
+
+    @cached_property
+    def every_device(self) -> list[tuple[str, model.Device]]:
+        """(driver, device) of every inventory device: gathered once, not once per failing workload."""
+        return [(e.slice.driver, d) for e in self.inventory.slices for d in e.slice.devices]
 
     def _failure(self, group: list[Placement]) -> Failure:
         first = group[0]
         claims = [use.claim for use in first.attempted if use.claim is not None]
-        nodes = [self.nodes_by_name[name] for name in first.candidates]
-        fits_empty = any(self.base.attempt(node, claims).results is not None for node in nodes)
+        # Whether the claims fit some candidate of the cluster without the dry-run's allocations
+        # depends on the claims' shape and the candidates only: the failing workloads of one
+        # template, with the same candidates, ask it once instead of once per workload and node.
+        key = (self.base.claims_shape(claims), id(first.candidates))
+        known = self._fits_empty.get(key)
+        if known is None or known[0] is not first.candidates:
+            nodes = [self.nodes_by_name[name] for name in first.candidates]
+            fits = any(self.base.attempt(node, claims).results is not None for node in nodes)
+            known = self._fits_empty[key] = (first.candidates, fits)
+        fits_empty = known[1]
         cluster = self.cluster if fits_empty else self.base
-        explanations = tuple(cluster.explain(node, claims) for node in nodes[:MAX_EXPLAINED_NODES])
+        names = first.candidates[:MAX_EXPLAINED_NODES]
+        explanations = tuple(cluster.explain(self.nodes_by_name[name], claims) for name in names)
         return Failure(first, tuple(group), fits_empty, explanations)
 
 
@@ -249,8 +268,9 @@ def analyse(
     pods = pods_module.expand(pod_templates, index, inventory.nodes, extended, rejected=rejected_workloads)
     # The scheduler evaluates selectors in the StoredExpressions environment (everything enabled).
     budget = SearchBudget(limits.max_search_steps, limits.max_dry_run_steps)
-    cluster = Cluster(slices, classes, features, budget=budget)
-    base = Cluster(slices, classes, features, budget=budget)
+    contents = SliceContents()
+    cluster = Cluster(slices, classes, features, budget=budget, contents=contents)
+    base = Cluster(slices, classes, features, budget=budget, contents=contents)
     existing = [entry.claim for entry in inventory.allocated]
     for claims_cluster in (cluster, base):
         claims_cluster.add(c.allocation for c in existing if c.allocation is not None)

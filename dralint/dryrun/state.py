@@ -27,6 +27,7 @@ from dralint.allocator.requests import claim_ref
 from dralint.allocator.selection import SelectorCache
 from dralint.api import model
 from dralint.cel import Environment
+from dralint.dryrun import shapes
 from dralint.dryrun.placement import Attempt, ClaimContents
 
 PoolKey = tuple[str, str]  # (driver, pool name)
@@ -59,7 +60,9 @@ class Cluster:
         *,
         cel_environment: Environment | None = None,
         budget: int | SearchBudget | None = None,
+        contents: shapes.SliceContents | None = None,
     ) -> None:
+        """``contents`` interns slice contents for the node shapes; clusters over the same slices share it."""
         self.slices = list(slices)
         self.classes = classes
         self.features = features
@@ -94,13 +97,24 @@ class Cluster:
         self._view: dict[str, tuple[list[PoolKey], list[model.ResourceSlice]]] = {}
         # allocation results per pool, each kept as a claim so prepare.allocated_state can read it
         self._held: dict[PoolKey, list[model.DeviceRequestAllocationResult]] = {}
+        # Node shapes (see dryrun.shapes): per node, its view's shape and its pools' stand-in names;
+        # per pool, what is allocated in it (dropped when an allocation changes it); and the steps
+        # of every search that ended without a result, per node shape and claims shape.
+        self.contents = contents if contents is not None else shapes.SliceContents()
+        self._static: dict[str, tuple[model.Node, int]] = {}
+        self._pool_states: dict[PoolKey, int] = {}
+        self._shape_ids: dict[object, int] = {}  # static shapes, interned
+        self._state_ids: dict[object, int] = {}  # pool states, interned
+        self._unsatisfiable: dict[tuple[object, ...], int] = {}
 
     def add(self, allocations: Iterable[model.AllocationResult]) -> None:
         """Record allocations: their devices, shares and capacity are taken from now on."""
         self._version += 1
         for allocation in allocations:
             for result in allocation.results:
-                self._held.setdefault((result.driver, result.pool), []).append(result)
+                key = (result.driver, result.pool)
+                self._held.setdefault(key, []).append(result)
+                self._pool_states.pop(key, None)
 
     def attempt(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Attempt:
         """Allocate ``claims`` together on ``node`` against the current allocations (nothing is recorded).
@@ -110,7 +124,7 @@ class Cluster:
         (the replicas of a Deployment would each give up the same way).
         """
         budget = self.budget
-        key = (node.name, self._version, self._shape(claims))
+        key = (node.name, self._version, self.claims_shape(claims))
         known = self._gave_up.get(key)
         if known is not None:
             return known
@@ -119,6 +133,14 @@ class Cluster:
             if budget.used >= budget.total:
                 return Attempt(None, budget.exhausted())
             steps = min(steps, budget.total - budget.used)
+        # A node of a shape where claims of this shape found no devices: the search would end the
+        # same way after as many steps (when the budget left allows as many: else it runs out).
+        shaped = (self._node_shape(node), key[2])
+        needed = self._unsatisfiable.get(shaped)
+        if needed is not None and needed <= steps:
+            budget.used += needed
+            attempt = self._gave_up[key] = Attempt(None)
+            return attempt
         allocator = self._allocator(node, steps)
         try:
             results = allocator.allocate(node, claims)
@@ -136,6 +158,7 @@ class Cluster:
             # allocated: the next pod of the same shape (any workload using the same template)
             # fails the same way until an allocation changes the cluster.
             attempt = self._gave_up[key] = Attempt(None)
+            self._unsatisfiable[shaped] = allocator.last_steps
             return attempt
         return Attempt(tuple(results))
 
@@ -145,7 +168,7 @@ class Cluster:
         Claims of the same shape (the same specs in the same namespaces) get the same explanation
         with their own names, so the pods of many workloads of one template are explained once.
         """
-        key = (node.name, self._version, self._shape(claims))
+        key = (node.name, self._version, self.claims_shape(claims))
         known = self._explained.get(key)
         if known is not None:
             before, explanation = known
@@ -176,7 +199,25 @@ class Cluster:
             selector_cache=self._selectors,
         )
 
-    def _shape(self, claims: Sequence[model.ResourceClaim]) -> tuple[tuple[str, str], ...]:
+    def _node_shape(self, node: model.Node) -> tuple[int, ...]:
+        """The node's shape (:mod:`dralint.dryrun.shapes`): its view's, then what is allocated in each of
+        its pools, each interned as a small integer (the shape is looked up on every attempt)."""
+        known = self._static.get(node.name)
+        if known is None or (known[0] is not node and known[0] != node):
+            keys, slices = self._view_of(node.name)
+            static = shapes.static_shape(node, keys, slices, self.contents)
+            known = self._static[node.name] = (node, _intern(self._shape_ids, static))
+        states = [known[1]]
+        for key in self._view_of(node.name)[0]:
+            state = self._pool_states.get(key)
+            if state is None:
+                held = self._held.get(key, ())
+                found = shapes.pool_state(held, consumable_capacity=self.features.consumable_capacity)
+                state = self._pool_states[key] = _intern(self._state_ids, found)
+            states.append(state)
+        return tuple(states)
+
+    def claims_shape(self, claims: Sequence[model.ResourceClaim]) -> tuple[tuple[str, str], ...]:
         """What an attempt's outcome depends on besides the node and the allocations: the claims'
         content and namespaces (the claims of many workloads often ask for the same)."""
         return tuple((self._contents(c.spec), c.meta.namespace) for c in claims)
@@ -190,3 +231,10 @@ class Cluster:
             picked = [(self._order[id(s)], s) for key in keys for s in self._pools[key]]
             view = self._view[node_name] = (keys, [s for _, s in sorted(picked, key=lambda item: item[0])])
         return view
+
+
+def _intern(ids: dict[object, int], value: object) -> int:
+    found = ids.get(value)
+    if found is None:
+        found = ids[value] = len(ids)
+    return found

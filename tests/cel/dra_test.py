@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -145,3 +146,14 @@ def test_selector_paths_pin_driver_and_projection() -> None:
     assert selector.paths.projectable
     assert selector.paths.reads == (("driver",), ("entry", "attributes", "gpu.example.com", "model"))
     assert not compile_selector('device.attributes.all(d, d != "")').paths.projectable
+
+
+def test_device_value_is_shared_by_devices_made_of_the_same_maps() -> None:
+    template = model_device({"name": "gpu-0", "attributes": {"model": {"string": "A100"}}, "capacity": {"mem": "1Gi"}})
+    twin = dataclasses.replace(template, name="gpu-1")  # an expanded Inventory's devices share their maps
+    alike = model_device({"name": "gpu-2", "attributes": {"model": {"string": "A100"}}, "capacity": {"mem": "1Gi"}})
+    shared = device_value("gpu.example.com", template)
+    assert device_value("gpu.example.com", twin) is shared
+    assert device_value("other.example.com", twin) is not shared  # the driver is part of the value
+    own = device_value("gpu.example.com", alike)  # equal maps, not the same ones: a value of its own
+    assert own is not shared and (own.value, own.flat, own.error) == (shared.value, shared.flat, shared.error)

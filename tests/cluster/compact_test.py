@@ -105,3 +105,26 @@ def test_expand_node_continues_the_pool_numbering() -> None:
     assert [(s.data["metadata"]["name"], s.data["spec"]["pool"]["name"]) for s in slices] == [
         ("a100-16-gpu-example-com-0", "a100-16")
     ]
+
+
+def test_expand_shares_only_the_device_groups_that_read_no_node_placeholder() -> None:
+    document = _document("inventory/compact-gpu.yaml")
+    expansion = compact.expand(document)
+    # node by node, without sharing anything: the same documents
+    pool = document["spec"]["nodePools"][0]  # type: ignore[index]
+    alone = [compact.expand_node(pool, ("spec", "nodePools", 0), n) for n in range(2)]
+    assert [n.data for n in expansion.nodes] == [node.data for node, _ in alone]
+    assert [s.data for s in expansion.slices[: len(alone[0][1]) * 2]] == [s.data for _, ss in alone for s in ss]
+    first, second = (
+        [
+            d
+            for s in expansion.slices
+            if s.data["spec"].get("nodeName") == name
+            for d in s.data["spec"].get("devices", [])
+        ]
+        for name in ("gpu-0", "gpu-1")
+    )
+    # "gpu-{index}" reads {node} in its uuid: each node has its own; the partitionable group is shared
+    assert first[0] is not second[0] and first[0]["attributes"]["uuid"] != second[0]["attributes"]["uuid"]
+    assert [d["name"] for d in first[2:]] == [d["name"] for d in second[2:]]
+    assert all(a is b for a, b in zip(first[2:], second[2:], strict=True))
