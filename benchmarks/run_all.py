@@ -50,6 +50,13 @@ BENCHMARKS = [
     Benchmark("profile_bench.py", (), (), "Profile of the corpus check"),
     Benchmark("allocator_bench.py", (), ("--repeat", "1"), "Allocator"),
     Benchmark("simulate_bench.py", (), (), "Cluster dry-run"),
+    Benchmark(
+        "cluster_bench.py",
+        ("--sizes", "1/8,1/4,1/2,1", "--in-process", "1/8"),
+        ("--sizes", "1/64,1/32", "--in-process", "1/64"),
+        "The largest GPU clusters: growth from 1/8 to 10,000 nodes",
+    ),
+    Benchmark("scale_bench.py", (), ("--sizes", "100,300"), "Growth in workloads"),
     Benchmark("plan_bench.py", (), ("--pods", "1000"), "Node pool planning"),
     Benchmark("cel_bench.py", (), ("--devices", "1000", "--repeat", "1"), "CEL selectors"),
     Benchmark("apiserver_bench.py", (), ("--slices", "50", "--repeat", "1"), "kube-apiserver checks"),
