@@ -13,7 +13,6 @@ import json
 import re
 import sys
 from collections.abc import Iterator, MutableMapping
-from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ruamel.yaml import YAML
@@ -24,6 +23,7 @@ from dralint.api import rewrite
 from dralint.api.rewrite import ConvertError
 from dralint.api.versions import GROUP, LEGACY_VERSIONS, SERVED, VERSIONS, normalise_release
 from dralint.apimachinery.fieldpath import render
+from dralint.dataclass import dataclass
 from dralint.errors import InputError, UsageError
 from dralint.read import sources
 

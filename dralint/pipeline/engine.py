@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Protocol
 
 from dralint.api.objects import KubeObject
 from dralint.apimachinery.fieldpath import Path
 from dralint.checks import registry
 from dralint.config import globs
+from dralint.dataclass import dataclass
 from dralint.errors import InternalError
 from dralint.findings import SEVERITY_RANK, Finding, Location, Severity, Suppression, Violation
 from dralint.pipeline.context import CheckContext

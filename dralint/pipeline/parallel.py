@@ -21,12 +21,12 @@ import pickle
 import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dralint import progress
 from dralint.api.versions import Target
 from dralint.apimachinery.fieldpath import Path
+from dralint.dataclass import dataclass
 from dralint.pipeline import engine
 from dralint.pipeline.context import CheckContext, Options, Workspace
 from dralint.process import freeze_loaded, raise_recursion_limit

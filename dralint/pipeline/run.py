@@ -24,13 +24,14 @@ import datetime
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Literal
 
 from dralint.api.versions import DEFAULT_RELEASE, Target, make_target, normalise_release, parse_feature_gates
 from dralint.config import ConfigFile, discover, globs
 from dralint.config import load as load_config
 from dralint.config.resolve import CONFIG_ENV, Effective, Layer, Ref, from_environment, from_file, merge
+from dralint.dataclass import dataclass
 from dralint.errors import ConfigError, DralintError
 from dralint.findings import Finding, Suppression
 from dralint.limits import Limits, from_config

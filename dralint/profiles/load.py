@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path as FilePath
 from typing import Any
 
 from dralint import data
 from dralint.apimachinery.fieldpath import Path
+from dralint.dataclass import dataclass
 from dralint.errors import ConfigError
 from dralint.profiles.model import (
     ConfigKind,

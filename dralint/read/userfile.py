@@ -6,10 +6,10 @@ Unlike manifests, these files configure dralint itself: anything wrong with them
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from dralint.apimachinery.fieldpath import Path
+from dralint.dataclass import dataclass
 from dralint.errors import ConfigError
 from dralint.read.sources import DEFAULT_MAX_FILE_BYTES, NotARegularFile, read_bytes
 from dralint.read.yamldoc import Document, decode

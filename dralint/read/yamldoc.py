@@ -15,13 +15,14 @@ import bisect
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from functools import lru_cache
 from typing import Any, Protocol
 
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from dralint.apimachinery.fieldpath import Path
+from dralint.dataclass import dataclass
 from dralint.read import json_stream, templating
 from dralint.read.compose import PLAIN as _PLAIN
 from dralint.read.compose import QUOTED as _QUOTED

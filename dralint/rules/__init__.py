@@ -13,12 +13,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 from typing import Any, Literal
 
 from dralint import data
 from dralint.apimachinery.fieldpath import Path, parse
+from dralint.dataclass import dataclass
 from dralint.errors import ConfigError
 from dralint.findings import Severity
 from dralint.read import userfile

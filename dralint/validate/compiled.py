@@ -16,10 +16,10 @@ compares both validators on the corpus and on mutated objects. The order of issu
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from dralint.apimachinery.fieldpath import Path
+from dralint.dataclass import dataclass
 
 # A path under construction: (parent trail, step), None at the root; turned into a tuple only
 # for values that have an issue.

@@ -15,7 +15,6 @@ import difflib
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import Any
@@ -24,6 +23,7 @@ from dralint import schemas
 from dralint.api.versions import RELEASES
 from dralint.apimachinery.fieldpath import Path, render
 from dralint.apimachinery.quantity import QuantityError, parse_quantity
+from dralint.dataclass import dataclass
 from dralint.read.scalars import NumberText, int_text
 from dralint.validate.compiled import Check, Compiler, Issue
 from dralint.validate.jsontypes import TYPE_PHRASES, Problem, SchemaError, json_type, type_phrase
