@@ -29,7 +29,7 @@ from dralint.apimachinery.fieldpath import Path
 from dralint.dataclass import dataclass
 from dralint.pipeline import engine
 from dralint.pipeline.context import CheckContext, Options, Workspace
-from dralint.process import freeze_loaded, raise_recursion_limit
+from dralint.process import freeze_loaded, raise_recursion_limit, tune_garbage_collection
 from dralint.read import sources
 from dralint.read.load import Input, load_files, merge
 from dralint.read.yamldoc import Document, Limits, Lookup
@@ -183,6 +183,7 @@ def _serve(connection: Connection) -> None:
     line's process settings (a worker started by ``spawn`` does not inherit them).
     """
     raise_recursion_limit()
+    tune_garbage_collection()
     progress.detach()  # the parent draws the line, from the parts it gets back
     documents: dict[tuple[str, int], Document] = {}
     while True:
