@@ -53,6 +53,7 @@ def test_an_installed_wheel_checks_the_examples_from_outside_the_checkout(tmp_pa
         str(venv / "share" / "dralint" / "rules"),
         str(venv / "share" / "dralint" / "schemas"),
     ]
+    assert (venv / "share" / "dralint" / "rules" / "catalogue.json").is_file()  # the decoded catalogue (rules/)
 
     result = _run(venv / "bin" / "dralint", "check", "examples/", cwd=work, env=env)
     in_tree = _run(

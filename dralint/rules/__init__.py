@@ -3,15 +3,21 @@
 A rule is data (id, name, category, default severity, summary, typed options, documentation)
 plus what reports it: the name of a Python check registered in :mod:`dralint.checks.registry`, or a CEL
 ``policy`` over the object (the way ValidatingAdmissionPolicy works). Built-in rules live in
-this folder (``CATALOGUE_FILES``); users add their own files with ``--rules`` or the
-configuration. Every file is validated against ``schema.json``; a broken file is a
-:class:`~dralint.errors.ConfigError` naming file, line and column.
+the top-level ``rules/`` folder (``CATALOGUE_FILES``); users add their own files with
+``--rules`` or the configuration. Every file is validated against ``schema.json``; a broken
+file is a :class:`~dralint.errors.ConfigError` naming file, line and column.
+
+Decoding the built-in files with positions took a tenth of a one-file check, so
+``rules/catalogue.json`` holds them decoded (written by ``scripts/generate_catalogue.py``, kept
+current by a test); a run reads it when it matches the YAML files, which stay the source.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import field
 from functools import cache
@@ -42,6 +48,8 @@ CATALOGUE_FILES = (
 DOC_SECTIONS = ("what", "why", "example", "use_instead")
 BUILTIN_PREFIX = "DRA"
 USER_RULE_SUFFIXES = (".yaml", ".yml")
+COMPILED_FILE = "catalogue.json"  # in rules/, beside CATALOGUE_FILES
+COMPILED_FORMAT = 1
 
 OptionType = Literal["integer", "number", "string", "boolean", "list"]
 _OPTION_JSON_TYPES: dict[str, Any] = {
@@ -129,14 +137,14 @@ def load_file(file: userfile.UserFile, *, builtin: bool, validate: bool = True) 
         schemacheck.validate(_schema(), data, file.where)
     rules = []
     for index, entry in enumerate(data):
-        rule = _rule(entry, file, index, builtin=builtin)
+        rule = _rule(entry, file.name, file.position((index,))[0], builtin=builtin)
         if validate:
             _check_rule(rule, entry, file, index)
         rules.append(rule)
     return rules
 
 
-def _rule(entry: Mapping[str, Any], file: userfile.UserFile, index: int, *, builtin: bool) -> Rule:
+def _rule(entry: Mapping[str, Any], source: str, line: int, *, builtin: bool) -> Rule:
     policy = entry.get("policy")
     return Rule(
         id=entry["id"],
@@ -159,8 +167,8 @@ def _rule(entry: Mapping[str, Any], file: userfile.UserFile, index: int, *, buil
             for name, spec in (entry.get("options") or {}).items()
         },
         docs=dict(entry.get("docs") or {}),
-        source=file.name,
-        line=file.position((index,))[0],
+        source=source,
+        line=line,
         builtin=builtin,
     )
 
@@ -259,14 +267,53 @@ def _merge(into: dict[str, Rule], rules: Iterable[Rule]) -> None:
 def builtin_rules() -> dict[str, Rule]:
     """The built-in catalogue, keyed by rule id, in id order."""
     rules: dict[str, Rule] = {}
-    folder = data.folder("rules")
-    for name in CATALOGUE_FILES:
-        resource = folder / name
-        if not resource.is_file():
-            continue
-        file = userfile.parse(f"rules/{name}", resource.read_text(encoding="utf-8"))
-        _merge(rules, load_file(file, builtin=True, validate=False))
+    for source, line, entry in _builtin_entries(_builtin_texts()):
+        _merge(rules, [_rule(entry, source, line, builtin=True)])
     return dict(sorted(rules.items()))
+
+
+Entry = tuple[str, int, Mapping[str, Any]]  # (file as the repository names it, line, the rule as written)
+
+
+def _builtin_texts() -> dict[str, str]:
+    folder = data.folder("rules")
+    return {name: (folder / name).read_text(encoding="utf-8") for name in CATALOGUE_FILES if (folder / name).is_file()}
+
+
+def _builtin_entries(texts: Mapping[str, str]) -> list[Entry]:
+    """The rules of the built-in files: from ``catalogue.json`` when it was written from these texts."""
+    try:
+        compiled = json.loads((data.folder("rules") / COMPILED_FILE).read_bytes())
+    except (OSError, ValueError):  # absent or unreadable: the YAML files are enough
+        compiled = None
+    current = isinstance(compiled, dict) and compiled.get("format") == COMPILED_FORMAT
+    if current and compiled.get("digest") == _digest(texts) and isinstance(compiled.get("rules"), list):
+        return [(source, line, entry) for source, line, entry in compiled["rules"]]
+    return decode_builtin(texts)
+
+
+def decode_builtin(texts: Mapping[str, str]) -> list[Entry]:
+    """The rules of the built-in files, decoded from YAML, in file order."""
+    out: list[Entry] = []
+    for name, text in texts.items():
+        file = userfile.parse(f"rules/{name}", text)
+        out.extend((file.name, file.position((index,))[0], entry) for index, entry in enumerate(file.data or []))
+    return out
+
+
+def _digest(texts: Mapping[str, str]) -> dict[str, int]:
+    # Tells edited files from those catalogue.json was written from (a stale file is not used);
+    # no protection against tampering is needed: it decides only which of two copies to read.
+    return {name: zlib.crc32(text.encode("utf-8")) for name, text in texts.items()}
+
+
+def compiled_catalogue() -> str:
+    """The text of ``rules/catalogue.json`` for the current built-in files."""
+    texts = _builtin_texts()
+    head = json.dumps({"format": COMPILED_FORMAT, "digest": _digest(texts)}, ensure_ascii=False)
+    # One rule per line, so that a change to a rule is a change to one line of the file.
+    rules = ",\n".join(json.dumps(entry, ensure_ascii=False) for entry in decode_builtin(texts))
+    return f'{head[:-1]}, "rules": [\n{rules}\n]}}\n'
 
 
 def user_rule_files(paths: Sequence[str]) -> list[str]:
