@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from dralint.dataclass import dataclass
+from dralint.dataclass import INTERPRETED_CALLS, dataclass
 
 
 # The shapes dralint uses: frozen or not, slotted or not, ordered, without eq, defaults and
@@ -103,7 +103,7 @@ def _make(classes: dict[str, type], name: str) -> Any:
 
 
 def _normalised(text: str) -> str:
-    return text.replace("_stdlib", "").replace("_ours", "")
+    return text.replace("_stdlib", "").replace("_ours", "").replace("_fresh", "")
 
 
 def _outcome(check: Any, obj: Any, other: Any) -> tuple[str, str]:
@@ -164,11 +164,45 @@ def test_dataclass_mutable_instances_are_unhashable_and_assignable() -> None:
         hash(obj)
 
 
+@pytest.mark.parametrize(
+    ("name", "args", "kwargs"),
+    [
+        ("Frozen", (1, "x", (2,), [3], 4), {}),
+        ("Frozen", (), {"a": 1, "e": 2, "c": (1,)}),
+        ("Frozen", (1,), {"b": "y", "d": [1]}),
+        ("Frozen", (1,), {"a": 2}),  # given twice
+        ("Frozen", (1,), {"f": 2}),  # unknown
+        ("Frozen", (), {"b": "x"}),  # a required one missing
+        ("Frozen", (1, "x", (), [], 0, 9), {}),  # one too many
+        ("Mutable", (1,), {"hidden": 2}),  # not an argument
+        ("Mutable", (1, [2]), {}),
+        ("PostInit", (), {"a": 5}),
+        ("Plain", (), {"self": 1, "other": "z"}),
+        ("Plain", (1,), {"self": 2}),
+    ],
+)
+def test_dataclass_init_binds_arguments_as_the_standard_librarys(
+    name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
+    # A fresh class each time: its first calls bind the arguments in Python, later ones are compiled.
+    def construct(cls: type, _: None) -> Any:
+        return cls(*args, **kwargs)
+
+    for calls in (1, INTERPRETED_CALLS + 1):
+        ours = _define(dataclass, "_fresh")[name]
+        for _ in range(calls - 1):
+            _make({name: ours}, name)
+        assert _outcome(construct, ours, None) == _outcome(construct, STDLIB[name], None)
+
+
 def test_dataclass_methods_are_the_compiled_ones_after_first_use() -> None:
     cls = _define(dataclass, "_fresh")["Frozen"]
-    stub = cls.__init__
+    interpreted = cls.__init__
+    for _ in range(INTERPRETED_CALLS):
+        cls(1)
+    assert cls.__init__ is interpreted
     cls(1)
-    assert cls.__init__ is not stub
+    assert cls.__init__ is not interpreted
     assert cls.__init__.__qualname__ == "_define.<locals>.Frozen.__init__"  # as at decoration
 
 
