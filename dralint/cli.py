@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -48,6 +47,8 @@ def _run(function: Callable[[], int]) -> None:
         sys.exit(1)
     except Exception as error:
         if debug:
+            import traceback  # only on this path: it imports the source-reading machinery (2 ms)
+
             traceback.print_exc()
         else:
             text = " ".join(str(error).split())  # one line, whatever the exception says

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import gc
 import os
-import pickle
-import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any
@@ -163,6 +161,9 @@ class _Failed:
     """An exception raised in a worker, with its traceback (shown with ``--debug``)."""
 
     def __init__(self, error: BaseException) -> None:
+        import pickle  # only in a worker whose check failed: every check imports this module
+        import traceback
+
         self.trace = "".join(traceback.format_exception(error))
         try:
             pickle.dumps(error)

@@ -11,7 +11,6 @@ Validators are built lazily, once per (release, apiVersion, kind), by :mod:`dral
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -257,6 +256,8 @@ def _unknown_field_hint(
     elsewhere = _other_release_hint(release, api_version, kind, (*parent, name))
     if elsewhere:
         hints.append(elsewhere)
+    import difflib  # only when there is something to suggest a name for
+
     close = difflib.get_close_matches(name, list(declared), n=1, cutoff=0.75)
     if close:
         hints.append(f'did you mean "{close[0]}"?')

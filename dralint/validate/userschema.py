@@ -7,7 +7,6 @@ known key or value when the input looks like a typo.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -38,6 +37,8 @@ def schema(name: str) -> Mapping[str, Any]:
 
 def closest(word: str, candidates: Sequence[str], *, cutoff: float = 0.6) -> str | None:
     """The candidate ``word`` is most likely a typo of, if any is close enough."""
+    import difflib  # only when there is something to suggest a name for
+
     close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
     if close:
         return close[0]
