@@ -53,7 +53,8 @@ def test_an_installed_wheel_checks_the_examples_from_outside_the_checkout(tmp_pa
         str(venv / "share" / "dralint" / "rules"),
         str(venv / "share" / "dralint" / "schemas"),
     ]
-    assert (venv / "share" / "dralint" / "rules" / "catalogue.json").is_file()  # the decoded catalogue (rules/)
+    for folder in ("rules", "profiles"):  # their YAML files decoded ahead of time (dralint/data.py)
+        assert (venv / "share" / "dralint" / folder / "decoded.json").is_file()
 
     result = _run(venv / "bin" / "dralint", "check", "examples/", cwd=work, env=env)
     in_tree = _run(

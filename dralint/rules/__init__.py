@@ -6,18 +6,14 @@ plus what reports it: the name of a Python check registered in :mod:`dralint.che
 the top-level ``rules/`` folder (``CATALOGUE_FILES``); users add their own files with
 ``--rules`` or the configuration. Every file is validated against ``schema.json``; a broken
 file is a :class:`~dralint.errors.ConfigError` naming file, line and column.
-
-Decoding the built-in files with positions took a tenth of a one-file check, so
-``rules/catalogue.json`` holds them decoded (written by ``scripts/generate_catalogue.py``, kept
-current by a test); a run reads it when it matches the YAML files, which stay the source.
+The built-in files are read decoded ahead of time when they can be (``rules/decoded.json``, see
+:mod:`dralint.data`).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import field
 from functools import cache
@@ -48,8 +44,6 @@ CATALOGUE_FILES = (
 DOC_SECTIONS = ("what", "why", "example", "use_instead")
 BUILTIN_PREFIX = "DRA"
 USER_RULE_SUFFIXES = (".yaml", ".yml")
-COMPILED_FILE = "catalogue.json"  # in rules/, beside CATALOGUE_FILES
-COMPILED_FORMAT = 1
 
 OptionType = Literal["integer", "number", "string", "boolean", "list"]
 _OPTION_JSON_TYPES: dict[str, Any] = {
@@ -267,7 +261,7 @@ def _merge(into: dict[str, Rule], rules: Iterable[Rule]) -> None:
 def builtin_rules() -> dict[str, Rule]:
     """The built-in catalogue, keyed by rule id, in id order."""
     rules: dict[str, Rule] = {}
-    for source, line, entry in _builtin_entries(_builtin_texts()):
+    for source, line, entry in _builtin_entries(builtin_texts()):
         _merge(rules, [_rule(entry, source, line, builtin=True)])
     return dict(sorted(rules.items()))
 
@@ -275,45 +269,23 @@ def builtin_rules() -> dict[str, Rule]:
 Entry = tuple[str, int, Mapping[str, Any]]  # (file as the repository names it, line, the rule as written)
 
 
-def _builtin_texts() -> dict[str, str]:
+def builtin_texts() -> dict[str, str]:
+    """The built-in rule files: name in ``rules/`` -> text."""
     folder = data.folder("rules")
     return {name: (folder / name).read_text(encoding="utf-8") for name in CATALOGUE_FILES if (folder / name).is_file()}
 
 
 def _builtin_entries(texts: Mapping[str, str]) -> list[Entry]:
-    """The rules of the built-in files: from ``catalogue.json`` when it was written from these texts."""
-    try:
-        compiled = json.loads((data.folder("rules") / COMPILED_FILE).read_bytes())
-    except (OSError, ValueError):  # absent or unreadable: the YAML files are enough
-        compiled = None
-    current = isinstance(compiled, dict) and compiled.get("format") == COMPILED_FORMAT
-    if current and compiled.get("digest") == _digest(texts) and isinstance(compiled.get("rules"), list):
-        return [(source, line, entry) for source, line, entry in compiled["rules"]]
-    return decode_builtin(texts)
+    found = data.decoded("rules", texts)
+    if found is None:
+        found = {name: decode_builtin(name, text) for name, text in texts.items()}
+    return [(f"rules/{name}", line, entry) for name, rules in found.items() for line, entry in rules]
 
 
-def decode_builtin(texts: Mapping[str, str]) -> list[Entry]:
-    """The rules of the built-in files, decoded from YAML, in file order."""
-    out: list[Entry] = []
-    for name, text in texts.items():
-        file = userfile.parse(f"rules/{name}", text)
-        out.extend((file.name, file.position((index,))[0], entry) for index, entry in enumerate(file.data or []))
-    return out
-
-
-def _digest(texts: Mapping[str, str]) -> dict[str, int]:
-    # Tells edited files from those catalogue.json was written from (a stale file is not used);
-    # no protection against tampering is needed: it decides only which of two copies to read.
-    return {name: zlib.crc32(text.encode("utf-8")) for name, text in texts.items()}
-
-
-def compiled_catalogue() -> str:
-    """The text of ``rules/catalogue.json`` for the current built-in files."""
-    texts = _builtin_texts()
-    head = json.dumps({"format": COMPILED_FORMAT, "digest": _digest(texts)}, ensure_ascii=False)
-    # One rule per line, so that a change to a rule is a change to one line of the file.
-    rules = ",\n".join(json.dumps(entry, ensure_ascii=False) for entry in decode_builtin(texts))
-    return f'{head[:-1]}, "rules": [\n{rules}\n]}}\n'
+def decode_builtin(name: str, text: str) -> list[tuple[int, Mapping[str, Any]]]:
+    """(line, the rule as written) of each rule of a built-in file, decoded from YAML."""
+    file = userfile.parse(f"rules/{name}", text)
+    return [(file.position((index,))[0], entry) for index, entry in enumerate(file.data or [])]
 
 
 def user_rule_files(paths: Sequence[str]) -> list[str]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from pathlib import Path
@@ -170,13 +169,6 @@ def test_builtin_rule_files_pass_the_validation_skipped_at_run_time() -> None:
                 assert rules[rule.id] == rule
 
 
-def test_compiled_catalogue_is_current() -> None:
-    path = data.folder("rules") / dralint.rules.COMPILED_FILE
-    assert path.read_text(encoding="utf-8") == dralint.rules.compiled_catalogue(), (
-        "rules/catalogue.json is stale: run python scripts/generate_catalogue.py"
-    )
-
-
 def _rules_from(folder: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, dralint.rules.Rule]:
     monkeypatch.setattr(data, "folder", lambda name: folder)
     builtin_rules.cache_clear()
@@ -187,26 +179,26 @@ def _rules_from(folder: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, dral
 
 
 @pytest.mark.parametrize(
-    "compiled",
+    "decoded",
     [
         None,  # absent
         "{not json",
-        '{"format": 99}',
-        '{"format": 1, "digest": {}, "rules": []}',  # written from other files
+        '{"format": 99, "files": {}}',
+        '{"format": 1, "files": {"meta.yaml": {"crc": 1, "content": []}}}',  # written from other files
     ],
 )
-def test_builtin_rules_read_the_yaml_when_the_compiled_catalogue_is_absent_broken_or_stale(
-    compiled: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_builtin_rules_read_the_yaml_when_the_decoded_copy_is_absent_broken_or_stale(
+    decoded: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     expected = builtin_rules()
     for name in CATALOGUE_FILES:
         shutil.copy(data.folder("rules") / name, tmp_path / name)
-    if compiled is not None:
-        (tmp_path / dralint.rules.COMPILED_FILE).write_text(compiled, encoding="utf-8")
+    if decoded is not None:
+        (tmp_path / data.DECODED_FILE).write_text(decoded, encoding="utf-8")
     assert _rules_from(tmp_path, monkeypatch) == expected
 
 
-def test_builtin_rules_read_an_edited_yaml_file_rather_than_the_stale_compiled_catalogue(
+def test_builtin_rules_read_an_edited_yaml_file_rather_than_its_stale_decoded_copy(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     shutil.copytree(data.folder("rules"), tmp_path / "rules")
@@ -214,9 +206,3 @@ def test_builtin_rules_read_an_edited_yaml_file_rather_than_the_stale_compiled_c
     edited.write_text(edited.read_text(encoding="utf-8").replace("severity: warning", "severity: error"))
     rules = _rules_from(tmp_path / "rules", monkeypatch)
     assert {rule.severity for rule in rules.values() if rule.source == "rules/meta.yaml"} == {"error"}
-
-
-def test_compiled_catalogue_decodes_to_the_yaml_files_rules() -> None:
-    compiled = json.loads(dralint.rules.compiled_catalogue())
-    decoded = dralint.rules.decode_builtin({n: (data.folder("rules") / n).read_text("utf-8") for n in CATALOGUE_FILES})
-    assert [tuple(entry) for entry in compiled["rules"]] == decoded
