@@ -23,7 +23,7 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from dralint.apimachinery.fieldpath import Path
 from dralint.dataclass import dataclass
-from dralint.read import json_stream, templating
+from dralint.read import templating
 from dralint.read.compose import PLAIN as _PLAIN
 from dralint.read.compose import QUOTED as _QUOTED
 from dralint.read.compose import ComposeError, compose
@@ -515,6 +515,8 @@ def _decode_yaml(
 
 
 def _decode_json(file: str, text: str) -> tuple[list[Document], DecodeIssue | None]:
+    from dralint.read import json_stream  # only for JSON inputs: most are YAML
+
     values, issue = json_stream.decode(text)
     return [Document(file, n, line, data) for n, (data, line) in enumerate(values)], issue
 
