@@ -10,11 +10,11 @@ Run from the repository root: ``python benchmarks/load_bench.py [--repeat N]``.
   Deployment with its ResourceClaimTemplate; a DeviceClass and a claim template with CEL
   selectors and a driver's opaque configuration), each a fresh interpreter with dralint's
   bytecode compiled (as ``pip install`` leaves it), run in turn N times (median CPU time of the
-  child: on a shared machine wall time measures the neighbours), then the first file without
-  bytecode (every module compiled on each run, as under ``PYTHONDONTWRITEBYTECODE=1`` with no
-  cache). Target: a one-file check at most 4 times the CPU time of ``python -c pass``. Next to
-  each, the same check in this process (warm: imports, catalogue and schemas already loaded),
-  so the difference is what a process pays to start;
+  child: on a shared machine wall time measures the neighbours); then the first file with a
+  configuration file, and without bytecode (every module compiled on each run, as under
+  ``PYTHONDONTWRITEBYTECODE=1`` with no cache). Target: a one-file check at most 4 times the
+  CPU time of ``python -c pass``. Next to each, the same check in this process (warm: imports,
+  catalogue and schemas already loaded), so the difference is what a process pays to start;
 - the heaviest imports of the one-file check (``python -X importtime``), to keep them lazy.
 """
 
@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -51,6 +52,7 @@ ONE_FILES = {  # label: file (in the repository, or in the shared data)
     "Deployment + ResourceClaimTemplate": ROOT / "examples" / "apps" / "inference" / "chat.yaml",
     "DeviceClass + claim template, CEL, opaque config": DRANET_MPI,
 }
+CONFIGURATION = 'kubernetesVersion: "1.37"\nfailOn: error\nrules:\n  ignore: [DRA804]\n'
 TARGET_RATIO = 4.0  # a one-file check: at most this many times the CPU time of `python -c pass`
 
 
@@ -95,10 +97,18 @@ def bench_processes(repeat: int) -> None:
         commands[f"dralint check: {label}"] = Command(
             [python, "-m", "dralint", "check", "--no-config", str(path)], here
         )
-    with tempfile.TemporaryDirectory() as empty:
+    first = next(iter(ONE_FILES.values()))
+    with tempfile.TemporaryDirectory() as empty, tempfile.TemporaryDirectory() as repository:
+        # As in a repository with a configuration file (read, and validated against its schema).
+        configured = Path(repository) / first.name
+        shutil.copy(first, configured)
+        (Path(repository) / ".dralint.yaml").write_text(CONFIGURATION, encoding="utf-8")
+        commands["  the first with a configuration file"] = Command(
+            [python, "-m", "dralint", "check", "--config", str(Path(repository) / ".dralint.yaml"), str(configured)],
+            here,
+        )
         # An empty cache prefix and no writing: every module is compiled on every run.
         cold = {**here, "PYTHONPYCACHEPREFIX": empty, "PYTHONDONTWRITEBYTECODE": "1"}
-        first = next(iter(ONE_FILES.values()))
         commands["  the first without bytecode"] = Command(
             [python, "-m", "dralint", "check", "--no-config", str(first)], cold
         )
