@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from figures import Figure, record  # noqa: E402
+from figures import SHARED, Figure, record  # noqa: E402
 
 from dralint.api.scenario import scenario  # noqa: E402
 from dralint.commands.allocate import allocate_scenario  # noqa: E402
@@ -38,7 +38,7 @@ SCENARIOS = (
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("scale_dir", nargs="?", default=str(ROOT.parent / "shared" / "conformance" / "scale"))
+    parser.add_argument("scale_dir", nargs="?", default=str(SHARED / "conformance" / "scale"))
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     directory = Path(args.scale_dir)

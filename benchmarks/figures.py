@@ -2,17 +2,23 @@
 
 When the environment variable ``DRALINT_BENCH_FIGURES`` names a file, every figure is appended
 to it as one JSON line; otherwise :func:`record` does nothing and the script's printed output
-is its whole report. Also the small timing helpers the benchmarks share.
+is its whole report. Also the small timing helpers the benchmarks share, among them the
+whole-process ones (:func:`side_by_side`): what a user experiences is one process, interpreter
+start-up, imports and exit included, so figures compare fresh processes, run in turn in the
+same minutes so that a busy machine slows all of them alike.
 """
 
 from __future__ import annotations
 
+import compileall
 import csv
 import json
 import os
 import resource
+import statistics
+import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -48,7 +54,9 @@ def own_peak_mb() -> float:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+# The shared reference data sits beside the repository; DRALINT_SHARED names it elsewhere (a worktree), as in tests.
+SHARED = Path(os.environ.get("DRALINT_SHARED") or Path(__file__).resolve().parent.parent.parent / "shared")
+CORPUS = SHARED / "corpus"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +95,88 @@ def best_of(repeat: int, function: Callable[[], object]) -> tuple[float, float]:
     return best_cpu, best_wall
 
 
-def corpus_files(corpus: Path = CORPUS) -> list[str]:
-    """The corpus files, in the order of its INDEX.tsv."""
+def corpus_files(corpus: Path = CORPUS, *, expected: str | None = None, api_versions: str | None = None) -> list[str]:
+    """The corpus files, in the order of its INDEX.tsv; only those with that ``expected`` verdict and
+    ``resource_k8s_io_apiversions`` column when given (``expected="valid", api_versions="v1"``)."""
     with open(corpus / "INDEX.tsv", encoding="utf-8") as handle:
-        return [str(corpus / row["file"]) for row in csv.DictReader(handle, delimiter="\t")]
+        return [
+            str(corpus / row["file"])
+            for row in csv.DictReader(handle, delimiter="\t")
+            if (expected is None or row["expected"] == expected)
+            and (api_versions is None or row["resource_k8s_io_apiversions"] == api_versions)
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class Times:
+    """Medians of several runs, in seconds."""
+
+    cpu: float  # user + system
+    wall: float
+    runs: int
+
+
+def compile_bytecode(package: Path) -> None:
+    """Write the bytecode of every module of ``package``, as ``pip install`` leaves an installed package."""
+    compileall.compile_dir(str(package), quiet=1)
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A command line, run as a fresh process, with environment variables changed for it."""
+
+    args: Sequence[str]
+    env: Mapping[str, str | None] | None = None  # None as a value: unset
+
+
+def run_process(command: Command, *, cwd: Path | None = None) -> tuple[float, float, int]:
+    """(CPU seconds, wall seconds, exit code) of one run of ``command``: the CPU time is the child's own,
+    from ``os.wait4`` (``RUSAGE_CHILDREN`` deltas would also count other children of this process)."""
+    environment = dict(os.environ)
+    for name, value in (command.env or {}).items():
+        if value is None:
+            environment.pop(name, None)
+        else:
+            environment[name] = value
+    start = time.perf_counter()
+    child = subprocess.Popen(
+        list(command.args), cwd=cwd, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
+    return usage.ru_utime + usage.ru_stime, wall, child.returncode
+
+
+def side_by_side(commands: Mapping[str, Command], repeat: int, *, cwd: Path | None = None) -> dict[str, Times]:
+    """Median CPU and wall time of each command as a fresh process, over ``repeat`` rounds.
+
+    Each command runs once first (file caches, bytecode written); then each round runs every
+    command once, in turn, so that neighbours on a shared machine slow them all alike.
+    """
+    for command in commands.values():
+        run_process(command, cwd=cwd)
+    samples: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+    for _ in range(repeat):
+        for name, command in commands.items():
+            cpu, wall, _ = run_process(command, cwd=cwd)
+            samples[name].append((cpu, wall))
+    return {name: _medians(runs) for name, runs in samples.items()}
+
+
+def in_turn(functions: Mapping[str, Callable[[], object]], repeat: int) -> dict[str, Times]:
+    """Median CPU and wall time of each function called in this process, over ``repeat`` rounds
+    (each called once first, then in turn, as :func:`side_by_side` does with processes)."""
+    for function in functions.values():
+        function()
+    samples: dict[str, list[tuple[float, float]]] = {name: [] for name in functions}
+    for _ in range(repeat):
+        for name, function in functions.items():
+            cpu, wall = cpu_seconds(), time.perf_counter()
+            function()
+            samples[name].append((cpu_seconds() - cpu, time.perf_counter() - wall))
+    return {name: _medians(runs) for name, runs in samples.items()}
+
+
+def _medians(runs: list[tuple[float, float]]) -> Times:
+    return Times(statistics.median(c for c, _ in runs), statistics.median(w for _, w in runs), len(runs))

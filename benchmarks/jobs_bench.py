@@ -26,11 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from figures import Figure, record  # noqa: E402
+from figures import CORPUS, Figure, record  # noqa: E402
 
 from dralint.pipeline.parallel import MIN_PARALLEL_BYTES, default_jobs  # noqa: E402
 

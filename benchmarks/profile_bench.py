@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from figures import corpus_files  # noqa: E402
+from figures import CORPUS, corpus_files  # noqa: E402
 from validate_bench import INVENTORY, RELEASE  # noqa: E402
 
 from dralint.commands.check import CheckSettings, run  # noqa: E402
@@ -48,7 +48,7 @@ STAGES = [
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top", type=int, default=15)
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
     args = parser.parse_args()
     settings = CheckSettings(
         paths=tuple(corpus_files(args.corpus)),

@@ -250,7 +250,8 @@ def _render(
         f"Machine: {os.cpu_count()} cores ({_cpu_model()}), Python {platform.python_version()}, "
         f"{platform.system()} {platform.release()}; load average {load_before} before, {load_after} after "
         "(the machine is shared: CPU time is reported where wall time measures the neighbours, and "
-        "every figure is the best of several runs).",
+        "every figure is the best or the median of several runs, as its note says; whole processes are "
+        "run in turn, side by side).",
         "",
         "| Figure | Result | Target | Measured against | Reproduce |",
         "|---|---|---|---|---|",

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from figures import Figure, best_of, corpus_files, record  # noqa: E402
+from figures import CORPUS, Figure, best_of, corpus_files, record  # noqa: E402
 
 from dralint import report  # noqa: E402
 from dralint.api.versions import make_target  # noqa: E402
@@ -44,7 +44,7 @@ from dralint.suppress.fingerprint import fingerprint  # noqa: E402
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
     args = parser.parse_args()
     files = corpus_files(args.corpus)
     workspace = load(files)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -13,7 +12,7 @@ import click
 from dralint import __version__
 from dralint.api.versions import DEFAULT_RELEASE, RELEASES
 from dralint.errors import DralintError, UsageError
-from dralint.process import raise_recursion_limit, tune_collector
+from dralint.process import raise_recursion_limit, tune_garbage_collection
 
 if TYPE_CHECKING:
     from dralint.commands.simulate import SimulateSettings
@@ -26,12 +25,13 @@ _RELEASES = f"{RELEASES[0]}-{RELEASES[-1]}"
 def _run(function: Callable[[], int]) -> None:
     """Call a command and map errors to exit codes: 2 for dralint errors, 3 for internal ones.
 
-    The process-wide settings dralint needs (a recursion limit for deep CEL and allocations, the
-    garbage collector's thresholds) are applied here, at the entry point, never by library code.
+    The process-wide settings dralint needs (a recursion limit for deep CEL and allocations;
+    the garbage collector's, in ``_Group.main``) are applied here, at the entry point, never by
+    library code.
     """
     debug = os.environ.get("DRALINT_DEBUG") == "1" or "--debug" in sys.argv
     raise_recursion_limit()
-    tune_collector()
+    tune_garbage_collection()  # again: a program may call _run without the command group (tests do)
     try:
         code = function()
     except DralintError as error:
@@ -48,6 +48,8 @@ def _run(function: Callable[[], int]) -> None:
         sys.exit(1)
     except Exception as error:
         if debug:
+            import traceback  # only on this path: it imports the source-reading machinery (2 ms)
+
             traceback.print_exc()
         else:
             text = " ".join(str(error).split())  # one line, whatever the exception says
@@ -64,6 +66,7 @@ class _Group(click.Group):
     """Click's usage errors in dralint's one-line form (``dralint: error: ...``, exit 2), like every other error."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
+        tune_garbage_collection()  # before the command imports its modules (see dralint/process.py)
         kwargs["standalone_mode"] = False
         try:
             return super().main(*args, **kwargs)

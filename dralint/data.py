@@ -3,18 +3,27 @@
 All are top-level folders of the repository, so that editors and other tools can use them
 where they are. In a source checkout (and an editable install) they sit beside the package; a
 wheel installs them under ``<prefix>/share/dralint/`` (the ``data-files`` of ``pyproject.toml``).
+
+Decoding YAML with positions costs more than anything else in reading the catalogue (a tenth of
+a one-file check) or a driver profile, so ``rules/`` and ``profiles/`` also hold
+``decoded.json``: their YAML files decoded ahead of time, each with a CRC of its text (written
+by ``scripts/generate_decoded.py``, kept current by tests). :func:`decoded` gives a file's
+decoded content when the CRC matches the file as it is; otherwise (an edited file; an absent,
+broken or foreign ``decoded.json``) the caller decodes the YAML, which stays the source.
 """
 
 from __future__ import annotations
 
+import json
 import site
 import sys
-from collections.abc import Iterator
+import zlib
+from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-__all__ = ["Folder", "folder"]
+__all__ = ["DECODED_FILE", "Folder", "decoded", "decoded_text", "folder"]
 
 Folder = Literal["rules", "schemas", "profiles"]
 
@@ -38,3 +47,47 @@ def _candidates(name: Folder) -> Iterator[Path]:
     import sysconfig  # only when the common places missed: other installation schemes
 
     yield Path(sysconfig.get_path("data")) / "share" / "dralint" / name
+
+
+DECODED_FILE = "decoded.json"
+DECODED_FORMAT = 1
+
+
+def decoded(name: Folder, texts: Mapping[str, str]) -> dict[str, Any] | None:
+    """The decoded content of each file of ``texts`` (file name in the folder -> its text), if
+    ``<folder>/decoded.json`` was written from every one of them as they are; ``None`` otherwise."""
+    table = _decoded_table(folder(name))
+    out: dict[str, Any] = {}
+    for file, text in texts.items():
+        entry = table.get(file)
+        if not isinstance(entry, dict) or entry.get("crc") != _crc(text) or "content" not in entry:
+            return None
+        out[file] = entry["content"]
+    return out
+
+
+def decoded_text(contents: Mapping[str, tuple[str, Any]]) -> str:
+    """The text of a ``decoded.json`` for ``contents`` (file name -> (its text, its decoded content)),
+    one file per line, so that a change to a file is a change to one line."""
+    lines = [
+        f"{json.dumps(file)}: {json.dumps({'crc': _crc(text), 'content': content}, ensure_ascii=False)}"
+        for file, (text, content) in contents.items()
+    ]
+    files = ",\n".join(lines)
+    return f'{{"format": {DECODED_FORMAT}, "files": {{\n{files}\n}}}}\n'
+
+
+@cache
+def _decoded_table(where: Path) -> Mapping[str, Any]:
+    try:
+        loaded = json.loads((where / DECODED_FILE).read_bytes())
+    except (OSError, ValueError):  # absent or unreadable: the YAML files are enough
+        return {}
+    files = loaded.get("files") if isinstance(loaded, dict) and loaded.get("format") == DECODED_FORMAT else None
+    return files if isinstance(files, dict) else {}
+
+
+def _crc(text: str) -> int:
+    # Tells edited files from those decoded.json was written from; no protection against tampering
+    # is needed: it only decides which of two copies of dralint's own data to read.
+    return zlib.crc32(text.encode("utf-8"))

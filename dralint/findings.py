@@ -7,11 +7,12 @@ file position, and applying suppressions. Checks never decide severities or posi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Literal
 
 from dralint.api.ref import ObjectRef
 from dralint.apimachinery.fieldpath import Path, render
+from dralint.dataclass import dataclass
 
 if TYPE_CHECKING:
     from dralint.api.objects import KubeObject

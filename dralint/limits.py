@@ -8,7 +8,9 @@ never a crash or a hang.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import fields
+
+from dralint.dataclass import dataclass
 
 __all__ = ["CONFIG_KEYS", "Limits", "from_config"]
 

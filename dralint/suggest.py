@@ -8,7 +8,6 @@ attribute names, domains and values), :func:`similar` (difflib's similarity, for
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 __all__ = ["closest", "did_you_mean", "distance", "likely_typo", "similar"]
@@ -80,6 +79,8 @@ def similar(name: str, candidates: Iterable[str]) -> str | None:
     by_lower = {c.lower(): c for c in pool}
     if name.lower() in by_lower and by_lower[name.lower()] != name:
         return by_lower[name.lower()]
+    import difflib  # only when there is something to suggest a name for
+
     matches = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.6)
     return by_lower[matches[0]] if matches else None
 

@@ -59,6 +59,8 @@ def test_an_installed_wheel_checks_the_examples_from_outside_the_checkout(tmp_pa
         str(venv / "share" / "dralint" / "schemas"),
         str(venv / "share" / "dralint" / "profiles"),
     ]
+    for folder in ("rules", "profiles"):  # their YAML files decoded ahead of time (dralint/data.py)
+        assert (venv / "share" / "dralint" / folder / "decoded.json").is_file()
 
     result = _run(venv / "bin" / "dralint", "check", "examples/", cwd=work, env=env)
     in_tree = _run(

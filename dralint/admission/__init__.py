@@ -22,11 +22,12 @@ rule. The cluster model reads :attr:`Admission.objects` and :attr:`Admission.sto
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from dralint.admission.types import Inputs, Rejection, source_line
 from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
+from dralint.dataclass import dataclass
 
 __all__ = ["Admission", "Identity", "Inputs", "Rejection", "admit", "identity", "source_line"]
 

@@ -11,7 +11,7 @@ check reports as DRA212); admission rejects an object on any error of the stored
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from dralint.api.convert import json_copy
@@ -20,6 +20,7 @@ from dralint.api.objects import KubeObject
 from dralint.api.versions import Target
 from dralint.api.workloads import PodTemplate
 from dralint.apimachinery.fieldpath import Path, value_at
+from dralint.dataclass import dataclass
 from dralint.validate import apiserver, skew
 from dralint.validate.apiserver.errors import FieldError
 from dralint.validate.apiserver.metadata import owner_references

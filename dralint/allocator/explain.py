@@ -9,7 +9,6 @@ picks of the search) and files it under the first check it fails, in the search'
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from dralint.allocator.capacity import demand_fits
 from dralint.allocator.constraints import DistinctAttribute, MatchAttribute, as_set, claim_constraint, lookup_attribute
@@ -22,6 +21,7 @@ from dralint.allocator.selection import per_device_node_matches, selectors_match
 from dralint.allocator.taints import untolerated_taint
 from dralint.allocator.types import AllocatorError
 from dralint.api import model
+from dralint.dataclass import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,13 +7,13 @@ as one frozen value instead of six arguments through every function.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from dralint.allocator.devices import DeviceRegistry
 from dralint.allocator.pools import Pool
 from dralint.allocator.selection import SelectorCache
 from dralint.allocator.types import Features
 from dralint.api import model
+from dralint.dataclass import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,9 +9,10 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from dralint.apimachinery.quantity import Quantity
+from dralint.dataclass import dataclass
 
 # resourceapi.AllocationResultsMaxSize: devices per claim allocation.
 ALLOCATION_RESULTS_MAX_SIZE = 32

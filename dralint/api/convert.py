@@ -13,10 +13,11 @@ API server.
 from __future__ import annotations
 
 from collections.abc import Mapping, MutableMapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from dralint.apimachinery.fieldpath import Key, Path
+from dralint.dataclass import dataclass
 
 # Fields of a flat (v1alpha3/v1beta1) request that move into ``exactly``.
 FLAT_REQUEST_FIELDS = (

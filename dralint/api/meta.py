@@ -8,11 +8,12 @@ frozen dataclasses costs 20-30 ms, a tenth of a one-file run.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from dralint.api import read
 from dralint.apimachinery.quantity import Quantity, QuantityError, parse_quantity
+from dralint.dataclass import dataclass
 
 
 def quantity(value: Any) -> Quantity | None:

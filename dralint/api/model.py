@@ -15,7 +15,7 @@ field list in two files that must change together.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from dralint.api import read
@@ -28,6 +28,7 @@ from dralint.api.meta import node_selector as node_selector
 from dralint.api.meta import object_meta as object_meta
 from dralint.api.meta import quantity as quantity
 from dralint.apimachinery.quantity import Quantity
+from dralint.dataclass import dataclass
 
 
 @dataclass(frozen=True, slots=True)

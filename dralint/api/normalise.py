@@ -7,13 +7,14 @@ everything downstream (validation rules, the cluster model, the allocator) reads
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from dralint.api.convert import PathMap, to_v1
 from dralint.api.defaults import apply_defaults
 from dralint.api.objects import KubeObject
 from dralint.api.versions import VERSIONS
+from dralint.dataclass import dataclass
 
 if TYPE_CHECKING:
     from dralint.api import model

@@ -10,11 +10,12 @@ half an object (``kind`` without ``apiVersion``, or ``apiVersion`` and ``metadat
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from dralint.api.ref import ObjectRef
 from dralint.apimachinery.fieldpath import Path
+from dralint.dataclass import dataclass
 from dralint.read.yamldoc import Document
 
 # Kinds of resource.k8s.io (current and legacy) and whether they are namespaced.

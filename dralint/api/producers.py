@@ -9,10 +9,10 @@ read by :func:`table`, and user entries come first so that they can replace a bu
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from dralint.apimachinery.fieldpath import Path, parse, value_at
+from dralint.dataclass import dataclass
 
 if TYPE_CHECKING:
     from dralint.api.objects import KubeObject

@@ -6,7 +6,7 @@ the loaded objects, which themselves name it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dralint.dataclass import dataclass
 
 __all__ = ["ObjectRef"]
 

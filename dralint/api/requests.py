@@ -5,12 +5,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 
 from dralint.api import model
 from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
 from dralint.apimachinery.fieldpath import Path
+from dralint.dataclass import dataclass
 
 __all__ = ["ClaimSpec", "WrittenRequest", "claim_specs", "written_requests"]
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, TypeVar
 
 from dralint.api import model
 from dralint.api.defaults import apply_defaults
+from dralint.dataclass import dataclass
 from dralint.errors import InputError
 
 # Scenario flag name -> allocator Features field.

@@ -8,10 +8,11 @@ Only what filtering reads is kept: the required (``requiredDuringScheduling...``
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from dralint.api import read
+from dralint.dataclass import dataclass
 
 LabelMap = Mapping[str, str]
 

@@ -6,11 +6,11 @@ release and the effective gate set travel through the pipeline as a :class:`Targ
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
+from dralint.dataclass import dataclass
 from dralint.errors import UsageError
 
 RELEASES: tuple[str, ...] = ("1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
@@ -209,6 +209,8 @@ def _unknown_gate(name: str, release: str) -> None:
     Only gates that change DRA behaviour are modelled, so a cluster's full ``--feature-gates``
     value (with gates of other features) is accepted and those gates are ignored.
     """
+    import difflib  # only for a gate dralint does not model: every command imports this module
+
     known = sorted(n for n, r in GATES.items() if release in r)
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
     if name in GATES:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from dralint.api import meta, read
@@ -20,6 +20,7 @@ from dralint.api.objects import KubeObject
 from dralint.api.producers import DEFAULT, Producers
 from dralint.api.scheduling import PodScheduling, pod_scheduling
 from dralint.apimachinery.fieldpath import Path, value_at
+from dralint.dataclass import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,13 +9,14 @@ million cells in Python costs more than computing them); :meth:`Matches.devices`
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from dralint.cel.device import DeviceValue
 from dralint.cel.dra import Selector
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.selector_paths import SelectorPaths
+from dralint.dataclass import dataclass
 
 __all__ = ["DeviceClasses", "Matches", "match_all"]
 

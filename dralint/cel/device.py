@@ -6,8 +6,10 @@ the selector projections (:mod:`dralint.cel.selector_paths`, which key results b
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from dralint.dataclass import dataclass
 
 __all__ = ["DeviceValue"]
 

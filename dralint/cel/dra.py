@@ -9,7 +9,6 @@ it, memoised by the device's projection onto the attribute and capacity paths th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +25,7 @@ from dralint.cel.program import Program, check, instantiate
 from dralint.cel.runtime.semantics import equal, type_name
 from dralint.cel.runtime.values import DefaultMap
 from dralint.cel.selector_paths import SelectorPaths, analyse
+from dralint.dataclass import dataclass
 
 if TYPE_CHECKING:
     from dralint.api.model import Device

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -22,6 +21,7 @@ from dralint.cel.errors import CelCompileError, CelRuntimeError
 from dralint.cel.parser.parse import parse
 from dralint.cel.runtime.closures import Cancelled, FoldError
 from dralint.cel.runtime.compiler import CompiledProgram, compile_checked
+from dralint.dataclass import dataclass
 
 __all__ = ["CheckedExpression", "Program", "check", "compile", "instantiate", "render_issues"]
 

@@ -9,10 +9,10 @@ then depends only on those values, which form the projection key.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dralint.cel.parser.nodes import Call, Expr, Ident, Literal, Select, children, walk
+from dralint.dataclass import dataclass
 
 if TYPE_CHECKING:
     from dralint.cel.device import DeviceValue

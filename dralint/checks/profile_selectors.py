@@ -10,11 +10,11 @@ in selectors that can match, a comparison with a value the driver never publishe
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from dralint.apimachinery.fieldpath import Path
 from dralint.checks.rule_ids import RuleId
+from dralint.dataclass import dataclass
 from dralint.findings import Replacement, Violation
 from dralint.pipeline.context import CheckContext
 

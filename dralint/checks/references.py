@@ -13,7 +13,7 @@ name in another namespace, or an inventory that lists the cluster's classes.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from dralint.api.normalise import Normalised
 from dralint.api.producers import Created
@@ -21,6 +21,7 @@ from dralint.api.requests import claim_specs, written_requests
 from dralint.api.workloads import PodTemplate
 from dralint.apimachinery.fieldpath import Path
 from dralint.checks.rule_ids import RuleId
+from dralint.dataclass import dataclass
 from dralint.findings import Replacement, Violation
 from dralint.pipeline.context import CheckContext
 from dralint.suggest import likely_typo, similar

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from dralint.apimachinery.fieldpath import Path
+from dralint.dataclass import dataclass
 
 HOSTNAME_LABEL = "kubernetes.io/hostname"
 MAX_DEVICES_PER_SLICE = 128

@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from dralint import data
 from dralint.apimachinery.fieldpath import Key, Path
+from dralint.dataclass import dataclass
 from dralint.suggest import closest
 from dralint.validate.jsontypes import TYPE_PHRASES, SchemaError, problem_of, type_phrase
 

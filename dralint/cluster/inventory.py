@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
 from dralint.apimachinery.fieldpath import Path
 from dralint.cluster import compact, compact_schema, nodepools
+from dralint.dataclass import dataclass
 from dralint.validate.jsontypes import SchemaError
 
 if TYPE_CHECKING:  # imported where an inventory object is met: most one-file runs have none

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dralint.apimachinery.fieldpath import Path
 from dralint.cluster import compact
+from dralint.dataclass import dataclass
 
 if TYPE_CHECKING:
     from dralint.api import model

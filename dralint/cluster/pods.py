@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 from dralint.api import model
@@ -23,6 +22,7 @@ from dralint.api.workloads import PodClaim, PodTemplate, Toleration
 from dralint.apimachinery.fieldpath import Path
 from dralint.apimachinery.quantity import QuantityError, parse_quantity
 from dralint.cluster.inventory import ClassEntry, NodeEntry
+from dralint.dataclass import dataclass
 from dralint.dryrun import eligibility
 
 ClaimKind = Literal["template", "claim", "extended", "produced"]

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import sys
 import time
-from dataclasses import dataclass
 from typing import Any, Literal, TextIO
 
 from dralint.allocator import DEFAULT_SEARCH_BUDGET, Allocator, AllocatorError, Features
 from dralint.allocator.prepare import allocated_state, apply_taint_rules
 from dralint.api import model, serialize
 from dralint.api.scenario import Scenario, ScenarioError, scenario
+from dralint.dataclass import dataclass
 from dralint.errors import InputError
 from dralint.pipeline import run as pipeline
 

@@ -8,11 +8,12 @@ import os
 import sys
 from collections.abc import Mapping
 from contextlib import ExitStack
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TextIO
 
 from dralint import progress, report
 from dralint.config.resolve import Layer
+from dralint.dataclass import dataclass
 from dralint.errors import UsageError
 from dralint.pipeline import run as pipeline
 from dralint.pipeline.run import FAIL_ON, FailOn

@@ -19,7 +19,6 @@ import json
 import re
 import sys
 from collections.abc import Iterator, MutableMapping
-from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ruamel.yaml import YAML
@@ -31,6 +30,7 @@ from dralint.api.rewrite import ConvertError
 from dralint.api.versions import GROUP, LEGACY_VERSIONS, SERVED, VERSIONS
 from dralint.apimachinery.fieldpath import render
 from dralint.config.resolve import Layer, Ref
+from dralint.dataclass import dataclass
 from dralint.errors import InputError, UsageError
 from dralint.pipeline import run as pipeline
 from dralint.read import sources

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from dralint.api.objects import KubeObject
 from dralint.cluster import compact, compact_schema
 from dralint.cluster.inventory import is_inventory_document
+from dralint.dataclass import dataclass
 from dralint.errors import InputError
 from dralint.pipeline import run as pipeline
 from dralint.read.load import inputs

@@ -6,10 +6,11 @@ flags and ``.dralint.yaml``), plans from that dry-run (:mod:`dralint.plan`) and 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from dralint.commands import simulate
 from dralint.commands.inventory import reject_invalid
+from dralint.dataclass import dataclass
 from dralint.errors import UsageError
 from dralint.plan import planner, scaleup
 from dralint.report import plan as plan_report

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from dralint.dataclass import dataclass
 from dralint.errors import InputError
 from dralint.pipeline import run as pipeline
 from dralint.read.load import inputs

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
 
 from dralint.config.resolve import Layer
+from dralint.dataclass import dataclass
 from dralint.errors import UsageError
 from dralint.pipeline import run as pipeline
 from dralint.rules import Rule, by_name_or_id, catalogue, did_you_mean

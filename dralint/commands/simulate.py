@@ -10,11 +10,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Literal, TextIO, TypeVar
 
 from dralint import progress
 from dralint.config.resolve import Layer
+from dralint.dataclass import dataclass
 from dralint.errors import InputError, UsageError
 from dralint.pipeline import run as pipeline
 from dralint.report import open_output, simulation

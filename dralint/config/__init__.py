@@ -13,10 +13,10 @@ import importlib
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from dralint.apimachinery.fieldpath import Path
+from dralint.dataclass import dataclass
 from dralint.errors import ConfigError
 from dralint.read import userfile
 from dralint.validate import userschema as schemacheck

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from typing import Any
 
 from dralint.apimachinery.fieldpath import Path
 from dralint.config import ConfigFile, globs
+from dralint.dataclass import dataclass
 from dralint.errors import ConfigError
 
 # Environment variable → Layer field; list values are comma-separated (paths: os.pathsep).

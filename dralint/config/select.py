@@ -8,10 +8,11 @@ error at the place it was written, with a did-you-mean.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from dralint.config.resolve import Effective, Ref
+from dralint.dataclass import dataclass
 from dralint.errors import ConfigError
 from dralint.findings import SEVERITIES, Severity
 from dralint.rules import Rule, by_name_or_id

@@ -10,7 +10,6 @@ findings.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from enum import Enum, auto
 
 from dralint.allocator.capacity import consumed_amount, violates_policy
@@ -20,6 +19,7 @@ from dralint.api.requests import WrittenRequest
 from dralint.apimachinery.fieldpath import Key, Path
 from dralint.apimachinery.quantity import Quantity
 from dralint.cel import CelError, compile_selector, device_value
+from dralint.dataclass import dataclass
 from dralint.suggest import closest
 
 

@@ -12,13 +12,13 @@ and attributes given twice on a device (once qualified with the driver's domain,
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from enum import Enum, auto
 
 from dralint.api import model
 from dralint.apimachinery.fieldpath import Key
 from dralint.apimachinery.quantity import Quantity
 from dralint.cluster.inventory import AllocatedClaim, Origin, SliceEntry
+from dralint.dataclass import dataclass
 from dralint.suggest import closest
 
 KIND_NAMES = {

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TypeVar
 
 from dralint.api import model
 from dralint.apimachinery.quantity import Quantity
 from dralint.cluster.pods import Pod
+from dralint.dataclass import dataclass
 from dralint.dryrun.placement import Placement
 from dralint.findings import Details
 

@@ -15,10 +15,10 @@ that lies outside the closed set the driver publishes compares to a known result
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from dralint.cel.parser.nodes import Call, Comprehension, CreateList, Expr, Ident, Literal, Select, walk
+from dralint.dataclass import dataclass
 from dralint.profiles.model import DeviceKind, DriverProfile, Published, Scalar, Table
 
 __all__ = ["Entry", "admitted", "entry_of", "outcomes", "why_not"]

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from dralint.api import model
 from dralint.cel import CelError, compile_selector, device_value
+from dralint.dataclass import dataclass
 from dralint.findings import Replacement
 from dralint.suggest import closest
 

@@ -11,7 +11,7 @@ that no longer resolves is a comparison that can never work on the driver's devi
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from dralint.cel.checker.check import check as check_types
 from dralint.cel.checker.decls import Environment
@@ -20,6 +20,7 @@ from dralint.cel.lib.semver import SEMVER
 from dralint.cel.parser.nodes import Call, CreateList, Expr, Ident, Literal, substitute, walk
 from dralint.cel.parser.parse import parse
 from dralint.cel.selector_paths import pinned_driver
+from dralint.dataclass import dataclass
 from dralint.diagnose.device_kinds import Entry, entry_of
 from dralint.profiles.load import Profiles
 from dralint.profiles.model import DriverProfile, Published, Table

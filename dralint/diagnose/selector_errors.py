@@ -9,7 +9,6 @@ rest), and every selector that errors on some device is reported once, with the 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from dralint.api import model
 from dralint.api.objects import KubeObject
@@ -17,6 +16,7 @@ from dralint.api.requests import written_requests
 from dralint.apimachinery.fieldpath import Path
 from dralint.cel import CelError, CelRuntimeError, DeviceValue, Selector, compile_selector, device_value
 from dralint.cel.dra import COST_LIMIT
+from dralint.dataclass import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from dralint.allocator import Explanation
 from dralint.allocator.explain import REJECTION_REASONS
 from dralint.api import model
 from dralint.cel import CelError, compile_selector, device_value
+from dralint.dataclass import dataclass
 from dralint.diagnose import hints
 from dralint.diagnose.candidates import accepted_devices
 

@@ -8,11 +8,11 @@ the user sees "node selector gpu=h100 matches no node" rather than a list of eve
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from dralint.allocator.nodes import NodeSelectorError, node_matches
 from dralint.api import model
 from dralint.api.workloads import PodSpec, Toleration
+from dralint.dataclass import dataclass
 
 UNSCHEDULABLE_TAINT = model.NodeTaint("node.kubernetes.io/unschedulable", "", "NoSchedule")
 # Tolerations the DaemonSet controller adds to every pod it creates (those that matter here).

@@ -14,11 +14,11 @@ topology key they lack is given the benefit of the doubt instead of excluding th
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
 
 from dralint.api.scheduling import AffinityTerm, LabelMap, LabelSelector, SpreadConstraint, with_label_keys
 from dralint.cluster.inventory import NodeEntry
 from dralint.cluster.pods import Pod
+from dralint.dataclass import dataclass
 from dralint.dryrun import eligibility, resources
 from dralint.dryrun.eligibility import Exclusion
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal, Protocol
 
 from dralint import progress
@@ -22,6 +22,7 @@ from dralint.allocator.types import AllocatorError
 from dralint.api import model
 from dralint.cluster.inventory import NodeEntry
 from dralint.cluster.pods import ClaimUse, Pod
+from dralint.dataclass import dataclass
 from dralint.dryrun import eligibility
 from dralint.dryrun.filters import Check, PlacedPods
 from dralint.dryrun.nodeindex import NodeIndex

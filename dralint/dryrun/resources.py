@@ -10,11 +10,11 @@ and prefixed native resources); ``pods`` is the number of pods a node may hold.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 
 from dralint.api.workloads import Container, PodSpec
 from dralint.apimachinery.quantity import QuantityError, parse_quantity
+from dralint.dataclass import dataclass
 
 Amounts = dict[str, int]
 PODS = "pods"

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from dralint.allocator import (
     DEFAULT_SEARCH_BUDGET,
@@ -27,6 +26,7 @@ from dralint.allocator.requests import claim_ref
 from dralint.allocator.selection import SelectorCache
 from dralint.api import model
 from dralint.cel import Environment
+from dralint.dataclass import dataclass
 from dralint.dryrun import shapes
 from dralint.dryrun.placement import Attempt, ClaimContents
 

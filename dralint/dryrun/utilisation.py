@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from dralint.api import model
 from dralint.apimachinery.quantity import Quantity
 from dralint.cluster.inventory import SliceEntry
+from dralint.dataclass import dataclass
 
 _DIGITS = re.compile(r"(\d+)")
 

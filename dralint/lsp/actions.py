@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 
 from ruamel.yaml.nodes import Node, ScalarNode
 
+from dralint.dataclass import dataclass
 from dralint.findings import Replacement
 from dralint.read.yamldoc import Document, walk
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode
 
 from dralint.api import model
+from dralint.dataclass import dataclass
 from dralint.diagnose.hints import devices, qualified
 from dralint.profiles.load import Profiles
 from dralint.profiles.model import DriverProfile, Published

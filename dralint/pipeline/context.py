@@ -10,12 +10,13 @@ loads the simulation.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from dralint.api.producers import DEFAULT as DEFAULT_PRODUCERS
 from dralint.api.producers import Producers
+from dralint.dataclass import dataclass
 from dralint.limits import Limits
 from dralint.profiles.load import Profiles
 from dralint.read.workspace import Workspace

@@ -17,19 +17,17 @@ from __future__ import annotations
 
 import gc
 import os
-import pickle
-import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dralint import progress
 from dralint.api.versions import Target
 from dralint.apimachinery.fieldpath import Path
+from dralint.dataclass import dataclass
 from dralint.pipeline import engine
 from dralint.pipeline.context import CheckContext, Options
-from dralint.process import freeze_loaded, raise_recursion_limit, tune_collector
+from dralint.process import freeze_loaded, raise_recursion_limit, tune_garbage_collection
 from dralint.read import sources
 from dralint.read.load import Input, load_files, merge
 from dralint.read.workspace import Workspace
@@ -164,6 +162,9 @@ class _Failed:
     """An exception raised in a worker, with its traceback (shown with ``--debug``)."""
 
     def __init__(self, error: BaseException) -> None:
+        import pickle  # only in a worker whose check failed: every check imports this module
+        import traceback
+
         self.trace = "".join(traceback.format_exception(error))
         try:
             pickle.dumps(error)
@@ -184,7 +185,7 @@ def _serve(connection: Connection) -> None:
     line's process settings (a worker started by ``spawn`` does not inherit them).
     """
     raise_recursion_limit()
-    tune_collector()
+    tune_garbage_collection()
     progress.detach()  # the parent draws the line, from the parts it gets back
     documents: dict[tuple[str, int], Document] = {}
     while True:

@@ -24,10 +24,11 @@ import dataclasses
 import os
 import threading
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from dralint.api.objects import KubeObject
 from dralint.api.ref import ObjectRef
+from dralint.dataclass import dataclass
 from dralint.findings import Finding, Location
 from dralint.pipeline import engine
 from dralint.pipeline.context import CheckContext, Options

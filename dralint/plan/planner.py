@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from dralint.cluster.pods import Pod
+from dralint.dataclass import dataclass
 from dralint.diagnose import why
 from dralint.dryrun.analysis import Analysis
 from dralint.dryrun.placement import Placement

@@ -15,9 +15,9 @@ its pods). DaemonSet pods go with the node. Each removal is committed before the
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
 
 from dralint.cluster.nodepools import NodePool
+from dralint.dataclass import dataclass
 from dralint.dryrun import resources
 from dralint.dryrun.placement import Placement, Simulation
 from dralint.dryrun.utilisation import PoolUtilisation, natural_key, utilisation

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 from dralint.api import meta, model
@@ -21,6 +20,7 @@ from dralint.cluster import compact, nodepools
 from dralint.cluster.inventory import NodeEntry, Origin, SliceEntry, expansion_entries
 from dralint.cluster.nodepools import NodePool
 from dralint.cluster.pods import Pod, daemon_pods
+from dralint.dataclass import dataclass
 from dralint.dryrun import eligibility, resources
 from dralint.dryrun.placement import Simulation
 from dralint.plan.world import World

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from dralint.allocator.prepare import apply_taint_rules, taint_rules_apply
 from dralint.api import model
 from dralint.cluster.inventory import NodeEntry, SliceEntry
 from dralint.cluster.nodepools import NodePool
 from dralint.cluster.pods import Pod
+from dralint.dataclass import dataclass
 from dralint.dryrun.analysis import Analysis
 from dralint.dryrun.filters import PlacedPods
 from dralint.dryrun.placement import Placement, Simulation, simulate

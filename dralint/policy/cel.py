@@ -8,12 +8,12 @@ cel-go's semantics and messages.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from dralint import cel
 from dralint.cel.checker.types import BOOL, STRING, is_dyn
 from dralint.cel.errors import CelCompileError, CelError, CelRuntimeError
+from dralint.dataclass import dataclass
 
 __all__ = ["CelCompileError", "CelError", "CelRuntimeError", "Compiled", "compile_expression", "evaluate"]
 

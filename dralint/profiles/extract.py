@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from dralint.api import model
+from dralint.dataclass import dataclass
 from dralint.diagnose.hints import qualified
 
 __all__ = ["EXAMPLES", "extract"]

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path as FilePath
 from typing import Any
 
 from dralint import data
 from dralint.apimachinery.fieldpath import Path
+from dralint.dataclass import dataclass
 from dralint.errors import ConfigError
 from dralint.profiles.model import (
     ConfigKind,
@@ -32,7 +33,7 @@ from dralint.read import userfile
 from dralint.read.yamldoc import decode
 from dralint.validate import userschema
 
-__all__ = ["Profiles", "builtin", "load", "parse"]
+__all__ = ["Profiles", "builtin", "decode_shipped", "load", "parse"]
 
 SCHEMA = "profile.schema.json"  # in schemas/
 SUFFIXES = (".yaml", ".yml")
@@ -102,9 +103,25 @@ def _read_text(path: FilePath, max_bytes: int | None = None) -> str:
 
 
 def _shipped(path: FilePath) -> DriverProfile | None:
-    """A shipped profile, named as the repository names it: the same wherever dralint is installed."""
-    profiles = parse(f"profiles/{path.name}", _read_text(path), validate=False)
+    """A shipped profile, named as the repository names it: the same wherever dralint is installed.
+
+    Read decoded ahead of time when it can be (``profiles/decoded.json``, see :mod:`dralint.data`).
+    """
+    name, text = f"profiles/{path.name}", _read_text(path)
+    found = data.decoded("profiles", {path.name: text})
+    if found is None:
+        profiles = parse(name, text, validate=False)
+    else:
+        profiles = [
+            _profile(userfile.UserFile(name, content, line=line, column=column), validate=False)
+            for line, column, content in found[path.name]
+        ]
     return next((p for p in profiles if p.driver == path.stem), None)
+
+
+def decode_shipped(name: str, text: str) -> list[tuple[int, int, Any]]:
+    """(line, column, data) of each document of a shipped profile: what ``decoded.json`` holds of it."""
+    return [(*file.position(()), file.data) for file in _files_of(f"profiles/{name}", text)]
 
 
 def parse(name: str, text: str, *, validate: bool = True) -> list[DriverProfile]:
@@ -114,18 +131,21 @@ def parse(name: str, text: str, *, validate: bool = True) -> list[DriverProfile]
     check of each configuration's schema and the compilation of its rules: jsonschema and the
     policy CEL environment cost a one-file check more than the rest of reading a profile.
     """
+    schema = userschema.schema(SCHEMA)
+    profiles = []
+    for file in _files_of(name, text):
+        if validate:
+            userschema.validate(schema, file.data, file.where)
+        profiles.append(_profile(file, validate=validate))
+    return profiles
+
+
+def _files_of(name: str, text: str) -> list[userfile.UserFile]:
     documents, issues = decode(name, text, templates=False)
     if issues:
         issue = issues[0]
         raise ConfigError(f"{name}:{issue.line}:{issue.column}: {issue.message}")
-    schema = userschema.schema(SCHEMA)
-    profiles = []
-    for document in documents:
-        file = userfile.UserFile(name, document.data, document)
-        if validate:
-            userschema.validate(schema, document.data, file.where)
-        profiles.append(_profile(file, validate=validate))
-    return profiles
+    return [userfile.UserFile(name, document.data, document) for document in documents]
 
 
 def _profile(file: userfile.UserFile, *, validate: bool) -> DriverProfile:

@@ -9,8 +9,10 @@ of ``gpu.nvidia.com`` is ``("gpu.nvidia.com", "productName")``, as selectors rea
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
+
+from dralint.dataclass import dataclass
 
 __all__ = [
     "AttributeType",

@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 import subprocess
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from dralint.dataclass import dataclass
 from dralint.errors import UsageError
 from dralint.read.sources import MANIFEST_SUFFIXES
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from dralint.dataclass import dataclass
 from dralint.limits import Limits
 
 __all__ = ["DecodeIssue", "IssueKind", "Limits"]

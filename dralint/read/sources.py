@@ -12,9 +12,10 @@ import os
 import stat
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path as FsPath
 
+from dralint.dataclass import dataclass
 from dralint.errors import InputError
 from dralint.limits import Limits
 from dralint.read.ignorefiles import IgnoreFiles

@@ -13,8 +13,9 @@ The second test needs the parsed values, so this module only finds and classifie
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
+
+from dralint.dataclass import dataclass
 
 __all__ = ["Directive", "directives", "string_directive_count"]
 

@@ -6,10 +6,10 @@ Unlike manifests, these files configure dralint itself: anything wrong with them
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from dralint.apimachinery.fieldpath import Path
+from dralint.dataclass import dataclass
 from dralint.errors import ConfigError
 from dralint.read.sources import DEFAULT_MAX_FILE_BYTES, NotARegularFile, read_bytes
 from dralint.read.yamldoc import Document, decode
@@ -23,11 +23,12 @@ class UserFile:
     data: Any
     document: Document | None = None
     base: Path = ()  # where ``data`` sits in the document (``("tool", "dralint")`` for pyproject.toml)
-    line: int = 1  # position of ``data`` when there is no document (TOML)
+    line: int = 1  # position of ``data`` when there is no document (TOML, a file decoded ahead of time)
+    column: int = 1
 
     def position(self, path: Path) -> tuple[int, int]:
         if self.document is None:
-            return (self.line, 1)
+            return (self.line, self.column)
         return self.document.position(self.base + path)
 
     def where(self, path: Path = ()) -> str:

@@ -6,8 +6,10 @@ downstream; the pipeline's :class:`~dralint.pipeline.context.CheckContext` wraps
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
+
+from dralint.dataclass import dataclass
 
 if TYPE_CHECKING:
     from dralint.api.objects import KubeObject, Unidentified

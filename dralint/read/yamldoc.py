@@ -15,14 +15,15 @@ import bisect
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from functools import lru_cache
 from typing import Any, Protocol
 
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from dralint.apimachinery.fieldpath import Path
-from dralint.read import json_stream, templating
+from dralint.dataclass import dataclass
+from dralint.read import templating
 from dralint.read.compose import PLAIN as _PLAIN
 from dralint.read.compose import QUOTED as _QUOTED
 from dralint.read.compose import ComposeError, compose
@@ -514,6 +515,8 @@ def _decode_yaml(
 
 
 def _decode_json(file: str, text: str) -> tuple[list[Document], DecodeIssue | None]:
+    from dralint.read import json_stream  # only for JSON inputs: most are YAML
+
     values, issue = json_stream.decode(text)
     return [Document(file, n, line, data) for n, (data, line) in enumerate(values)], issue
 

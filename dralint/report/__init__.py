@@ -12,9 +12,10 @@ import dataclasses
 import importlib
 from collections.abc import Callable, Mapping
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, TextIO
 
+from dralint.dataclass import dataclass
 from dralint.errors import UsageError
 from dralint.findings import Finding, ObjectRef
 from dralint.report import escape

@@ -8,9 +8,9 @@ Presentation choices (colour, ``--quiet``, ``--show-suppressed``) are carried, n
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from dralint.api.versions import Target
+from dralint.dataclass import dataclass
 from dralint.findings import Finding
 from dralint.read.workspace import Workspace
 from dralint.report import CheckedObject, Report, Summary, locations

@@ -3,9 +3,11 @@
 A rule is data (id, name, category, default severity, summary, typed options, documentation)
 plus what reports it: the name of a Python check registered in :mod:`dralint.checks.registry`, or a CEL
 ``policy`` over the object (the way ValidatingAdmissionPolicy works). Built-in rules live in
-this folder (``CATALOGUE_FILES``); users add their own files with ``--rules`` or the
-configuration. Every file is validated against ``schema.json``; a broken file is a
-:class:`~dralint.errors.ConfigError` naming file, line and column.
+the top-level ``rules/`` folder (``CATALOGUE_FILES``); users add their own files with
+``--rules`` or the configuration. Every file is validated against ``schema.json``; a broken
+file is a :class:`~dralint.errors.ConfigError` naming file, line and column.
+The built-in files are read decoded ahead of time when they can be (``rules/decoded.json``, see
+:mod:`dralint.data`).
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 from typing import Any, Literal
 
 from dralint import data
 from dralint.apimachinery.fieldpath import Path, parse
+from dralint.dataclass import dataclass
 from dralint.errors import ConfigError
 from dralint.findings import Severity
 from dralint.read import userfile
@@ -128,14 +131,14 @@ def load_file(file: userfile.UserFile, *, builtin: bool, validate: bool = True) 
         schemacheck.validate(_schema(), data, file.where)
     rules = []
     for index, entry in enumerate(data):
-        rule = _rule(entry, file, index, builtin=builtin)
+        rule = _rule(entry, file.name, file.position((index,))[0], builtin=builtin)
         if validate:
             _check_rule(rule, entry, file, index)
         rules.append(rule)
     return rules
 
 
-def _rule(entry: Mapping[str, Any], file: userfile.UserFile, index: int, *, builtin: bool) -> Rule:
+def _rule(entry: Mapping[str, Any], source: str, line: int, *, builtin: bool) -> Rule:
     policy = entry.get("policy")
     return Rule(
         id=entry["id"],
@@ -158,8 +161,8 @@ def _rule(entry: Mapping[str, Any], file: userfile.UserFile, index: int, *, buil
             for name, spec in (entry.get("options") or {}).items()
         },
         docs=dict(entry.get("docs") or {}),
-        source=file.name,
-        line=file.position((index,))[0],
+        source=source,
+        line=line,
         builtin=builtin,
     )
 
@@ -258,14 +261,31 @@ def _merge(into: dict[str, Rule], rules: Iterable[Rule]) -> None:
 def builtin_rules() -> dict[str, Rule]:
     """The built-in catalogue, keyed by rule id, in id order."""
     rules: dict[str, Rule] = {}
-    folder = data.folder("rules")
-    for name in CATALOGUE_FILES:
-        resource = folder / name
-        if not resource.is_file():
-            continue
-        file = userfile.parse(f"rules/{name}", resource.read_text(encoding="utf-8"))
-        _merge(rules, load_file(file, builtin=True, validate=False))
+    for source, line, entry in _builtin_entries(builtin_texts()):
+        _merge(rules, [_rule(entry, source, line, builtin=True)])
     return dict(sorted(rules.items()))
+
+
+Entry = tuple[str, int, Mapping[str, Any]]  # (file as the repository names it, line, the rule as written)
+
+
+def builtin_texts() -> dict[str, str]:
+    """The built-in rule files: name in ``rules/`` -> text."""
+    folder = data.folder("rules")
+    return {name: (folder / name).read_text(encoding="utf-8") for name in CATALOGUE_FILES if (folder / name).is_file()}
+
+
+def _builtin_entries(texts: Mapping[str, str]) -> list[Entry]:
+    found = data.decoded("rules", texts)
+    if found is None:
+        found = {name: decode_builtin(name, text) for name, text in texts.items()}
+    return [(f"rules/{name}", line, entry) for name, rules in found.items() for line, entry in rules]
+
+
+def decode_builtin(name: str, text: str) -> list[tuple[int, Mapping[str, Any]]]:
+    """(line, the rule as written) of each rule of a built-in file, decoded from YAML."""
+    file = userfile.parse(f"rules/{name}", text)
+    return [(file.position((index,))[0], entry) for index, entry in enumerate(file.data or [])]
 
 
 def user_rule_files(paths: Sequence[str]) -> list[str]:

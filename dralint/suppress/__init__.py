@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from dralint.api.objects import KubeObject
 from dralint.api.workloads import pod_templates
@@ -19,9 +20,11 @@ from dralint.findings import Finding, Suppression, Violation
 from dralint.pipeline.context import CheckContext
 from dralint.rules import Rule
 from dralint.suppress import annotated, comments
-from dralint.suppress.baseline import Baseline
 from dralint.suppress.directive import Directive
 from dralint.suppress.exceptions import ConfigException, Exceptions
+
+if TYPE_CHECKING:  # the baseline module is imported only by a run that has one (pipeline/run.py)
+    from dralint.suppress.baseline import Baseline
 
 UNUSED = RuleId.UNUSED_SUPPRESSION
 

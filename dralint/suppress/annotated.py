@@ -14,13 +14,13 @@ sets its own ``dralint.io/ignore``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from dralint.api.objects import KubeObject
 from dralint.api.workloads import PodTemplate
 from dralint.apimachinery.fieldpath import Key, Path
 from dralint.checks.rule_ids import RuleId
+from dralint.dataclass import dataclass
 from dralint.findings import Location, Violation
 from dralint.rules import Rule
 from dralint.suppress.directive import Directive, rule_list

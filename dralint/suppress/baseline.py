@@ -17,10 +17,11 @@ import json
 import os
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from dralint.config import globs
+from dralint.dataclass import dataclass
 from dralint.errors import ConfigError, UsageError
 from dralint.findings import Finding
 from dralint.read import json_stream, userfile

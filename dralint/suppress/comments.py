@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from dralint.checks.rule_ids import RuleId
+from dralint.dataclass import dataclass
 from dralint.findings import Location, Violation
 from dralint.rules import Rule, by_name_or_id
 from dralint.suppress.directive import Directive, rule_list

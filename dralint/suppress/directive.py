@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from dralint.api.objects import KubeObject
 from dralint.checks.rule_ids import RuleId
+from dralint.dataclass import dataclass
 from dralint.findings import Location, Suppression, SuppressionKind, Violation
 from dralint.rules import Rule, by_name_or_id, did_you_mean
 

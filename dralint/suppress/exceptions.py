@@ -10,7 +10,7 @@ import datetime
 import fnmatch
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 
 from dralint.api.objects import KubeObject
@@ -18,6 +18,7 @@ from dralint.checks.rule_ids import RuleId
 from dralint.config import globs
 from dralint.config.resolve import ExceptionSpec
 from dralint.config.select import resolve_all
+from dralint.dataclass import dataclass
 from dralint.errors import ConfigError
 from dralint.findings import Finding, Location, ObjectRef, Violation
 from dralint.rules import Rule

@@ -12,7 +12,6 @@ what the subject still says (which counter, which reason).
 
 from __future__ import annotations
 
-import hashlib
 import re
 
 from dralint.findings import Finding
@@ -42,6 +41,8 @@ def subject(message: str) -> str:
 
 def identity(rule: str, file: str, obj: str | None, path: str, message: str) -> str:
     """Hex digest of a finding's identity from its parts (a baseline entry holds them as text)."""
+    import hashlib  # only for baselines, SARIF and JSON: loading OpenSSL costs a text report 2.5 ms
+
     parts = (rule, file.replace("\\", "/"), obj or "", path, subject(message))
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:32]
 

@@ -16,10 +16,10 @@ compares both validators on the corpus and on mutated objects. The order of issu
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from dralint.apimachinery.fieldpath import Path
+from dralint.dataclass import dataclass
 
 # A path under construction: (parent trail, step), None at the root; turned into a tuple only
 # for values that have an issue.
@@ -51,7 +51,14 @@ def path_of(trail: Trail) -> Path:
 
 
 class Compiler:
-    """Compiles schemas whose ``$ref`` values are ``#/$defs/<name>`` into checks, each definition once."""
+    """Compiles schemas whose ``$ref`` values are ``#/$defs/<name>`` into checks, each definition once.
+
+    A subclass may implement more keywords (:mod:`dralint.validate.usercompiled`): it widens
+    ``keywords`` and ``annotations`` (keywords that validate nothing) and extends ``_keyword``.
+    """
+
+    keywords: frozenset[str] = KEYWORDS
+    annotations: frozenset[str] = frozenset({"description"})
 
     def __init__(
         self, definitions: Mapping[str, Mapping[str, Any]], formats: FormatCheck, known_formats: frozenset[str]
@@ -68,13 +75,17 @@ class Compiler:
             found = self._compiled[name] = self.compile(self._definitions[name])
         return found
 
-    def compile(self, schema: Mapping[str, Any]) -> Check:
-        unknown = set(schema) - KEYWORDS - {"description"}
+    def compile(self, schema: Mapping[str, Any] | bool) -> Check:
+        if schema is True:  # accepts everything
+            return _accept
+        if not isinstance(schema, Mapping):
+            raise ValueError(f"unsupported JSON schema {schema!r}")
+        unknown = [key for key in schema if key not in self.keywords and not self.is_annotation(key)]
         if unknown:
             raise ValueError(f"unsupported JSON-schema keywords {sorted(unknown)}")
         checks: list[Check] = []
         for key, value in schema.items():
-            check = self._keyword(key, value, schema) if key in KEYWORDS else None
+            check = self._keyword(key, value, schema) if key in self.keywords else None
             if check is not None:
                 checks.append(check)
         if not checks:
@@ -89,6 +100,10 @@ class Compiler:
 
         return check_all
 
+    def is_annotation(self, key: str) -> bool:
+        """Whether ``key`` is a keyword that validates nothing."""
+        return key in self.annotations
+
     def _keyword(self, key: str, value: Any, schema: Mapping[str, Any]) -> Check | None:
         if key == "$ref":
             return self._ref(value)
@@ -99,7 +114,7 @@ class Compiler:
         if key == "additionalProperties":
             return self._additional(value, schema)
         if key == "items":
-            return self._items(value) if isinstance(value, Mapping) else None
+            return None if value is True else self._items(value)
         if key == "required":
             return _required(value, schema)
         if key == "enum":
@@ -110,7 +125,7 @@ class Compiler:
 
     def _ref(self, ref: str) -> Check:
         prefix = "#/$defs/"
-        if not ref.startswith(prefix):
+        if not ref.startswith(prefix) or ref[len(prefix) :] not in self._definitions:
             raise ValueError(f"unsupported $ref {ref!r}")
         name = ref[len(prefix) :]
         compiled = self._compiled
@@ -157,7 +172,7 @@ class Compiler:
             return check_none
         return None
 
-    def _items(self, items: Mapping[str, Any]) -> Check:
+    def _items(self, items: Mapping[str, Any] | bool) -> Check:
         sub = self.compile(items)
 
         def check_items(instance: Any, trail: Trail, out: list[Issue]) -> None:
@@ -245,22 +260,22 @@ def _required(names: Sequence[str], schema: Mapping[str, Any]) -> Check:
 
 def _enum(values: Sequence[Any], schema: Mapping[str, Any]) -> Check:
     def check_enum(instance: Any, trail: Trail, out: list[Issue]) -> None:
-        if not any(_equal(value, instance) for value in values):
+        if not any(json_equal(value, instance) for value in values):
             out.append(Issue("enum", values, instance, schema, path_of(trail)))
 
     return check_enum
 
 
-def _equal(one: Any, two: Any) -> bool:
+def json_equal(one: Any, two: Any) -> bool:
     """JSON equality: booleans are not numbers, containers compare item by item."""
     if one is two:
         return True
     if isinstance(one, str) or isinstance(two, str):
         return bool(one == two)
     if isinstance(one, list) and isinstance(two, list):
-        return len(one) == len(two) and all(_equal(a, b) for a, b in zip(one, two, strict=True))
+        return len(one) == len(two) and all(json_equal(a, b) for a, b in zip(one, two, strict=True))
     if isinstance(one, dict) and isinstance(two, dict):
-        return one.keys() == two.keys() and all(_equal(one[k], two[k]) for k in one)
+        return one.keys() == two.keys() and all(json_equal(one[k], two[k]) for k in one)
     if isinstance(one, bool) or isinstance(two, bool):
         return one is two
     return bool(one == two)

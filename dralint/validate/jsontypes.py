@@ -8,10 +8,10 @@ schema check, the configuration and rule-file check, and the Inventory document 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from dralint.apimachinery.fieldpath import Path
+from dralint.dataclass import dataclass
 
 Problem = Literal["unknown-field", "wrong-type", "missing-field", "invalid-quantity", "invalid-format"]
 

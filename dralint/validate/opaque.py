@@ -11,10 +11,10 @@ configuration it takes, is left alone.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from dralint.apimachinery.fieldpath import Path
+from dralint.dataclass import dataclass
 from dralint.profiles.model import ConfigKind, DriverProfile
 from dralint.suggest import closest
 

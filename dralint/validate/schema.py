@@ -11,11 +11,9 @@ Validators are built lazily, once per (release, apiVersion, kind), by :mod:`dral
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from typing import Any
@@ -24,6 +22,7 @@ from dralint import schemas
 from dralint.api.versions import RELEASES
 from dralint.apimachinery.fieldpath import Path, render
 from dralint.apimachinery.quantity import QuantityError, parse_quantity
+from dralint.dataclass import dataclass
 from dralint.read.scalars import NumberText, int_text
 from dralint.validate.compiled import Check, Compiler, Issue
 from dralint.validate.jsontypes import TYPE_PHRASES, Problem, SchemaError, json_type, type_phrase
@@ -257,6 +256,8 @@ def _unknown_field_hint(
     elsewhere = _other_release_hint(release, api_version, kind, (*parent, name))
     if elsewhere:
         hints.append(elsewhere)
+    import difflib  # only when there is something to suggest a name for
+
     close = difflib.get_close_matches(name, list(declared), n=1, cutoff=0.75)
     if close:
         hints.append(f'did you mean "{close[0]}"?')

@@ -9,11 +9,11 @@ what does the object turn into then. Nothing here reads files or yields findings
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from dralint.api.versions import CORE_KINDS, GATES, GROUP, LIFECYCLE, RELEASES, SERVED, VERSIONS, Target
 from dralint.apimachinery.fieldpath import Key, Path, value_at
+from dralint.dataclass import dataclass
 
 # --- API versions ------------------------------------------------------------------------------
 

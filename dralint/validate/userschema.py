@@ -7,7 +7,6 @@ known key or value when the input looks like a typo.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -20,7 +19,7 @@ from dralint.errors import ConfigError
 from dralint.validate.jsontypes import TYPE_PHRASES, SchemaError, problem_of, type_phrase
 
 if TYPE_CHECKING:
-    from jsonschema.exceptions import ValidationError
+    from dralint.validate.compiled import Check, Issue
 
 Where = Callable[[Path], str]  # field path -> "file:line:col"
 
@@ -38,6 +37,8 @@ def schema(name: str) -> Mapping[str, Any]:
 
 def closest(word: str, candidates: Sequence[str], *, cutoff: float = 0.6) -> str | None:
     """The candidate ``word`` is most likely a typo of, if any is close enough."""
+    import difflib  # only when there is something to suggest a name for
+
     close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
     if close:
         return close[0]
@@ -53,16 +54,59 @@ def did_you_mean(word: str, candidates: Sequence[str], *, cutoff: float = 0.6) -
 
 def problems(schema_: Mapping[str, Any], instance: Any) -> list[SchemaError]:
     """Every problem of ``instance``, in document order of their paths."""
-    from jsonschema import Draft202012Validator  # imported only when a user file is checked (50-80 ms)
+    check = _compiled(schema_)
+    return _sorted(jsonschema_problems(schema_, instance) if check is None else _problems(check, instance))
 
-    validator = Draft202012Validator(schema_)
+
+def _problems(check: Check, instance: Any) -> list[SchemaError]:
+    issues: list[Issue] = []
+    check(instance, None, issues)
     out: list[SchemaError] = []
-    for error in validator.iter_errors(instance):
-        out.extend(_explain(error))
+    for issue in issues:
+        out.extend(_explain(issue.keyword, issue.value, issue.instance, issue.schema, issue.path, issue.message))
+    return out
+
+
+def jsonschema_problems(schema_: Mapping[str, Any], instance: Any) -> list[SchemaError]:
+    """The problems jsonschema finds, for the schemas dralint does not compile (and for tests), unsorted."""
+    from jsonschema import Draft202012Validator  # 50-80 ms to import: only for a schema that needs it
+
+    out: list[SchemaError] = []
+    for error in Draft202012Validator(schema_).iter_errors(instance):
+        sub = error.schema if isinstance(error.schema, Mapping) else {}
+        path = tuple(error.absolute_path)
+        out.extend(_explain(str(error.validator), error.validator_value, error.instance, sub, path, error.message))
+    return out
+
+
+def _sorted(out: list[SchemaError]) -> list[SchemaError]:
     # Each required error names every absent key (jsonschema gives one error per key): keep each once.
     unique = list(dict.fromkeys(out))
     # Unknown keys first: a misspelt key is usually why a required one is "missing".
     return sorted(unique, key=lambda p: (p.problem != "unknown-field", _order(p.path)))
+
+
+# Schemas compiled by dralint.validate.usercompiled, by identity (each kept here, so that its id is
+# not reused), or None for those it refuses (validated with jsonschema). A run has a few: dralint's
+# own and the configuration kinds of the drivers' profiles it reads; a language server reads the
+# user's profiles again after each edit, so old ones are dropped beyond MAX_COMPILED.
+_COMPILED: dict[int, tuple[Mapping[str, Any], Check | None]] = {}
+MAX_COMPILED = 256
+
+
+def _compiled(schema_: Mapping[str, Any]) -> Check | None:
+    found = _COMPILED.get(id(schema_))
+    if found is None or found[0] is not schema_:
+        from dralint.validate.usercompiled import compile_root
+
+        try:
+            check: Check | None = compile_root(schema_)
+        except ValueError:
+            check = None
+        if len(_COMPILED) >= MAX_COMPILED:
+            _COMPILED.clear()
+        found = _COMPILED[id(schema_)] = (schema_, check)
+    return found[1]
 
 
 def _order(path: Path) -> list[tuple[int, int | str]]:
@@ -73,47 +117,46 @@ def _order(path: Path) -> list[tuple[int, int | str]]:
 _EXPECTED = {**TYPE_PHRASES, "boolean": "true or false"}
 
 
-def _explain(error: ValidationError) -> list[SchemaError]:
-    """The problems of one of jsonschema's errors, read from its keyword, keyword value, instance and
-    path (never from its English message, except for keywords no user file is expected to fail)."""
-    path: Path = tuple(error.absolute_path)
-    problem = problem_of(str(error.validator))
-    sub = error.schema if isinstance(error.schema, Mapping) else {}
-    kind = error.validator
-    expected: Any = error.validator_value
-    if kind == "additionalProperties" and isinstance(error.instance, Mapping):
+def _explain(
+    kind: str, expected: Any, instance: Any, sub: Mapping[str, Any], path: Path, english: str
+) -> list[SchemaError]:
+    """The problems of one failed keyword, read from the keyword, its value, the instance, the schema
+    object holding the keyword and the path (never from the English message, except for keywords
+    no user file is expected to fail)."""
+    problem = problem_of(kind)
+    if kind == "additionalProperties" and isinstance(instance, Mapping):
         known = sorted(sub.get("properties", {}))
         pattern_props = sub.get("patternProperties", {})
         out = []
-        for key in error.instance:
+        for key in instance:
             if key in known or any(_search(p, key) for p in pattern_props):
                 continue
             hint = did_you_mean(str(key), known) or (f"; known keys: {', '.join(known)}" if known else "")
             out.append(SchemaError(problem, (*path, str(key)), f"unknown key {key!r}{hint}"))
         return out
     if kind == "required":
-        present = error.instance if isinstance(error.instance, Mapping) else {}
+        present = instance if isinstance(instance, Mapping) else {}
         return [
             SchemaError(problem, path, f"missing required key {name!r}") for name in expected if name not in present
         ]
     if kind == "enum":
         allowed = [str(v) for v in expected]
-        hint = did_you_mean(str(error.instance), allowed)
-        return [SchemaError(problem, path, f"{error.instance!r} is not one of {', '.join(allowed)}{hint}")]
+        hint = did_you_mean(str(instance), allowed)
+        return [SchemaError(problem, path, f"{instance!r} is not one of {', '.join(allowed)}{hint}")]
     if kind == "const":
         return [SchemaError(problem, path, f"must be {expected!r}")]
     if kind == "type":
         types = expected if isinstance(expected, list) else [expected]
         names = " or ".join(_EXPECTED.get(str(t), str(t)) for t in types)
         advice = f"; {sub['x-message']}" if "x-message" in sub else ""
-        return [SchemaError(problem, path, f"expected {names}, got {type_phrase(error.instance)}{advice}")]
+        return [SchemaError(problem, path, f"expected {names}, got {type_phrase(instance)}{advice}")]
     if "x-message" in sub:
-        return [SchemaError(problem, path, f"{error.instance!r}: {sub['x-message']}")]
+        return [SchemaError(problem, path, f"{instance!r}: {sub['x-message']}")]
     if kind in ("minLength", "minItems", "minProperties"):
         return [SchemaError(problem, path, "must not be empty")]
     if kind == "propertyNames":
-        return [SchemaError(problem, path, f"invalid key {error.instance!r}")]
-    return [SchemaError(problem, path, error.message)]
+        return [SchemaError(problem, path, f"invalid key {instance!r}")]
+    return [SchemaError(problem, path, english)]
 
 
 def _search(pattern: str, text: str) -> bool:

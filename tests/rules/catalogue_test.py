@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
 import dralint.rules
+from dralint import data
 from dralint.checks import registry
 from dralint.errors import ConfigError
 from dralint.pipeline.context import Options
@@ -165,3 +167,42 @@ def test_builtin_rule_files_pass_the_validation_skipped_at_run_time() -> None:
         if path.exists():
             for rule in load_file(userfile.parse(f"rules/{name}", path.read_text(encoding="utf-8")), builtin=True):
                 assert rules[rule.id] == rule
+
+
+def _rules_from(folder: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, dralint.rules.Rule]:
+    monkeypatch.setattr(data, "folder", lambda name: folder)
+    builtin_rules.cache_clear()
+    try:
+        return builtin_rules()
+    finally:
+        builtin_rules.cache_clear()
+
+
+@pytest.mark.parametrize(
+    "decoded",
+    [
+        None,  # absent
+        "{not json",
+        '{"format": 99, "files": {}}',
+        '{"format": 1, "files": {"meta.yaml": {"crc": 1, "content": []}}}',  # written from other files
+    ],
+)
+def test_builtin_rules_read_the_yaml_when_the_decoded_copy_is_absent_broken_or_stale(
+    decoded: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = builtin_rules()
+    for name in CATALOGUE_FILES:
+        shutil.copy(data.folder("rules") / name, tmp_path / name)
+    if decoded is not None:
+        (tmp_path / data.DECODED_FILE).write_text(decoded, encoding="utf-8")
+    assert _rules_from(tmp_path, monkeypatch) == expected
+
+
+def test_builtin_rules_read_an_edited_yaml_file_rather_than_its_stale_decoded_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(data.folder("rules"), tmp_path / "rules")
+    edited = tmp_path / "rules" / "meta.yaml"
+    edited.write_text(edited.read_text(encoding="utf-8").replace("severity: warning", "severity: error"))
+    rules = _rules_from(tmp_path / "rules", monkeypatch)
+    assert {rule.severity for rule in rules.values() if rule.source == "rules/meta.yaml"} == {"error"}

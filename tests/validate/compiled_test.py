@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -15,6 +14,7 @@ from dralint.api.versions import RELEASES
 from dralint.read.load import load
 from dralint.validate.compiled import Compiler, Issue
 from dralint.validate.schema import FORMATS, format_problem, validator
+from testing.mutate import mutate
 from tests.conftest import CORPUS, FIXTURES, ROOT, require_shared
 
 Seen = tuple[str, tuple[Any, ...], str]
@@ -60,43 +60,6 @@ def _objects() -> list[tuple[str, str, Any]]:
     ]
 
 
-_WEIRD: list[Any] = [
-    None, True, False, 0, -1, 2**31, 2**63, 1.5, 1.0, float("nan"), float("inf"), "", "x", "1Gi", "1.5 Gi",
-    "2025-01-31T12:00:00Z", [], [1], {}, {"a": 1}, "\u202e\x00", "é" * 3,
-]  # fmt: skip
-
-
-def _mutate(value: Any, rnd: random.Random) -> Any:
-    """A copy of ``value`` with a few values replaced, removed or added at random places."""
-    value = copy.deepcopy(value)
-    for _ in range(rnd.randint(1, 5)):
-        holder, key = _pick(value, rnd)
-        if holder is None:
-            continue
-        action = rnd.random()
-        if action < 0.5:
-            holder[key] = rnd.choice(_WEIRD)
-        elif action < 0.7 and isinstance(holder, dict):
-            del holder[key]
-        elif isinstance(holder, dict):
-            holder[rnd.choice(["extra", "Name", "count", "spec", "devices"])] = rnd.choice(_WEIRD)
-    return value
-
-
-def _pick(value: Any, rnd: random.Random) -> tuple[Any, Any]:
-    holder, key = None, None
-    node = value
-    for _ in range(rnd.randint(1, 8)):
-        if isinstance(node, dict) and node:
-            holder, key = node, rnd.choice(list(node))
-        elif isinstance(node, list) and node:
-            holder, key = node, rnd.randrange(len(node))
-        else:
-            break
-        node = holder[key]
-    return holder, key
-
-
 def test_compiled_validator_agrees_with_jsonschema_on_the_corpus() -> None:
     objects = _objects()
     assert len(objects) > 300
@@ -113,7 +76,7 @@ def test_compiled_validator_agrees_with_jsonschema_on_mutated_objects() -> None:
     with_issues = 0
     for _ in range(600):
         api_version, kind, raw = rnd.choice(objects)
-        mutated = _mutate(raw, rnd)
+        mutated = mutate(raw, rnd)
         release = rnd.choice(RELEASES)
         if schemas.root_name(release, api_version, kind) is None:
             continue

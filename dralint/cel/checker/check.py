@@ -7,7 +7,7 @@ an identifier). Errors carry cel-go's messages and the offset of the node they a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from dralint.cel.checker.decls import Environment, Function, Overload
 from dralint.cel.checker.types import (
@@ -42,6 +42,7 @@ from dralint.cel.parser.nodes import (
     MapEntry,
     Select,
 )
+from dralint.dataclass import dataclass
 
 __all__ = ["Checked", "TypeIssue", "check", "mismatch"]
 

@@ -7,12 +7,13 @@ compiler binds overload implementations from it. Libraries add functions with :f
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from dralint.cel.checker.types import Type
 from dralint.cel.parser.macros import MACROS_BASE
 from dralint.cel.pricing import Pricing
+from dralint.dataclass import dataclass
 
 __all__ = ["Environment", "Function", "Impl", "Installer", "Overload", "VersionedOption"]
 

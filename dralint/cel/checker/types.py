@@ -6,7 +6,7 @@ A port of ``checker/types.go`` and ``checker/mapping.go``: types are immutable v
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dralint.dataclass import dataclass
 
 __all__ = [
     "ANY",

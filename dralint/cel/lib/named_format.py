@@ -12,7 +12,6 @@ import binascii
 import datetime as dt
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from dralint.apimachinery.validation import (
     dns1035_label_errors,
@@ -28,6 +27,7 @@ from dralint.cel.lib.net import URLError, parse_request_uri
 from dralint.cel.pricing import Pricing
 from dralint.cel.runtime import semantics as runtime
 from dralint.cel.runtime.values import NONE, Optional
+from dralint.dataclass import dataclass
 
 __all__ = ["FORMAT_TYPE", "RELEASES", "NamedFormat", "install"]
 

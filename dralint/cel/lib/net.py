@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote_plus
 
@@ -13,6 +12,7 @@ from dralint.cel.checker.types import BOOL, INT, STRING, list_of, map_of, object
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.pricing import Pricing
 from dralint.cel.runtime import semantics as runtime
+from dralint.dataclass import dataclass
 
 __all__ = ["CIDR", "IP", "RELEASES", "URL", "URLError", "install_ip_cidr", "install_urls", "parse_request_uri"]
 

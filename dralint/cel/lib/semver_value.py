@@ -7,11 +7,11 @@ removed, missing minor/patch filled in with zeros.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import total_ordering
 
 from dralint.cel.runtime.values import UINT64_MAX as _UINT64_MAX
 from dralint.cel.runtime.values import digits_value
+from dralint.dataclass import dataclass
 
 __all__ = ["Semver", "SemverError", "parse", "parse_normalised"]
 

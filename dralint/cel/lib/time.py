@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from dralint.cel.checker.decls import Environment, Overload, VersionedOption
 from dralint.cel.checker.types import DURATION, INT, STRING, TIMESTAMP
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.runtime.values import INT64_MAX, Duration, Timestamp, digits_value
+from dralint.dataclass import dataclass
 
 __all__ = [
     "RELEASES",

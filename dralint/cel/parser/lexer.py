@@ -7,7 +7,7 @@ no token can start with, or a malformed string, is a lexer error reported with A
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dralint.dataclass import dataclass
 
 __all__ = ["LexError", "Token", "tokenize"]
 

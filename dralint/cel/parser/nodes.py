@@ -7,7 +7,9 @@ checker records each id's type, so nodes stay plain immutable values.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
+
+from dralint.dataclass import dataclass
 
 __all__ = [
     "Call",

@@ -14,7 +14,7 @@ unescaping live in their own modules.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TypeVar
 
 from dralint.cel.parser.lexer import Token, tokenize
@@ -32,6 +32,7 @@ from dralint.cel.parser.nodes import (
 )
 from dralint.cel.parser.unescape import UnescapeError, unescape
 from dralint.cel.runtime.values import INT64_MAX, INT64_MIN, UINT64_MAX, UInt, digits_value
+from dralint.dataclass import dataclass
 
 __all__ = ["ParseResult", "SyntaxIssue", "parse"]
 

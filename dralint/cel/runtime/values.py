@@ -10,10 +10,10 @@ IP, CIDR, formats) live in their libraries, which register their CEL type names 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from dralint.cel.runtime.closures import Cancelled
+from dralint.dataclass import dataclass
 
 __all__ = [
     "INT64_MAX",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from dralint.dataclass import dataclass
 from dralint.dryrun.analysis import Analysis
 from dralint.plan.planner import Plan
 from dralint.report.simulation.model import PoolRow, pool_rows, target_of

@@ -7,11 +7,12 @@ Built from an :class:`~dralint.dryrun.analysis.Analysis`; the renderers in
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
 from dralint.cluster import compact, compact_schema
 from dralint.cluster.inventory import NodeEntry, is_inventory_document
+from dralint.dataclass import dataclass
 from dralint.diagnose import why
 from dralint.dryrun.analysis import Analysis
 from dralint.dryrun.placement import Placement

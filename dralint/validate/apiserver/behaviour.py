@@ -6,9 +6,8 @@ target release and gate set, which limits, messages and paths that release uses 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from dralint.api.versions import RELEASES, Target
+from dralint.dataclass import dataclass
 
 TAINT_EFFECTS_OLD = ("NoExecute", "NoSchedule")
 TAINT_EFFECTS = ("NoExecute", "NoSchedule", "None")

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from enum import Enum, auto
 from typing import Literal
 
 from dralint.apimachinery.fieldpath import Path
+from dralint.dataclass import dataclass
 
 ErrorType = Literal[
     "Required", "Invalid", "NotSupported", "Duplicate", "TooMany", "TooLong", "Forbidden", "NotFound", "Internal"

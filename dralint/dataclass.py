@@ -1,0 +1,324 @@
+"""``dataclasses.dataclass`` whose methods are compiled on first use, to cut dralint's start-up.
+
+The standard library compiles Python source for every method of every dataclass when the class
+is created: six small functions for a frozen class, about 0.5 ms. dralint defines over two
+hundred dataclasses and a one-file check creates some 180 of them, which was a third of its CPU
+time, while it calls the ``__init__`` of half of them and the other generated methods of two.
+Here the standard library still does the bookkeeping (fields, slots, ``__match_args__``,
+``fields()``, ``replace()``, ``asdict()`` work as usual); each generated method starts as a stub
+that compiles the same source the standard library would (Python 3.11's), puts it on the class
+in its own place, and calls it. After the first call a class is exactly as fast as a standard
+dataclass.
+
+Differences a program could observe, none of which dralint relies on: before its first call a
+method is a stub (``inspect.signature`` of a class shows ``(*args, **kwargs)``), the class's
+``__dataclass_params__`` reads like ``init=False, repr=False, eq=False, frozen=False`` (the
+standard library's own view of what it generated), and a class without a docstring gets
+``Name(field, ...)`` instead of its full signature. ``kw_only``, ``unsafe_hash``,
+``weakref_slot``, ``InitVar``, ``KW_ONLY`` and ``ClassVar`` fields are refused: dralint uses
+none of them. For mypy this is ``dataclasses.dataclass`` itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import reprlib
+import sys
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+__all__ = ["dataclass"]
+
+_Source = tuple[str, dict[str, Any]]  # a method's source text and the names it reads
+
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+
+    def dataclass(
+        cls: type | None = None,
+        /,
+        *,
+        init: bool = True,
+        repr: bool = True,
+        eq: bool = True,
+        order: bool = False,
+        frozen: bool = False,
+        match_args: bool = True,
+        slots: bool = False,
+    ) -> Any:
+        """Like :func:`dataclasses.dataclass` with these options; see the module's documentation."""
+
+        def wrap(cls: type) -> type:
+            return _process(
+                cls, init=init, repr=repr, eq=eq, order=order, frozen=frozen, match_args=match_args, slots=slots
+            )
+
+        return wrap if cls is None else wrap(cls)
+
+
+def _process(
+    cls: type, *, init: bool, repr: bool, eq: bool, order: bool, frozen: bool, match_args: bool, slots: bool
+) -> type:
+    if order and not eq:
+        raise ValueError("eq must be true if order is true")
+    own = dict(cls.__dict__)  # what the class defines itself wins over generated methods, as in the standard library
+    class_hash = own.get("__hash__", dataclasses.MISSING)
+    has_explicit_hash = not (class_hash is dataclasses.MISSING or (class_hash is None and "__eq__" in own))
+    if not cls.__doc__:
+        # The standard library computes the signature with inspect, which needs the real __init__.
+        cls.__doc__ = f"{cls.__name__}({', '.join(own.get('__annotations__', {}))})"
+    # The standard library's bookkeeping, without generating (compiling) any method.
+    built: type = dataclasses.dataclass(
+        cls, init=False, repr=False, eq=False, order=False, frozen=False, match_args=match_args, slots=slots
+    )
+    fields = dataclasses.fields(built)
+    _refuse_unsupported(built, fields)
+    if init and "__init__" not in own:
+        _lazy_init(built, fields, frozen=frozen, slots=slots, post_init=hasattr(built, "__post_init__"))
+    if repr and "__repr__" not in own:
+        shown = [f for f in fields if f.repr]
+        _lazy(built, "__repr__", lambda: _repr_source(shown), wrap=reprlib.recursive_repr())
+    compared = [f for f in fields if f.compare]
+    if eq and "__eq__" not in own:
+        _lazy(built, "__eq__", lambda: _compare_source("__eq__", "==", compared))
+    if order:
+        for name, operator in (("__lt__", "<"), ("__le__", "<="), ("__gt__", ">"), ("__ge__", ">=")):
+            if name in own:
+                advice = "Consider using functools.total_ordering"
+                raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}. {advice}")
+            _lazy(built, name, functools.partial(_compare_source, name, operator, compared))
+    if frozen:
+        _freeze(built, fields, own, slots=slots)
+    if eq and not has_explicit_hash:
+        if frozen:
+            hashed = [f for f in fields if (f.compare if f.hash is None else f.hash)]
+            _lazy(built, "__hash__", lambda: _hash_source(hashed))
+        else:
+            built.__hash__ = None  # type: ignore[assignment]  # mutable and comparable: unhashable, as usual
+    return built
+
+
+def _refuse_unsupported(cls: type, fields: Iterable[dataclasses.Field[Any]]) -> None:
+    names = {f.name for f in fields}
+    pseudo = [name for name in cls.__dataclass_fields__ if name not in names]  # type: ignore[attr-defined]
+    if pseudo:
+        raise TypeError(f"{cls.__qualname__}: ClassVar, InitVar and KW_ONLY fields are not supported ({pseudo})")
+    if any(f.kw_only is True for f in fields):
+        raise TypeError(f"{cls.__qualname__}: keyword-only fields are not supported")
+
+
+def _module_globals(cls: type) -> dict[str, Any]:
+    module = sys.modules.get(cls.__module__)
+    return module.__dict__ if module is not None else {}
+
+
+def _lazy(cls: type, name: str, source: Callable[[], _Source], wrap: Callable[[Any], Any] | None = None) -> None:
+    """Put on ``cls`` a stub for method ``name`` that compiles it from ``source()`` on first call."""
+    qualname = f"{cls.__qualname__}.{name}"
+
+    def stub(self: Any, *args: Any, **kwargs: Any) -> Any:
+        method = _compile(cls, name, qualname, *source())
+        if wrap is not None:
+            method = wrap(method)
+        setattr(cls, name, method)
+        return method(self, *args, **kwargs)
+
+    stub.__name__ = name
+    stub.__qualname__ = qualname
+    setattr(cls, name, stub)
+
+
+# Most classes are instantiated a few times per run (settings, plans, reports): their __init__
+# binds its arguments in Python instead of being compiled (0.2 ms each). A class instantiated
+# more often gets the compiled one, which is four times faster per call, once this many calls
+# have cost about as much as compiling it.
+INTERPRETED_CALLS = 20
+
+
+def _lazy_init(
+    cls: type, fields: tuple[dataclasses.Field[Any], ...], *, frozen: bool, slots: bool, post_init: bool
+) -> None:
+    """Put on ``cls`` an ``__init__`` that binds its arguments itself for its first calls, then compiles.
+
+    The arguments are bound as the compiled ``__init__`` would bind them; anything it would refuse
+    (a missing, extra, unknown or repeated argument) is handed to it, so that the error is its own.
+    """
+    qualname = f"{cls.__qualname__}.__init__"
+    plan = [(f.name, f.init, f.default, f.default_factory) for f in fields]
+    parameters = [f.name for f in fields if f.init]
+    position = {name: index for index, name in enumerate(parameters)}
+    required = {f.name for f in fields if f.init and f.default is f.default_factory is dataclasses.MISSING}
+    assign = object.__setattr__ if frozen else setattr
+    calls = 0
+
+    def __init__(self: Any, /, *args: Any, **kwargs: Any) -> None:
+        nonlocal calls
+        calls += 1
+        given = len(args)
+        if (
+            calls <= INTERPRETED_CALLS
+            and given <= len(parameters)
+            and all(position.get(key, -1) >= given for key in kwargs)
+            and all(position[name] < given or name in kwargs for name in required)
+        ):
+            for name, init, default, factory in plan:
+                if init and position[name] < given:
+                    value = args[position[name]]
+                elif init and name in kwargs:
+                    value = kwargs[name]
+                elif factory is not dataclasses.MISSING:
+                    value = factory()
+                elif default is not dataclasses.MISSING and (init or slots):
+                    value = default
+                else:
+                    continue  # not an argument, no default: left unset, as the standard library leaves it
+                assign(self, name, value)
+            if post_init:
+                self.__post_init__()
+            return
+        source = _init_source(fields, frozen=frozen, slots=slots, post_init=post_init)
+        compiled = _compile(cls, "__init__", qualname, *source)
+        cls.__init__ = compiled  # type: ignore[misc]
+        compiled(self, *args, **kwargs)
+
+    __init__.__qualname__ = qualname
+    cls.__init__ = __init__  # type: ignore[misc]
+
+
+def _compile(cls: type, name: str, qualname: str, text: str, names: dict[str, Any]) -> Any:
+    # As the standard library does: the names the method reads are the arguments of a function
+    # that defines it, so that the method reads them as fast closure variables.
+    wrapper = f"def __create_fn__({', '.join(names)}):\n{text}\n return {name}"
+    namespace: dict[str, Any] = {}
+    exec(wrapper, _module_globals(cls), namespace)
+    method = namespace["__create_fn__"](**names)
+    method.__qualname__ = qualname
+    return method
+
+
+def _init_source(fields: tuple[dataclasses.Field[Any], ...], *, frozen: bool, slots: bool, post_init: bool) -> _Source:
+    """Python 3.11's ``_init_fn`` for classes without InitVars or keyword-only fields."""
+    seen_default = False
+    for f in fields:
+        if f.init:
+            if not (f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING):
+                seen_default = True
+            elif seen_default:
+                raise TypeError(f"non-default argument {f.name!r} follows default argument")
+    self_name = "__dataclass_self__" if any(f.name == "self" for f in fields) else "self"
+    names: dict[str, Any] = {f"_type_{f.name}": f.type for f in fields}
+    names.update(
+        {
+            "MISSING": dataclasses.MISSING,
+            "_HAS_DEFAULT_FACTORY": _HAS_DEFAULT_FACTORY,
+            "__dataclass_builtins_object__": object,
+            "_return_type": None,
+        }
+    )
+    body = []
+    for f in fields:
+        value = _field_value(f, names, slots=slots)
+        if value is None:
+            continue
+        if frozen:
+            body.append(f"__dataclass_builtins_object__.__setattr__({self_name},{f.name!r},{value})")
+        else:
+            body.append(f"{self_name}.{f.name}={value}")
+    if post_init:
+        body.append(f"{self_name}.__post_init__()")
+    parameters = [self_name, *(_init_parameter(f) for f in fields if f.init)]
+    return _function("__init__", parameters, body or ["pass"], returns="->_return_type"), names
+
+
+# The standard library marks a parameter whose default comes from a factory with a private
+# sentinel; the generated __init__ only compares against it, so any unique object will do.
+_HAS_DEFAULT_FACTORY = type("_HAS_DEFAULT_FACTORY_CLASS", (), {"__repr__": lambda self: "<factory>"})()
+
+
+def _field_value(f: dataclasses.Field[Any], names: dict[str, Any], *, slots: bool) -> str | None:
+    default = f"_dflt_{f.name}"
+    if f.default_factory is not dataclasses.MISSING:
+        names[default] = f.default_factory
+        return f"{default}() if {f.name} is _HAS_DEFAULT_FACTORY else {f.name}" if f.init else f"{default}()"
+    if f.init:
+        if f.default is not dataclasses.MISSING:
+            names[default] = f.default
+        return f.name
+    if slots and f.default is not dataclasses.MISSING:  # other classes read the class attribute
+        names[default] = f.default
+        return default
+    return None
+
+
+def _init_parameter(f: dataclasses.Field[Any]) -> str:
+    if f.default is not dataclasses.MISSING:
+        return f"{f.name}:_type_{f.name}=_dflt_{f.name}"
+    if f.default_factory is not dataclasses.MISSING:
+        return f"{f.name}:_type_{f.name}=_HAS_DEFAULT_FACTORY"
+    return f"{f.name}:_type_{f.name}"
+
+
+def _repr_source(fields: list[dataclasses.Field[Any]]) -> _Source:
+    shown = ", ".join(f"{f.name}={{self.{f.name}!r}}" for f in fields)
+    return _function("__repr__", ["self"], [f'return self.__class__.__qualname__ + f"({shown})"']), {}
+
+
+def _compare_source(name: str, operator: str, fields: list[dataclasses.Field[Any]]) -> _Source:
+    body = [
+        "if other.__class__ is self.__class__:",
+        f" return {_tuple('self', fields)}{operator}{_tuple('other', fields)}",
+        "return NotImplemented",
+    ]
+    return _function(name, ["self", "other"], body), {}
+
+
+def _hash_source(fields: list[dataclasses.Field[Any]]) -> _Source:
+    return _function("__hash__", ["self"], [f"return hash({_tuple('self', fields)})"]), {}
+
+
+def _tuple(name: str, fields: list[dataclasses.Field[Any]]) -> str:
+    return f"({','.join(f'{name}.{f.name}' for f in fields)},)" if fields else "()"
+
+
+def _function(name: str, parameters: list[str], body: list[str], returns: str = "") -> str:
+    lines = "\n".join(f"  {line}" for line in body)
+    return f" def {name}({','.join(parameters)}){returns}:\n{lines}"
+
+
+def _freeze(cls: type[Any], fields: tuple[dataclasses.Field[Any], ...], own: dict[str, Any], *, slots: bool) -> None:
+    """The standard library's frozen ``__setattr__``/``__delattr__`` (closures: nothing to compile), and pickling."""
+    names = frozenset(f.name for f in fields)
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(cls, self).__setattr__(name, value)
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+        super(cls, self).__delattr__(name)
+
+    for method in (__setattr__, __delattr__):
+        if method.__name__ in own:
+            raise TypeError(f"Cannot overwrite attribute {method.__name__} in class {cls.__name__}")
+        method.__qualname__ = f"{cls.__qualname__}.{method.__name__}"
+        setattr(cls, method.__name__, method)
+    if slots:
+        # A frozen slotted instance has no __dict__ and refuses setattr: pickle needs these.
+        if "__getstate__" not in own:
+            cls.__getstate__ = _getstate
+        if "__setstate__" not in own:
+            cls.__setstate__ = _setstate
+
+
+def _getstate(self: Any) -> list[Any]:
+    return [getattr(self, f.name) for f in dataclasses.fields(self)]
+
+
+def _setstate(self: Any, state: list[Any]) -> None:
+    for f, value in zip(dataclasses.fields(self), state):  # noqa: B905 - as the standard library
+        object.__setattr__(self, f.name, value)
