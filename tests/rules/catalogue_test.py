@@ -163,10 +163,10 @@ def test_builtin_rule_files_pass_the_validation_skipped_at_run_time() -> None:
     # builtin_rules() trusts its own files (no JSON-schema validation per run); this is the check.
     rules = builtin_rules()
     for name in CATALOGUE_FILES:
-        path = Path(dralint.rules.__file__).parent / name
-        if path.exists():
-            for rule in load_file(userfile.parse(f"rules/{name}", path.read_text(encoding="utf-8")), builtin=True):
-                assert rules[rule.id] == rule
+        path = data.folder("rules") / name
+        assert path.is_file(), f"rules/{name} is in CATALOGUE_FILES but not in rules/"
+        for rule in load_file(userfile.parse(f"rules/{name}", path.read_text(encoding="utf-8")), builtin=True):
+            assert rules[rule.id] == rule
 
 
 def _rules_from(folder: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, dralint.rules.Rule]:
