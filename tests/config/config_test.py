@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,7 @@ def test_discover_prefers_dralint_yaml_and_reads_pyproject_only_with_a_tool_tabl
     assert discover(str(repo)) == str(repo / ".dralint.yaml")
 
 
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="[tool.dralint] is read with tomllib (Python 3.11+)")
 def test_pyproject_tool_table_is_read_and_validated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text(
