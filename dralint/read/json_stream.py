@@ -32,13 +32,34 @@ def decode(text: str) -> tuple[list[tuple[Any, int]], DecodeIssue | None]:
         if _SURROGATE_ESCAPE.search(text):
             values = [(_without_lone_surrogates(data), line) for data, line in values]
     except json.JSONDecodeError as error:
-        return [], DecodeIssue("syntax", f"invalid JSON: {error.msg}", error.lineno, error.colno)
+        message, position = _stable(error)
+        line = text.count("\n", 0, position) + 1
+        column = position - text.rfind("\n", 0, position)
+        return [], DecodeIssue("syntax", f"invalid JSON: {message}", line, column)
     except _Constant as constant:
         line, column = _constant_position(text, constant.name)
         return [], DecodeIssue("syntax", f"invalid JSON: {constant.name} is not a JSON value", line, column)
     except RecursionError:
         return [], DecodeIssue("too-deep", "JSON document nests too deeply", text.count("\n", 0, index) + 1, 1)
     return values, None
+
+
+# Python 3.13 names a trailing comma at the comma; earlier versions (and Go) report the closing
+# bracket that follows it. The same message on every Python keeps the output deterministic.
+_TRAILING_COMMA = {
+    "Illegal trailing comma before end of object": "Expecting property name enclosed in double quotes",
+    "Illegal trailing comma before end of array": "Expecting value",
+}
+
+
+def _stable(error: json.JSONDecodeError) -> tuple[str, int]:
+    """The error's message and position as Python 3.11 and 3.12 give them."""
+    earlier = _TRAILING_COMMA.get(error.msg)
+    if earlier is None:
+        return error.msg, error.pos
+    text = error.doc
+    after = error.pos + 1
+    return earlier, after + (len(text) - after - len(text[after:].lstrip()))
 
 
 # Go's decoder turns an escaped lone surrogate (``"\\udcff"``) into U+FFFD; Python's keeps it,
