@@ -4,8 +4,10 @@ The standard library compiles Python source for every method of every dataclass 
 is created: six small functions for a frozen class, about 0.5 ms. dralint defines over two
 hundred dataclasses and a one-file check creates some 180 of them, which was a third of its CPU
 time, while it calls the ``__init__`` of half of them and the other generated methods of two.
-Here the standard library still does the bookkeeping (fields, slots, ``__match_args__``,
-``fields()``, ``replace()``, ``asdict()`` work as usual); each generated method starts as a stub
+The bookkeeping is the standard library's (fields, slots, ``__match_args__``; ``fields()``,
+``replace()``, ``asdict()`` work as usual), done here for the shapes dralint defines without the
+standard library's per-field type tests, and by the standard library for any other shape
+(:func:`_bookkeeping`); each generated method starts as a stub
 that compiles the same source the standard library would (Python 3.11's), puts it on the class
 in its own place, and calls it. After the first call a class is exactly as fast as a standard
 dataclass.
@@ -21,11 +23,13 @@ none of them. For mypy this is ``dataclasses.dataclass`` itself.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 import functools
+import re
 import reprlib
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 __all__ = ["dataclass"]
@@ -71,37 +75,131 @@ def _process(
         # The standard library computes the signature with inspect, which needs the real __init__.
         cls.__doc__ = f"{cls.__name__}({', '.join(own.get('__annotations__', {}))})"
     # The standard library's bookkeeping, without generating (compiling) any method.
-    built: type = dataclasses.dataclass(
-        cls, init=False, repr=False, eq=False, order=False, frozen=False, match_args=match_args, slots=slots
-    )
-    fields = dataclasses.fields(built)
-    _refuse_unsupported(built, fields)
+    built: type | None = _bookkeeping(cls, match_args=match_args, slots=slots)
+    if built is None:
+        built = dataclasses.dataclass(
+            cls, init=False, repr=False, eq=False, order=False, frozen=False, match_args=match_args, slots=slots
+        )
+        _refuse_unsupported(built)
+    fields: tuple[dataclasses.Field[Any], ...] = tuple(built.__dataclass_fields__.values())  # type: ignore[attr-defined]
     if init and "__init__" not in own:
         _lazy_init(built, fields, frozen=frozen, slots=slots, post_init=hasattr(built, "__post_init__"))
     if repr and "__repr__" not in own:
-        shown = [f for f in fields if f.repr]
-        _lazy(built, "__repr__", lambda: _repr_source(shown), wrap=reprlib.recursive_repr())
-    compared = [f for f in fields if f.compare]
+        _lazy(built, "__repr__", lambda: _repr_source([f for f in fields if f.repr]), wrap=reprlib.recursive_repr())
     if eq and "__eq__" not in own:
-        _lazy(built, "__eq__", lambda: _compare_source("__eq__", "==", compared))
+        _lazy(built, "__eq__", lambda: _compare_source("__eq__", "==", [f for f in fields if f.compare]))
     if order:
         for name, operator in (("__lt__", "<"), ("__le__", "<="), ("__gt__", ">"), ("__ge__", ">=")):
             if name in own:
                 advice = "Consider using functools.total_ordering"
                 raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}. {advice}")
+            compared = [f for f in fields if f.compare]
             _lazy(built, name, functools.partial(_compare_source, name, operator, compared))
     if frozen:
         _freeze(built, fields, own, slots=slots)
     if eq and not has_explicit_hash:
         if frozen:
-            hashed = [f for f in fields if (f.compare if f.hash is None else f.hash)]
-            _lazy(built, "__hash__", lambda: _hash_source(hashed))
+            _lazy(built, "__hash__", lambda: _hash_source([f for f in fields if _hashed(f)]))
         else:
             built.__hash__ = None  # type: ignore[assignment]  # mutable and comparable: unhashable, as usual
     return built
 
 
-def _refuse_unsupported(cls: type, fields: Iterable[dataclasses.Field[Any]]) -> None:
+def _hashed(f: dataclasses.Field[Any]) -> bool:
+    return bool(f.compare if f.hash is None else f.hash)
+
+
+# What the standard library's bookkeeping gives (its decorator with no generated method) for the
+# shapes dralint defines, without its per-field type tests: each annotation is parsed as a type
+# four times (ClassVar twice, InitVar, KW_ONLY), most of what the standard library spends on a
+# class. A class of another shape (such an annotation, a dataclass base or one with __slots__, a
+# mutable default, __slots__ of its own) goes to the standard library.
+_PSEUDO_FIELD = re.compile(r"ClassVar|InitVar|KW_ONLY")
+
+
+@functools.cache
+def _prototype(match_args: bool, slots: bool) -> tuple[Any, Any]:
+    """The standard library's ``__dataclass_params__`` for these options (what a class carries after
+    its bookkeeping) and the marker of an ordinary field, taken from a class it processed."""
+    namespace = {"__annotations__": {"field": "int"}, "__doc__": "A prototype.", "__module__": __name__}
+    built: type = dataclasses.dataclass(
+        type("Prototype", (), namespace),
+        init=False,
+        repr=False,
+        eq=False,
+        order=False,
+        frozen=False,
+        match_args=match_args,
+        slots=slots,
+    )
+    return built.__dataclass_params__, dataclasses.fields(built)[0]._field_type  # type: ignore[attr-defined]
+
+
+def _bookkeeping(cls: type, *, match_args: bool, slots: bool) -> type | None:
+    """``dataclasses.dataclass(cls, init=False, repr=False, eq=False, match_args=..., slots=...)``
+    for the shapes dralint defines; ``None`` for any other shape (the standard library does it)."""
+    own = cls.__dict__
+    annotations = own.get("__annotations__", {})
+    if "__slots__" in own or (len(cls.__mro__) > 2 and _inherits_fields_or_slots(cls)):
+        return None
+    for name, value in own.items():
+        if isinstance(value, dataclasses.Field) and name not in annotations:
+            return None  # the standard library's error
+    params, ordinary = _prototype(match_args, slots)
+    fields: dict[str, dataclasses.Field[Any]] = {}
+    missing = dataclasses.MISSING
+    for name, annotation in annotations.items():
+        if type(annotation) is not str or _PSEUDO_FIELD.search(annotation):
+            return None
+        default: Any = getattr(cls, name, missing)
+        f: dataclasses.Field[Any] = (
+            default if isinstance(default, dataclasses.Field) else dataclasses.field(default=default)
+        )
+        if f.default.__class__.__hash__ is None:  # a mutable default: the standard library's error
+            return None
+        fields[name] = f
+    for name, f in fields.items():
+        if f.kw_only is True:
+            raise TypeError(f"{cls.__qualname__}: keyword-only fields are not supported")
+        if f.kw_only is missing:
+            f.kw_only = False
+        f.name = name
+        f.type = annotations[name]
+        f._field_type = ordinary  # type: ignore[attr-defined]
+        if isinstance(getattr(cls, name, None), dataclasses.Field):  # the default replaces it, as a class attribute
+            if f.default is missing:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, f.default)
+    if not slots:
+        cls.__dataclass_params__ = params  # type: ignore[attr-defined]
+        cls.__dataclass_fields__ = fields  # type: ignore[attr-defined]
+        if match_args and "__match_args__" not in own:
+            cls.__match_args__ = tuple(f.name for f in fields.values() if f.init)  # type: ignore[attr-defined,misc]
+        abc.update_abstractmethods(cls)
+        return cls
+    namespace = dict(own)
+    namespace["__dataclass_params__"] = params
+    namespace["__dataclass_fields__"] = fields
+    if match_args and "__match_args__" not in own:
+        namespace["__match_args__"] = tuple(f.name for f in fields.values() if f.init)
+    namespace["__slots__"] = tuple(fields)
+    for name in fields:
+        namespace.pop(name, None)
+    namespace.pop("__dict__", None)
+    namespace.pop("__weakref__", None)
+    built = type(cls)(cls.__name__, cls.__bases__, namespace)
+    built.__qualname__ = cls.__qualname__
+    abc.update_abstractmethods(built)
+    return built
+
+
+def _inherits_fields_or_slots(cls: type) -> bool:
+    return any(hasattr(base, "__dataclass_fields__") or base.__dict__.get("__slots__") for base in cls.__mro__[1:-1])
+
+
+def _refuse_unsupported(cls: type) -> None:
+    fields = dataclasses.fields(cls)
     names = {f.name for f in fields}
     pseudo = [name for name in cls.__dataclass_fields__ if name not in names]  # type: ignore[attr-defined]
     if pseudo:
@@ -147,16 +245,22 @@ def _lazy_init(
     (a missing, extra, unknown or repeated argument) is handed to it, so that the error is its own.
     """
     qualname = f"{cls.__qualname__}.__init__"
-    plan = [(f.name, f.init, f.default, f.default_factory) for f in fields]
-    parameters = [f.name for f in fields if f.init]
-    position = {name: index for index, name in enumerate(parameters)}
-    required = {f.name for f in fields if f.init and f.default is f.default_factory is dataclasses.MISSING}
     assign = object.__setattr__ if frozen else setattr
     calls = 0
+    # Computed on the first call: half of the classes of a run are never instantiated.
+    plan: list[tuple[str, bool, Any, Any]] = []
+    parameters: list[str] = []
+    position: dict[str, int] = {}
+    required: set[str] = set()
 
     def __init__(self: Any, /, *args: Any, **kwargs: Any) -> None:
         nonlocal calls
         calls += 1
+        if calls == 1:
+            plan.extend((f.name, f.init, f.default, f.default_factory) for f in fields)
+            parameters.extend(f.name for f in fields if f.init)
+            position.update((name, index) for index, name in enumerate(parameters))
+            required.update(f.name for f in fields if f.init and f.default is f.default_factory is dataclasses.MISSING)
         given = len(args)
         if (
             calls <= INTERPRETED_CALLS

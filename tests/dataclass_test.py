@@ -144,6 +144,35 @@ def test_dataclass_instances_behave_as_the_standard_librarys(name: str) -> None:
         assert _outcome(check, ours, other_ours) == _outcome(check, theirs, other_theirs), label
 
 
+def _bookkeeping(cls: type) -> tuple[Any, ...]:
+    fields = [
+        (f.name, f.type, f.default, f.default_factory, f.init, f.repr, f.hash, f.compare, f.metadata, f.kw_only)
+        for f in dataclasses.fields(cls)
+    ]
+    attributes = {f.name: cls.__dict__.get(f.name, "absent") for f in dataclasses.fields(cls)}
+    return fields, attributes, cls.__match_args__, getattr(cls, "__slots__", "no slots"), cls.__qualname__
+
+
+@pytest.mark.parametrize("name", sorted(ARGS))
+def test_dataclass_bookkeeping_is_the_standard_librarys(name: str) -> None:
+    # dralint's decorator does the standard library's bookkeeping itself for these shapes.
+    assert _normalised(repr(_bookkeeping(OURS[name]))) == _normalised(repr(_bookkeeping(STDLIB[name])))
+    assert dataclasses.is_dataclass(OURS[name])
+
+
+def test_dataclass_mutable_default_is_the_standard_librarys_error() -> None:
+    errors = []
+    for decorate in (dataclasses.dataclass, dataclass):
+        with pytest.raises(ValueError) as error:
+
+            @decorate(frozen=True, slots=True)
+            class MutableDefault:
+                a: list[int] = []  # noqa: RUF012
+
+        errors.append(str(error.value))
+    assert errors[0] == errors[1]
+
+
 @pytest.mark.parametrize("name", ["Frozen", "Empty"])
 def test_dataclass_frozen_instances_refuse_other_attributes(name: str) -> None:
     # Python 3.11's own frozen slotted classes raise TypeError here (their __setattr__ refers to the
