@@ -8,6 +8,7 @@ compared with them are checked against what the inventory publishes, for a did-y
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import field
@@ -18,12 +19,19 @@ from dralint.dataclass import dataclass
 from dralint.findings import Replacement
 from dralint.suggest import closest
 
-_DRIVER = re.compile(r"""device\.driver\s*==\s*"([^"]*)"|"([^"]*)"\s*==\s*device\.driver""")
-_REFERENCE = re.compile(
-    r"""device\.(attributes|capacity)\s*\[\s*"([^"]*)"\s*\]\s*"""
-    r"""(?:\.\s*\??\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*"([^"]*)"\s*\])"""
-    r"""(?:\s*==\s*"([^"]*)")?"""
-)
+
+@functools.cache
+def _driver_re() -> re.Pattern[str]:
+    return re.compile(r"""device\.driver\s*==\s*"([^"]*)"|"([^"]*)"\s*==\s*device\.driver""")
+
+
+@functools.cache
+def _reference_re() -> re.Pattern[str]:
+    return re.compile(
+        r"""device\.(attributes|capacity)\s*\[\s*"([^"]*)"\s*\]\s*"""
+        r"""(?:\.\s*\??\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*"([^"]*)"\s*\])"""
+        r"""(?:\s*==\s*"([^"]*)")?"""
+    )
 
 
 @dataclass(slots=True)
@@ -74,13 +82,13 @@ def did_you_mean(expression: str, vocab: Vocabulary) -> list[str]:
 def suggestions(expression: str, vocab: Vocabulary) -> list[tuple[str, Replacement]]:
     """:func:`did_you_mean`'s hints, each with the replacement it suggests (for an editor's quick fix)."""
     found: list[tuple[str, Replacement]] = []
-    for match in _DRIVER.finditer(expression):
+    for match in _driver_re().finditer(expression):
         driver = match.group(1) if match.group(1) is not None else match.group(2)
         if driver not in vocab.drivers:
             guess = closest(driver, vocab.drivers)
             if guess:
                 found.append((f"no device has driver {driver}; did you mean {guess}?", Replacement(driver, guess)))
-    for match in _REFERENCE.finditer(expression):
+    for match in _reference_re().finditer(expression):
         kind, domain, dotted, bracketed, value = match.groups()
         name = dotted if dotted is not None else bracketed
         domains = vocab.names[kind]

@@ -12,6 +12,7 @@ The second test needs the parsed values, so this module only finds and classifie
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -20,16 +21,22 @@ from dralint.dataclass import dataclass
 __all__ = ["Directive", "directives", "string_directive_count"]
 
 _OPEN = re.compile(r"\{\{")
-_HELM = re.compile(
-    r"""\{\{-|-\}\}                                              # whitespace trim markers
-    |\{\{\s*(?:
-        \.(?:Values|Release|Chart|Capabilities|Files|Template)\b  # Helm's built-in objects
-      | (?:if|else|end|range|with|define|block|template|include|tpl|toYaml|toJson|fromYaml
-          |required|default|quote|squote|nindent|indent|printf|lookup|trim|lower|upper)\b
-      | /\*                                                       # template comments
-    )""",
-    re.VERBOSE,
-)
+
+
+@functools.cache
+def _helm_re() -> re.Pattern[str]:
+    return re.compile(
+        r"""\{\{-|-\}\}                                              # whitespace trim markers
+        |\{\{\s*(?:
+            \.(?:Values|Release|Chart|Capabilities|Files|Template)\b  # Helm's built-in objects
+          | (?:if|else|end|range|with|define|block|template|include|tpl|toYaml|toJson|fromYaml
+              |required|default|quote|squote|nindent|indent|printf|lookup|trim|lower|upper)\b
+          | /\*                                                       # template comments
+        )""",
+        re.VERBOSE,
+    )
+
+
 _MAX_SHOWN = 40
 
 
@@ -58,7 +65,7 @@ def directives(text: str) -> list[Directive]:
             shown = line[start : close + 2] if close >= 0 else line[start:].rstrip()
             if len(shown) > _MAX_SHOWN:
                 shown = shown[: _MAX_SHOWN - 3] + "..."
-            helm = bool(_HELM.match(line, start)) or (close >= 0 and line[close - 1 : close] == "-")
+            helm = bool(_helm_re().match(line, start)) or (close >= 0 and line[close - 1 : close] == "-")
             found.append(Directive(number, start + 1, shown, helm))
     return found
 

@@ -13,6 +13,7 @@ read; anything malformed after it is reported (DRA802), as are a directive verb 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import field
@@ -29,15 +30,30 @@ NO_REASON = RuleId.SUPPRESSION_WITHOUT_REASON
 VERBS = ("ignore", "ignore-file", "disable", "enable")
 SYNTAX = "# dralint: ignore[RULE,...] reason"
 
-_COMMENT = re.compile(r"(?:^|(?<=\s))#\s*dralint\s*:(?P<body>.*)$")
-_BODY = re.compile(r"^\s*(?P<verb>[A-Za-z_-]+)\s*(?:\[(?P<rules>[^\]]*)\])?\s*(?P<reason>.*?)\s*$")
+
+@functools.cache
+def _comment_re() -> re.Pattern[str]:
+    return re.compile(r"(?:^|(?<=\s))#\s*dralint\s*:(?P<body>.*)$")
+
+
+@functools.cache
+def _body_re() -> re.Pattern[str]:
+    return re.compile(r"^\s*(?P<verb>[A-Za-z_-]+)\s*(?:\[(?P<rules>[^\]]*)\])?\s*(?P<reason>.*?)\s*$")
+
+
 # A directive without its colon (``# dralint ignore DRA600``, ``# dralint-disable``) would
 # otherwise be an ordinary comment and suppress nothing without a word: it is reported.
-_NO_COLON = re.compile(
-    r"(?:^|(?<=\s))#\s*dralint(?!\s*:)[\s_-]*(?P<verb>ignore-file|ignore|disable|enable)\b(?P<rest>.*)$",
-    re.IGNORECASE,
-)
-_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
+@functools.cache
+def _no_colon_re() -> re.Pattern[str]:
+    return re.compile(
+        r"(?:^|(?<=\s))#\s*dralint(?!\s*:)[\s_-]*(?P<verb>ignore-file|ignore|disable|enable)\b(?P<rest>.*)$",
+        re.IGNORECASE,
+    )
+
+
+@functools.cache
+def _token_re() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z0-9_-]+")
 
 
 @dataclass(slots=True)
@@ -72,14 +88,14 @@ def parse(file: str, text: str, rules: Mapping[str, Rule]) -> tuple[FileDirectiv
     lines = text.splitlines()
     open_ranges: list[tuple[int, Directive]] = []
     for number, line in enumerate(lines, start=1):
-        match = _COMMENT.search(line)
+        match = _comment_re().search(line)
         if match is None:
-            near = _NO_COLON.search(line)
+            near = _no_colon_re().search(line)
             if near is not None:
                 problems.append(_without_colon(near, line, Location(file, number, near.start() + 1), rules))
             continue
         location = Location(file, number, match.start() + 1)
-        body = _BODY.match(match.group("body"))
+        body = _body_re().match(match.group("body"))
         verb = body.group("verb") if body else ""
         if body is None or verb not in VERBS or (body.group("rules") is None and verb != "enable"):
             hint = schemacheck.did_you_mean(verb, VERBS).removeprefix("; ") if verb and verb not in VERBS else ""
@@ -140,7 +156,7 @@ def _without_colon(near: re.Match[str], line: str, location: Location, rules: Ma
 
 def _corrected(verb: str, text: str, rules: Mapping[str, Rule]) -> str:
     """The directive as it should be written, with the rules named in ``text`` (or the general syntax)."""
-    named = [t for t in _TOKEN.findall(text) if by_name_or_id(rules, t) is not None]
+    named = [t for t in _token_re().findall(text) if by_name_or_id(rules, t) is not None]
     return f"# dralint: {verb}[{','.join(named)}] reason" if named else SYNTAX.replace("ignore", verb, 1)
 
 

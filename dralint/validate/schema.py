@@ -11,6 +11,7 @@ Validators are built lazily, once per (release, apiVersion, kind), by :mod:`dral
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -30,8 +31,12 @@ from dralint.validate.jsontypes import TYPE_PHRASES, Problem, SchemaError, json_
 __all__ = ["Problem", "SchemaError", "Validator", "format_problem", "validate", "validator"]
 
 _INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
+
+
 # metav1.Time is decoded with Go's time.RFC3339 layout.
-_RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})")
+@functools.cache
+def _rfc3339_re() -> re.Pattern[str]:
+    return re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})")
 
 
 FORMATS = frozenset({"quantity", "int32", "int64", "date-time"})
@@ -57,7 +62,7 @@ def format_problem(fmt: str, instance: Any) -> str | None:
 
 
 def _is_rfc3339(text: str) -> bool:
-    if not _RFC3339.fullmatch(text):
+    if not _rfc3339_re().fullmatch(text):
         return False
     try:
         datetime.fromisoformat(text.replace("Z", "+00:00"))

@@ -5,6 +5,7 @@ Overload ids are cel-go's (``common/overloads``), so that cost rules keyed by th
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import Any
@@ -288,13 +289,23 @@ def _int_to_uint(value: int) -> UInt:
     return UInt(value)
 
 
-_DECIMAL = re.compile(r"[+-]?[0-9]+")
-_UNSIGNED = re.compile(r"\+?[0-9]+")
-_FLOAT = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE)
+@functools.cache
+def _decimal_re() -> re.Pattern[str]:
+    return re.compile(r"[+-]?[0-9]+")
+
+
+@functools.cache
+def _unsigned_re() -> re.Pattern[str]:
+    return re.compile(r"\+?[0-9]+")
+
+
+@functools.cache
+def _float_re() -> re.Pattern[str]:
+    return re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE)
 
 
 def _string_to_int(text: str) -> int:
-    if _DECIMAL.fullmatch(text):
+    if _decimal_re().fullmatch(text):
         value = digits_value(text)
         if INT64_MIN <= value <= INT64_MAX:
             return value
@@ -302,7 +313,7 @@ def _string_to_int(text: str) -> int:
 
 
 def _string_to_uint(text: str) -> UInt:
-    if _UNSIGNED.fullmatch(text):
+    if _unsigned_re().fullmatch(text):
         value = digits_value(text)
         if value <= UINT64_MAX:
             return UInt(value)
@@ -310,7 +321,7 @@ def _string_to_uint(text: str) -> UInt:
 
 
 def _string_to_double(text: str) -> float:
-    if _FLOAT.fullmatch(text):
+    if _float_re().fullmatch(text):
         value = float(text)
         if not math.isinf(value) or "inf" in text.lower():
             return value

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime as dt
+import functools
 import re
 from collections.abc import Callable
 
@@ -33,9 +34,20 @@ __all__ = ["FORMAT_TYPE", "RELEASES", "NamedFormat", "install"]
 
 FORMAT_TYPE = object_type("kubernetes.NamedFormat")
 
-_UUID = re.compile(r"(?i)[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}")
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?")
+
+@functools.cache
+def _uuid_re() -> re.Pattern[str]:
+    return re.compile(r"(?i)[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}")
+
+
+@functools.cache
+def _date_re() -> re.Pattern[str]:
+    return re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+@functools.cache
+def _datetime_re() -> re.Pattern[str]:
+    return re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?")
 
 
 def _prefix(validate: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
@@ -60,7 +72,7 @@ def _byte(value: str) -> list[str]:
 
 
 def _date(value: str) -> list[str]:
-    if not _DATE.fullmatch(value):
+    if not _date_re().fullmatch(value):
         return ["invalid date"]
     try:
         dt.date.fromisoformat(value)
@@ -70,7 +82,7 @@ def _date(value: str) -> list[str]:
 
 
 def _datetime(value: str) -> list[str]:
-    return [] if _DATETIME.fullmatch(value) else ["invalid datetime"]
+    return [] if _datetime_re().fullmatch(value) else ["invalid datetime"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +106,7 @@ FORMATS: dict[str, NamedFormat] = {
     "dns1035LabelPrefix": NamedFormat("DNS1035LabelPrefix", _prefix(dns1035_label_errors), 30),
     "labelValue": NamedFormat("LabelValue", label_value_errors, 40),
     "uri": NamedFormat("URI", _uri, 1103),
-    "uuid": NamedFormat("uuid", lambda s: [] if _UUID.fullmatch(s) else ["does not match the UUID format"], 68),
+    "uuid": NamedFormat("uuid", lambda s: [] if _uuid_re().fullmatch(s) else ["does not match the UUID format"], 68),
     "byte": NamedFormat("byte", _byte, 84),
     "date": NamedFormat("date", _date, 136),
     "datetime": NamedFormat("datetime", _datetime, 136),

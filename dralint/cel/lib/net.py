@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 from typing import Any
@@ -19,7 +20,11 @@ __all__ = ["CIDR", "IP", "RELEASES", "URL", "URLError", "install_ip_cidr", "inst
 URL_TYPE = object_type("kubernetes.URL")
 IP_TYPE = object_type("net.IP")
 CIDR_TYPE = object_type("net.CIDR")
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")
+
+
+@functools.cache
+def _scheme_re() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +66,7 @@ def parse_request_uri(raw: str) -> URL:
         raise fail("empty url")
     scheme = ""
     rest = raw
-    match = _SCHEME.match(raw)
+    match = _scheme_re().match(raw)
     if match is not None and raw[match.end() : match.end() + 1] == ":":
         scheme, rest = match.group(0).lower(), raw[match.end() + 1 :]
     elif raw[:1] == ":":

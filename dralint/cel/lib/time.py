@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from typing import Any
 
@@ -33,11 +34,21 @@ _UNITS = {
     "m": 60 * 10**9,
     "h": 3600 * 10**9,
 }
-_DURATION_PART = re.compile(r"([0-9]*)(?:\.([0-9]*))?([a-zµμ]+)")
+
+
+@functools.cache
+def _duration_part_re() -> re.Pattern[str]:
+    return re.compile(r"([0-9]*)(?:\.([0-9]*))?([a-zµμ]+)")
+
+
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
 MIN_SECONDS = -62135596800  # 0001-01-01T00:00:00Z
 MAX_SECONDS = 253402300799  # 9999-12-31T23:59:59Z
-_RFC3339 = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))")
+
+
+@functools.cache
+def _rfc3339_re() -> re.Pattern[str]:
+    return re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))")
 
 
 def parse_duration(text: str) -> int | None:
@@ -53,7 +64,7 @@ def parse_duration(text: str) -> int | None:
         return None
     total = 0
     while rest:
-        match = _DURATION_PART.match(rest)
+        match = _duration_part_re().match(rest)
         if match is None or (not match.group(1) and not match.group(2)):
             return None
         whole, fraction, unit = match.group(1), match.group(2) or "", match.group(3)
@@ -89,7 +100,7 @@ def duration_to_string(duration: Duration) -> str:
 
 def parse_timestamp(text: str) -> int | None:
     """Nanoseconds since the epoch of an RFC 3339 timestamp (``time.Parse(time.RFC3339, ...)``)."""
-    match = _RFC3339.fullmatch(text)
+    match = _rfc3339_re().fullmatch(text)
     if match is None:
         return None
     year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))

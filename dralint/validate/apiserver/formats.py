@@ -8,6 +8,7 @@ messages. Every check returns a list of :class:`FieldError` (empty when valid).
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import json
 import re
@@ -42,15 +43,24 @@ DRIVER_NAME_MAX = 63
 POOL_NAME_MAX = 253
 C_IDENTIFIER_MAX = 32
 
+
 # A qualified name that passes every FMT-QNAME check (lengths aside): [lower-cased subdomain/]C identifier.
-_VALID_QUALIFIED_RE = re.compile(f"((?i:{DNS1123_SUBDOMAIN_FMT})/)?{C_IDENTIFIER_FMT}")
+@functools.cache
+def _valid_qualified_re() -> re.Pattern[str]:
+    return re.compile(f"((?i:{DNS1123_SUBDOMAIN_FMT})/)?{C_IDENTIFIER_FMT}")
+
 
 _NUMERIC = r"(0|[1-9]\d*)"
 _PRERELEASE = r"(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)"
 _BUILD = r"[0-9a-zA-Z-]+"
-_SEMVER_RE = re.compile(
-    rf"{_NUMERIC}\.{_NUMERIC}\.{_NUMERIC}(-{_PRERELEASE}(\.{_PRERELEASE})*)?(\+{_BUILD}(\.{_BUILD})*)?"
-)
+
+
+@functools.cache
+def _semver_re() -> re.Pattern[str]:
+    return re.compile(
+        rf"{_NUMERIC}\.{_NUMERIC}\.{_NUMERIC}(-{_PRERELEASE}(\.{_PRERELEASE})*)?(\+{_BUILD}(\.{_BUILD})*)?"
+    )
+
 
 _DNS_CHARS = re.compile(r"[^a-z0-9-]+")
 _SUBDOMAIN_CHARS = re.compile(r"[^a-z0-9.-]+")
@@ -70,7 +80,7 @@ def suggest_subdomain(value: str) -> str:
 
 
 def is_semver(value: str) -> bool:
-    return bool(_SEMVER_RE.fullmatch(value))
+    return bool(_semver_re().fullmatch(value))
 
 
 def is_extended_resource_name(name: str) -> bool:
@@ -149,7 +159,7 @@ def _at(error: FieldError, at: Path) -> FieldError:
 
 def qualified_name(value: str, path: Path, b: Behaviour, *, at: Path | None = None) -> list[FieldError]:
     """FMT-QNAME: ``<C identifier>`` or ``<driver-style domain>/<C identifier>``."""
-    if _VALID_QUALIFIED_RE.fullmatch(value) and _qualified_lengths_ok(value):
+    if _valid_qualified_re().fullmatch(value) and _qualified_lengths_ok(value):
         return []  # the common case, decided without building any message
     hint = "write `<domain>/<name>` (e.g. `gpu.example.com/model`) or a bare C identifier such as `model`"
     parts = value.split("/")

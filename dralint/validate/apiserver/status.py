@@ -8,6 +8,7 @@ it like a ``/status`` update would, under a rule of its own.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -56,7 +57,13 @@ CONDITION_REASON_MAX = 1024
 CONDITION_MESSAGE_MAX = 32768
 CONFIG_SOURCES = ("FromClaim", "FromClass")
 CONDITION_STATUSES = ("False", "True", "Unknown")
-_REASON_RE = re.compile(r"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$")
+
+
+@functools.cache
+def _reason_re() -> re.Pattern[str]:
+    return re.compile(r"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$")
+
+
 _REASON_MESSAGE = (
     "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric "
     "characters or '_,:', and must end with an alphanumeric character or '_' (e.g. 'my_name',  or 'MY_NAME',  or "
@@ -248,7 +255,7 @@ def conditions(items: list[Any], path: Path) -> list[FieldError]:
         if not reason:
             out.append(required((*at, "reason"), "must be set"))
         else:
-            if not _REASON_RE.match(reason):
+            if not _reason_re().match(reason):
                 out.append(
                     invalid((*at, "reason"), reason, _REASON_MESSAGE, hint="use a CamelCase reason such as `Evicted`")
                 )
