@@ -151,8 +151,19 @@ def generate() -> dict[str, Any]:
 
 
 def encode(store: Mapping[str, Any]) -> bytes:
-    """Deterministic bytes: sorted compact JSON, gzip without a timestamp or file name."""
-    text = json.dumps(store, sort_keys=True, separators=(",", ":")) + "\n"
+    """Deterministic bytes: sorted compact JSON, gzip without a timestamp or file name.
+
+    The definitions come first, one per line (``"name":{...}``), so that dralint decodes only the
+    definitions a run validates against (:func:`dralint.schemas.definitions`); the rest of the
+    store is the last line.
+    """
+
+    def compact(value: Any) -> str:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+    definitions = [f"{compact(name)}:{compact(schema)}" for name, schema in sorted(store["definitions"].items())]
+    rest = [f",{compact(key)}:{compact(value)}" for key, value in sorted(store.items()) if key != "definitions"]
+    text = '{"definitions":{\n' + ",\n".join(definitions) + "\n}" + "".join(rest) + "}\n"
     return gzip.compress(text.encode(), compresslevel=9, mtime=0)
 
 

@@ -48,6 +48,31 @@ def test_generator_output_is_byte_for_byte_deterministic() -> None:
     assert generator.encode(store) == generator.encode(dict(reversed(list(store.items()))))
 
 
+def test_store_read_by_line_is_the_json_of_the_file() -> None:
+    # Definitions are decoded one by one when first used; together they are the file's JSON.
+    whole = json.loads(gzip.decompress((ROOT / "schemas" / schemas.STORE_FILE).read_bytes()))
+    store = schemas.store()
+    assert {name: store["definitions"][name] for name in store["definitions"]} == whole["definitions"]
+    assert {key: value for key, value in store.items() if key != "definitions"} == {
+        key: value for key, value in whole.items() if key != "definitions"
+    }
+
+
+@pytest.mark.parametrize(
+    "store",
+    [
+        {"format": 1, "releases": {"1.37": {"v1": {"Pod": "a"}}}, "definitions": {"a": {"type": "object"}, "b": {}}},
+        {"format": 1, "definitions": {}},
+        {"definitions": {"a:b": {"$ref": "#/$defs/c,d"}}},
+    ],
+)
+def test_generator_layout_reads_back_by_line(store: dict[str, object]) -> None:
+    text = gzip.decompress(_generator().encode(store)).decode()
+    loaded = schemas._by_line(text)
+    assert loaded is not None
+    assert {**loaded, "definitions": dict(loaded["definitions"])} == store == json.loads(text)
+
+
 @pytest.mark.parametrize("release", RELEASES)
 def test_store_has_every_served_dra_kind_and_every_workload_kind(release: str) -> None:
     served = {
