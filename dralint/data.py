@@ -80,11 +80,59 @@ def decoded_text(contents: Mapping[str, tuple[str, Any]]) -> str:
 @cache
 def _decoded_table(where: Path) -> Mapping[str, Any]:
     try:
-        loaded = json.loads((where / DECODED_FILE).read_bytes())
+        text = (where / DECODED_FILE).read_text(encoding="utf-8")
+        by_line = _by_line(text)
+        if by_line is not None:
+            return by_line
+        loaded = json.loads(text)
     except (OSError, ValueError):  # absent or unreadable: the YAML files are enough
         return {}
     files = loaded.get("files") if isinstance(loaded, dict) and loaded.get("format") == DECODED_FORMAT else None
     return files if isinstance(files, dict) else {}
+
+
+# decoded_text writes one file per line; a run reads a few driver profiles of the many that are
+# shipped, so each line is decoded when its file is first asked for.
+_HEAD = f'{{"format": {DECODED_FORMAT}, "files": {{\n'
+_TAIL = "\n}}\n"
+
+
+def _by_line(text: str) -> Mapping[str, Any] | None:
+    """The files of a ``decoded.json`` laid out as :func:`decoded_text` writes it, each decoded when first read."""
+    if not (text.startswith(_HEAD) and text.endswith(_TAIL)):
+        return None
+    lines: dict[str, str] = {}
+    decoder = json.JSONDecoder()
+    body = text[len(_HEAD) : -len(_TAIL)]
+    for line in body.split("\n") if body else ():
+        name, end = decoder.raw_decode(line)
+        if not isinstance(name, str) or line[end : end + 2] != ": ":
+            return None
+        lines[name] = line[end + 2 :].removesuffix(",")
+    return _LazyEntries(lines)
+
+
+class _LazyEntries(Mapping[str, Any]):
+    def __init__(self, lines: dict[str, str]) -> None:
+        self._lines = lines
+        self._decoded: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._decoded:
+            try:
+                self._decoded[name] = json.loads(self._lines[name])
+            except ValueError:  # a broken line: as a broken file, the YAML is read
+                self._decoded[name] = None
+        return self._decoded[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._lines
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._lines)
+
+    def __len__(self) -> int:
+        return len(self._lines)
 
 
 def _crc(text: str) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 from types import ModuleType
 
@@ -57,3 +58,20 @@ def test_decoded_gives_nothing_for_an_edited_file_or_an_unknown_one() -> None:
 def test_a_broken_or_foreign_decoded_file_is_ignored(content: str, tmp_path: Path) -> None:
     (tmp_path / data.DECODED_FILE).write_text(content, encoding="utf-8")
     assert data._decoded_table(tmp_path) == {}
+
+
+@pytest.mark.parametrize("folder", ["rules", "profiles"])
+def test_decoded_files_read_by_line_are_their_json(folder: data.Folder) -> None:
+    # Each file's entry is decoded when first asked for; together they are the file's JSON.
+    path = data.folder(folder) / data.DECODED_FILE
+    table = data._decoded_table(data.folder(folder))
+    assert isinstance(table, data._LazyEntries)
+    assert {name: table[name] for name in table} == json.loads(path.read_text(encoding="utf-8"))["files"]
+
+
+def test_a_broken_line_of_a_decoded_file_loses_that_file_only(tmp_path: Path) -> None:
+    text = data.decoded_text({"a.yaml": ("a: 1\n", {"a": 1}), "b.yaml": ("b: 2\n", {"b": 2})})
+    (tmp_path / data.DECODED_FILE).write_text(text.replace('{"b": 2}', '{"b": 2'), encoding="utf-8")
+    table = data._decoded_table(tmp_path)
+    assert table["a.yaml"]["content"] == {"a": 1}
+    assert table["b.yaml"] is None
