@@ -48,13 +48,14 @@ def closest(name: str, known: Iterable[str], *, per_edit: int = 3) -> str | None
     "H100" is not a typo of "A100". ``None`` as well when ``name`` itself is known.
     """
     best: tuple[int, str] | None = None
+    lowered = name.lower()
     for candidate in sorted(set(known)):
         if candidate == name:
             return None
-        if candidate.lower() == name.lower():
+        if candidate.lower() == lowered:
             return candidate
-        d = distance(name.lower(), candidate.lower())
         limit = min(3, max(len(name), len(candidate)) // per_edit)
+        d = distance(lowered, candidate.lower(), limit)  # stops as soon as it is over the limit
         if d <= limit and (best is None or d < best[0]):
             best = (d, candidate)
     return best[1] if best else None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from dralint.suggest import closest, did_you_mean, distance, likely_typo
 
 
@@ -48,3 +50,15 @@ def test_distance_stops_early_above_the_limit() -> None:
     assert distance("kitten", "sitting", 3) == 3
     assert distance("gpu", "gpu.example.com", 2) == 3  # lengths alone rule it out
     assert distance("gpu.exmaple.com", "gpu.example.com", 1) == 1
+
+
+def test_distance_with_a_limit_agrees_with_the_full_distance_up_to_the_limit() -> None:
+    # closest() passes each candidate's limit, so that far candidates cost a row or two: a
+    # distance within the limit is exact, one above it is some number above it.
+    rng = random.Random(12)
+    words = ["".join(rng.choice("abcde") for _ in range(rng.randint(0, 9))) for _ in range(300)]
+    for a, b in zip(words, reversed(words), strict=True):
+        full = distance(a, b)
+        for limit in range(5):
+            limited = distance(a, b, limit)
+            assert limited == full if full <= limit else limited > limit, (a, b, limit)
