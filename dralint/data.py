@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-__all__ = ["DECODED_FILE", "Folder", "decoded", "decoded_text", "folder"]
+__all__ = ["DECODED_FILE", "DecodedOnRead", "Folder", "decoded", "decoded_text", "entry_lines", "folder"]
 
 Folder = Literal["rules", "schemas", "profiles"]
 
@@ -101,38 +101,55 @@ def _by_line(text: str) -> Mapping[str, Any] | None:
     """The files of a ``decoded.json`` laid out as :func:`decoded_text` writes it, each decoded when first read."""
     if not (text.startswith(_HEAD) and text.endswith(_TAIL)):
         return None
-    lines: dict[str, str] = {}
+    texts = entry_lines(text[len(_HEAD) : -len(_TAIL)], ": ")
+    # A broken line reads as None: the file's YAML is read instead, as for a broken decoded.json.
+    return None if texts is None else DecodedOnRead(texts, broken_as_none=True)
+
+
+def entry_lines(body: str, separator: str) -> dict[str, str] | None:
+    """The JSON text of each entry of an object's body written one entry a line (``"name"<separator>value,``),
+    by name; ``None`` when a line is not laid out so."""
+    texts: dict[str, str] = {}
     decoder = json.JSONDecoder()
-    body = text[len(_HEAD) : -len(_TAIL)]
     for line in body.split("\n") if body else ():
-        name, end = decoder.raw_decode(line)
-        if not isinstance(name, str) or line[end : end + 2] != ": ":
+        try:
+            name, end = decoder.raw_decode(line)
+        except ValueError:
             return None
-        lines[name] = line[end + 2 :].removesuffix(",")
-    return _LazyEntries(lines)
+        if not isinstance(name, str) or line[end : end + len(separator)] != separator:
+            return None
+        texts[name] = line[end + len(separator) :].removesuffix(",")
+    return texts
 
 
-class _LazyEntries(Mapping[str, Any]):
-    def __init__(self, lines: dict[str, str]) -> None:
-        self._lines = lines
+class DecodedOnRead(Mapping[str, Any]):
+    """JSON values by name, kept as text and each decoded when first read: a run reads few of the many
+    driver profiles and schema definitions dralint ships, and decoding them all cost a one-file check
+    a tenth of its own work. With ``broken_as_none`` an undecodable value reads as ``None``."""
+
+    def __init__(self, texts: dict[str, str], *, broken_as_none: bool = False) -> None:
+        self._texts = texts
         self._decoded: dict[str, Any] = {}
+        self._broken_as_none = broken_as_none
 
     def __getitem__(self, name: str) -> Any:
         if name not in self._decoded:
             try:
-                self._decoded[name] = json.loads(self._lines[name])
-            except ValueError:  # a broken line: as a broken file, the YAML is read
+                self._decoded[name] = json.loads(self._texts[name])
+            except ValueError:
+                if not self._broken_as_none:
+                    raise
                 self._decoded[name] = None
         return self._decoded[name]
 
     def __contains__(self, name: object) -> bool:
-        return name in self._lines
+        return name in self._texts
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._lines)
+        return iter(self._texts)
 
     def __len__(self) -> int:
-        return len(self._lines)
+        return len(self._texts)
 
 
 def _crc(text: str) -> int:

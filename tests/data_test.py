@@ -65,7 +65,7 @@ def test_decoded_files_read_by_line_are_their_json(folder: data.Folder) -> None:
     # Each file's entry is decoded when first asked for; together they are the file's JSON.
     path = data.folder(folder) / data.DECODED_FILE
     table = data._decoded_table(data.folder(folder))
-    assert isinstance(table, data._LazyEntries)
+    assert isinstance(table, data.DecodedOnRead)
     assert {name: table[name] for name in table} == json.loads(path.read_text(encoding="utf-8"))["files"]
 
 

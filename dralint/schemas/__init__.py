@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -48,37 +48,12 @@ def _by_line(text: str) -> dict[str, Any] | None:
     end = text.find("\n}", len(_HEAD) - 1)
     if not text.startswith(_HEAD) or end < 0 or text[end + 2 : end + 3] not in (",", "}"):
         return None
+    texts = data.entry_lines(text[len(_HEAD) : end] if end > len(_HEAD) else "", ":")
+    if texts is None:
+        return None
     loaded: dict[str, Any] = json.loads("{" + text[end + 3 :]) if text[end + 2] == "," else {}
-    lines: dict[str, str] = {}
-    decoder = json.JSONDecoder()
-    for line in text[len(_HEAD) : end].split("\n") if end > len(_HEAD) else ():
-        name, colon = decoder.raw_decode(line)
-        lines[name] = line[colon + 1 :].removesuffix(",")
-    loaded["definitions"] = _Definitions(lines)
+    loaded["definitions"] = data.DecodedOnRead(texts)
     return loaded
-
-
-class _Definitions(Mapping[str, Any]):
-    """Definitions by name, each decoded from its line of the store when first read."""
-
-    def __init__(self, lines: dict[str, str]) -> None:
-        self._lines = lines
-        self._decoded: dict[str, Any] = {}
-
-    def __getitem__(self, name: str) -> Any:
-        found = self._decoded.get(name)
-        if found is None:
-            found = self._decoded[name] = json.loads(self._lines[name])
-        return found
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._lines
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._lines)
-
-    def __len__(self) -> int:
-        return len(self._lines)
 
 
 def definitions() -> Mapping[str, Schema]:
