@@ -20,8 +20,13 @@ def quantity(value: Any) -> Quantity | None:
     """A quantity from YAML (a string or a number), or ``None`` when it does not parse."""
     if isinstance(value, bool) or value is None:
         return None
-    if isinstance(value, (int, float)):
-        value = str(int(value)) if float(value).is_integer() else repr(value)
+    if isinstance(value, int):
+        try:
+            value = str(value)
+        except ValueError:  # too wide for Python to print in decimal: no quantity either
+            return None
+    elif isinstance(value, float):
+        value = str(int(value)) if value.is_integer() else repr(value)
     if not isinstance(value, str):
         return None
     try:

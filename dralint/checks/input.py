@@ -11,6 +11,7 @@ from dralint.checks.rule_ids import RuleId
 from dralint.findings import Location, Violation
 from dralint.pipeline.context import CheckContext
 from dralint.read.issues import IssueKind
+from dralint.read.scalars import int_text
 
 RULE_OF_ISSUE: dict[IssueKind, RuleId] = {
     "syntax": RuleId.YAML_SYNTAX,
@@ -50,7 +51,7 @@ def _incomplete(broken: Unidentified) -> Violation:
         return _not_an_object(broken, location)
     if broken.value is not None:
         location = Location(broken.document.file, *broken.document.position((*broken.prefix, broken.missing)))
-        message = f"{broken.missing} must be a non-empty string, not {json.dumps(broken.value, default=str)}"
+        message = f"{broken.missing} must be a non-empty string, not {_shown(broken.value)}"
         hint = f"write {broken.missing} as a string such as {_EXAMPLE[broken.missing]}"
         return Violation(RuleId.INCOMPLETE_OBJECT, message, hint=hint, location=location)
     other = "kind" if broken.missing == "apiVersion" else "apiVersion"
@@ -73,7 +74,7 @@ def _incomplete(broken: Unidentified) -> Violation:
 
 def _not_an_object(broken: Unidentified, location: Location) -> Violation:
     """A List item (or a List's ``items``) that is a plain value: kubectl cannot decode the List."""
-    shown = json.dumps(broken.value, default=str)
+    shown = _shown(broken.value)
     if broken.prefix[-1] == "items":
         return Violation(
             RuleId.INCOMPLETE_OBJECT,
@@ -90,3 +91,10 @@ def _not_an_object(broken: Unidentified, location: Location) -> Violation:
 
 
 _EXAMPLE = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim"}
+
+
+def _shown(value: object) -> str:
+    """A value as JSON writes it; an integer too wide to read is shown by its size."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int_text(value)
+    return json.dumps(value, default=str)

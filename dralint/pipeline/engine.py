@@ -156,17 +156,17 @@ def resolve(
         location=location,
         object=obj.ref() if obj is not None else None,
         path=path,
-        hint=violation.hint,
+        hint=None if violation.hint is None else bounded(violation.hint),
         details=violation.details,
         replacement=violation.replacement,
     )
 
 
-MAX_MESSAGE = 1_000  # characters of a finding's message; longer ones are cut, saying so
+MAX_MESSAGE = 1_000  # characters of a finding's message, and of its hint; longer ones are cut, saying so
 
 
 def bounded(message: str) -> str:
-    """``message`` cut to :data:`MAX_MESSAGE` characters: a finding is one readable line, however
+    """``message`` (or a hint) cut to :data:`MAX_MESSAGE` characters: a finding is one readable line, however
     much a check had to say (checks keep their own texts short; this is the guarantee)."""
     if len(message) <= MAX_MESSAGE:
         return message

@@ -48,6 +48,9 @@ _UINT64_MAX = 2**64 - 1
 # A decimal integer of more digits than this is out of range for 64 bits anyway; stopping here
 # also keeps ``int()`` below Python's limit on converting long digit strings (4,300 digits).
 _MAX_DECIMAL_DIGITS = 20
+# The widest integer Python prints in decimal (it refuses more than 4,300 digits unless told
+# otherwise, and printing is quadratic in the digits): 4,300 digits hold at least 14,281 bits.
+_MAX_DECIMAL_BITS = 14_000
 # Integers wider than this are shown by size, not digits: printing them in decimal is quadratic
 # and hits the same Python limit.
 _MAX_PRINTED_BITS = 256
@@ -109,7 +112,11 @@ def _number(text: str) -> Any:
     if _YAML_FLOAT.fullmatch(plain):
         return _finite_float(plain, text)
     if unsigned_error == "range":  # a hexadecimal/octal/binary literal beyond 64 bits: a big integer
-        return _parse_int(plain, signed=False, bits=None)[0]
+        value = _parse_int(plain, signed=False, bits=None)[0]
+        # ... unless Python could not print it in decimal: then, as a decimal literal of as many
+        # digits, a number out of range kept as its text (nothing downstream meets an integer it
+        # cannot show in a message or a report).
+        return value if abs(value).bit_length() <= _MAX_DECIMAL_BITS else NumberText(text)
     return text
 
 

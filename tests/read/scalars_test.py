@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from dralint.read.scalars import TagError, key_text, resolve_plain, resolve_tagged
+from dralint.read.scalars import NumberText, TagError, key_text, resolve_plain, resolve_tagged
 
 
 def test_resolve_plain_special_floats() -> None:
@@ -33,6 +33,13 @@ def test_resolve_plain_integer_edges(text: str, expected: int) -> None:
     value = resolve_plain(text)
     assert type(value) is int
     assert value == expected
+
+
+def test_resolve_plain_integers_beyond_64_bits_are_integers_while_python_prints_them() -> None:
+    assert resolve_plain("0x" + "f" * 3500) == 2**14000 - 1  # 14,000 bits: 4,215 decimal digits
+    wider = "0x" + "f" * 3501
+    assert resolve_plain(wider) == wider  # more than Python prints in decimal: a number out of range, as text
+    assert type(resolve_plain(wider)) is NumberText
 
 
 @pytest.mark.parametrize(
