@@ -1,6 +1,6 @@
 """Growth in workloads: many one-replica Deployments of 4 GPUs each against a fixed 240-GPU cluster.
 
-Run: ``python benchmarks/scale_bench.py [--sizes 100,300,600]``. For each size it writes one
+Run: ``python benchmarks/scale_bench.py [--sizes 100,300,600,3000]``. For each size it writes one
 manifest file (an Inventory of 30 nodes × 8 GPUs, a DeviceClass, a ResourceClaimTemplate and N
 Deployments) and measures, side by side in the same run:
 
@@ -130,7 +130,9 @@ def in_process(path: Path) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="100,300,600", help="comma-separated workload counts")
+    parser.add_argument(
+        "--sizes", default="100,300,600,3000", help="comma-separated workload counts (the sizes of issue 12)"
+    )
     parser.add_argument("--compare", type=Path, help="another dralint checkout, measured as a process beside this one")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
