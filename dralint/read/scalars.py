@@ -112,11 +112,13 @@ def _number(text: str) -> Any:
     if _YAML_FLOAT.fullmatch(plain):
         return _finite_float(plain, text)
     if unsigned_error == "range":  # a hexadecimal/octal/binary literal beyond 64 bits: a big integer
-        value = _parse_int(plain, signed=False, bits=None)[0]
+        wide, _ = _parse_int(plain, signed=False, bits=None)
         # ... unless Python could not print it in decimal: then, as a decimal literal of as many
         # digits, a number out of range kept as its text (nothing downstream meets an integer it
         # cannot show in a message or a report).
-        return value if abs(value).bit_length() <= _MAX_DECIMAL_BITS else NumberText(text)
+        if wide is not None and wide.bit_length() <= _MAX_DECIMAL_BITS:
+            return wide
+        return NumberText(text)
     return text
 
 
