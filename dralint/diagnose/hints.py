@@ -8,8 +8,6 @@ compared with them are checked against what the inventory publishes, for a did-y
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import field
 
@@ -17,21 +15,17 @@ from dralint.api import model
 from dralint.cel import CelError, compile_selector, device_value
 from dralint.dataclass import dataclass
 from dralint.findings import Replacement
+from dralint.regex import compiled_on_first_use
 from dralint.suggest import closest
 
-
-@functools.cache
-def _driver_re() -> re.Pattern[str]:
-    return re.compile(r"""device\.driver\s*==\s*"([^"]*)"|"([^"]*)"\s*==\s*device\.driver""")
+_driver_re = compiled_on_first_use(r"""device\.driver\s*==\s*"([^"]*)"|"([^"]*)"\s*==\s*device\.driver""")
 
 
-@functools.cache
-def _reference_re() -> re.Pattern[str]:
-    return re.compile(
-        r"""device\.(attributes|capacity)\s*\[\s*"([^"]*)"\s*\]\s*"""
-        r"""(?:\.\s*\??\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*"([^"]*)"\s*\])"""
-        r"""(?:\s*==\s*"([^"]*)")?"""
-    )
+_reference_re = compiled_on_first_use(
+    r"""device\.(attributes|capacity)\s*\[\s*"([^"]*)"\s*\]\s*"""
+    r"""(?:\.\s*\??\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*"([^"]*)"\s*\])"""
+    r"""(?:\s*==\s*"([^"]*)")?"""
+)
 
 
 @dataclass(slots=True)

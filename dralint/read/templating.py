@@ -12,29 +12,27 @@ The second test needs the parsed values, so this module only finds and classifie
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Any
 
 from dralint.dataclass import dataclass
+from dralint.regex import compiled_on_first_use
 
 __all__ = ["Directive", "directives", "string_directive_count"]
 
 _OPEN = re.compile(r"\{\{")
 
 
-@functools.cache
-def _helm_re() -> re.Pattern[str]:
-    return re.compile(
-        r"""\{\{-|-\}\}                                              # whitespace trim markers
+_helm_re = compiled_on_first_use(
+    r"""\{\{-|-\}\}                                              # whitespace trim markers
         |\{\{\s*(?:
             \.(?:Values|Release|Chart|Capabilities|Files|Template)\b  # Helm's built-in objects
           | (?:if|else|end|range|with|define|block|template|include|tpl|toYaml|toJson|fromYaml
               |required|default|quote|squote|nindent|indent|printf|lookup|trim|lower|upper)\b
           | /\*                                                       # template comments
         )""",
-        re.VERBOSE,
-    )
+    re.VERBOSE,
+)
 
 
 _MAX_SHOWN = 40

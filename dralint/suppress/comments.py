@@ -13,7 +13,6 @@ read; anything malformed after it is reported (DRA802), as are a directive verb 
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping
 from dataclasses import field
@@ -21,6 +20,7 @@ from dataclasses import field
 from dralint.checks.rule_ids import RuleId
 from dralint.dataclass import dataclass
 from dralint.findings import Location, Violation
+from dralint.regex import compiled_on_first_use
 from dralint.rules import Rule, by_name_or_id
 from dralint.suppress.directive import Directive, rule_list
 from dralint.validate import userschema as schemacheck
@@ -31,29 +31,21 @@ VERBS = ("ignore", "ignore-file", "disable", "enable")
 SYNTAX = "# dralint: ignore[RULE,...] reason"
 
 
-@functools.cache
-def _comment_re() -> re.Pattern[str]:
-    return re.compile(r"(?:^|(?<=\s))#\s*dralint\s*:(?P<body>.*)$")
+_comment_re = compiled_on_first_use(r"(?:^|(?<=\s))#\s*dralint\s*:(?P<body>.*)$")
 
 
-@functools.cache
-def _body_re() -> re.Pattern[str]:
-    return re.compile(r"^\s*(?P<verb>[A-Za-z_-]+)\s*(?:\[(?P<rules>[^\]]*)\])?\s*(?P<reason>.*?)\s*$")
+_body_re = compiled_on_first_use(r"^\s*(?P<verb>[A-Za-z_-]+)\s*(?:\[(?P<rules>[^\]]*)\])?\s*(?P<reason>.*?)\s*$")
 
 
 # A directive without its colon (``# dralint ignore DRA600``, ``# dralint-disable``) would
 # otherwise be an ordinary comment and suppress nothing without a word: it is reported.
-@functools.cache
-def _no_colon_re() -> re.Pattern[str]:
-    return re.compile(
-        r"(?:^|(?<=\s))#\s*dralint(?!\s*:)[\s_-]*(?P<verb>ignore-file|ignore|disable|enable)\b(?P<rest>.*)$",
-        re.IGNORECASE,
-    )
+_no_colon_re = compiled_on_first_use(
+    r"(?:^|(?<=\s))#\s*dralint(?!\s*:)[\s_-]*(?P<verb>ignore-file|ignore|disable|enable)\b(?P<rest>.*)$",
+    re.IGNORECASE,
+)
 
 
-@functools.cache
-def _token_re() -> re.Pattern[str]:
-    return re.compile(r"[A-Za-z0-9_-]+")
+_token_re = compiled_on_first_use(r"[A-Za-z0-9_-]+")
 
 
 @dataclass(slots=True)

@@ -11,9 +11,7 @@ Validators are built lazily, once per (release, apiVersion, kind), by :mod:`dral
 
 from __future__ import annotations
 
-import functools
 import math
-import re
 from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime
 from functools import cache
@@ -25,6 +23,7 @@ from dralint.apimachinery.fieldpath import Path, render
 from dralint.apimachinery.quantity import QuantityError, parse_quantity
 from dralint.dataclass import dataclass
 from dralint.read.scalars import NumberText, int_text
+from dralint.regex import compiled_on_first_use
 from dralint.validate.compiled import Check, Compiler, Issue
 from dralint.validate.jsontypes import TYPE_PHRASES, Problem, SchemaError, json_type, type_phrase
 
@@ -34,9 +33,7 @@ _INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 
 
 # metav1.Time is decoded with Go's time.RFC3339 layout.
-@functools.cache
-def _rfc3339_re() -> re.Pattern[str]:
-    return re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})")
+_rfc3339_re = compiled_on_first_use(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})")
 
 
 FORMATS = frozenset({"quantity", "int32", "int64", "date-time"})

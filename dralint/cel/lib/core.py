@@ -5,7 +5,6 @@ Overload ids are cel-go's (``common/overloads``), so that cost rules keyed by th
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from typing import Any
@@ -50,6 +49,7 @@ from dralint.cel.runtime.values import (
     UInt,
     digits_value,
 )
+from dralint.regex import compiled_on_first_use
 
 __all__ = ["RELEASES", "format_double", "install"]
 
@@ -289,19 +289,15 @@ def _int_to_uint(value: int) -> UInt:
     return UInt(value)
 
 
-@functools.cache
-def _decimal_re() -> re.Pattern[str]:
-    return re.compile(r"[+-]?[0-9]+")
+_decimal_re = compiled_on_first_use(r"[+-]?[0-9]+")
 
 
-@functools.cache
-def _unsigned_re() -> re.Pattern[str]:
-    return re.compile(r"\+?[0-9]+")
+_unsigned_re = compiled_on_first_use(r"\+?[0-9]+")
 
 
-@functools.cache
-def _float_re() -> re.Pattern[str]:
-    return re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE)
+_float_re = compiled_on_first_use(
+    r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE
+)
 
 
 def _string_to_int(text: str) -> int:

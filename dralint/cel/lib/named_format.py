@@ -10,8 +10,6 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime as dt
-import functools
-import re
 from collections.abc import Callable
 
 from dralint.apimachinery.validation import (
@@ -29,25 +27,20 @@ from dralint.cel.pricing import Pricing
 from dralint.cel.runtime import semantics as runtime
 from dralint.cel.runtime.values import NONE, Optional
 from dralint.dataclass import dataclass
+from dralint.regex import compiled_on_first_use
 
 __all__ = ["FORMAT_TYPE", "RELEASES", "NamedFormat", "install"]
 
 FORMAT_TYPE = object_type("kubernetes.NamedFormat")
 
 
-@functools.cache
-def _uuid_re() -> re.Pattern[str]:
-    return re.compile(r"(?i)[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}")
+_uuid_re = compiled_on_first_use(r"(?i)[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}")
 
 
-@functools.cache
-def _date_re() -> re.Pattern[str]:
-    return re.compile(r"\d{4}-\d{2}-\d{2}")
+_date_re = compiled_on_first_use(r"\d{4}-\d{2}-\d{2}")
 
 
-@functools.cache
-def _datetime_re() -> re.Pattern[str]:
-    return re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?")
+_datetime_re = compiled_on_first_use(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?")
 
 
 def _prefix(validate: Callable[[str], list[str]]) -> Callable[[str], list[str]]:

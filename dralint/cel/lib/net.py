@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import ipaddress
 import re
 from typing import Any
@@ -14,6 +13,7 @@ from dralint.cel.errors import CelRuntimeError
 from dralint.cel.pricing import Pricing
 from dralint.cel.runtime import semantics as runtime
 from dralint.dataclass import dataclass
+from dralint.regex import compiled_on_first_use
 
 __all__ = ["CIDR", "IP", "RELEASES", "URL", "URLError", "install_ip_cidr", "install_urls", "parse_request_uri"]
 
@@ -22,9 +22,7 @@ IP_TYPE = object_type("net.IP")
 CIDR_TYPE = object_type("net.CIDR")
 
 
-@functools.cache
-def _scheme_re() -> re.Pattern[str]:
-    return re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")
+_scheme_re = compiled_on_first_use(r"[A-Za-z][A-Za-z0-9+.\-]*")
 
 
 @dataclass(frozen=True, slots=True)

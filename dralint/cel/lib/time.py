@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import functools
-import re
 from typing import Any
 
 from dralint.cel.checker.decls import Environment, Overload, VersionedOption
@@ -12,6 +10,7 @@ from dralint.cel.checker.types import DURATION, INT, STRING, TIMESTAMP
 from dralint.cel.errors import CelRuntimeError
 from dralint.cel.runtime.values import INT64_MAX, Duration, Timestamp, digits_value
 from dralint.dataclass import dataclass
+from dralint.regex import compiled_on_first_use
 
 __all__ = [
     "RELEASES",
@@ -36,9 +35,7 @@ _UNITS = {
 }
 
 
-@functools.cache
-def _duration_part_re() -> re.Pattern[str]:
-    return re.compile(r"([0-9]*)(?:\.([0-9]*))?([a-zµμ]+)")
+_duration_part_re = compiled_on_first_use(r"([0-9]*)(?:\.([0-9]*))?([a-zµμ]+)")
 
 
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
@@ -46,9 +43,9 @@ MIN_SECONDS = -62135596800  # 0001-01-01T00:00:00Z
 MAX_SECONDS = 253402300799  # 9999-12-31T23:59:59Z
 
 
-@functools.cache
-def _rfc3339_re() -> re.Pattern[str]:
-    return re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))")
+_rfc3339_re = compiled_on_first_use(
+    r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))"
+)
 
 
 def parse_duration(text: str) -> int | None:

@@ -8,7 +8,6 @@ messages. Every check returns a list of :class:`FieldError` (empty when valid).
 
 from __future__ import annotations
 
-import functools
 import ipaddress
 import json
 import re
@@ -29,6 +28,7 @@ from dralint.apimachinery.validation import (
     label_value_errors,
     qualified_name_errors,
 )
+from dralint.regex import compiled_on_first_use
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.errors import (
     MALFORMED,
@@ -45,9 +45,7 @@ C_IDENTIFIER_MAX = 32
 
 
 # A qualified name that passes every FMT-QNAME check (lengths aside): [lower-cased subdomain/]C identifier.
-@functools.cache
-def _valid_qualified_re() -> re.Pattern[str]:
-    return re.compile(f"((?i:{DNS1123_SUBDOMAIN_FMT})/)?{C_IDENTIFIER_FMT}")
+_valid_qualified_re = compiled_on_first_use(f"((?i:{DNS1123_SUBDOMAIN_FMT})/)?{C_IDENTIFIER_FMT}")
 
 
 _NUMERIC = r"(0|[1-9]\d*)"
@@ -55,11 +53,9 @@ _PRERELEASE = r"(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)"
 _BUILD = r"[0-9a-zA-Z-]+"
 
 
-@functools.cache
-def _semver_re() -> re.Pattern[str]:
-    return re.compile(
-        rf"{_NUMERIC}\.{_NUMERIC}\.{_NUMERIC}(-{_PRERELEASE}(\.{_PRERELEASE})*)?(\+{_BUILD}(\.{_BUILD})*)?"
-    )
+_semver_re = compiled_on_first_use(
+    rf"{_NUMERIC}\.{_NUMERIC}\.{_NUMERIC}(-{_PRERELEASE}(\.{_PRERELEASE})*)?(\+{_BUILD}(\.{_BUILD})*)?"
+)
 
 
 _DNS_CHARS = re.compile(r"[^a-z0-9-]+")

@@ -8,13 +8,12 @@ it like a ``/status`` update would, under a rule of its own.
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from dralint.api import read
 from dralint.apimachinery.fieldpath import Path
+from dralint.regex import compiled_on_first_use
 from dralint.validate.apiserver.behaviour import Behaviour
 from dralint.validate.apiserver.claims import RequestNames, opaque_config, request_reference, request_references
 from dralint.validate.apiserver.claims import toleration_errors as toleration
@@ -59,9 +58,7 @@ CONFIG_SOURCES = ("FromClaim", "FromClass")
 CONDITION_STATUSES = ("False", "True", "Unknown")
 
 
-@functools.cache
-def _reason_re() -> re.Pattern[str]:
-    return re.compile(r"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$")
+_reason_re = compiled_on_first_use(r"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$")
 
 
 _REASON_MESSAGE = (
