@@ -16,18 +16,24 @@ rule. The cluster model reads :attr:`Admission.objects` and :attr:`Admission.sto
   in the checked paths is applied over the inventory's (the cluster's state); a rejected later
   definition leaves the earlier one in place;
 - a ResourceClaim's status that a status update would reject (invalid-status) is not stored, so its
-  allocation does not count.
+  allocation does not count;
+- a pod spec's claim fields are dropped when their feature gate is off (DRA210 says so), so the
+  pods of :attr:`Admission.templates` run without those claims.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import field
+from dataclasses import field, replace
+from typing import TYPE_CHECKING
 
 from dralint.admission.types import Inputs, Rejection, source_line
 from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
 from dralint.dataclass import dataclass
+
+if TYPE_CHECKING:
+    from dralint.api.workloads import PodTemplate
 
 __all__ = ["Admission", "Identity", "Inputs", "Rejection", "admit", "identity", "source_line"]
 
@@ -41,6 +47,8 @@ class Admission:
 
     objects: list[KubeObject] = field(default_factory=list)  # stored, one per identity, in input order
     stored: dict[KubeObject, Normalised] = field(default_factory=dict)  # the DRA objects of ``objects``, as stored
+    # the pod templates of ``objects`` and of rejected workloads, their claim fields as stored
+    templates: list[PodTemplate] = field(default_factory=list)
     rejected: dict[KubeObject, Rejection] = field(default_factory=dict)
     replaced: dict[KubeObject, KubeObject] = field(default_factory=dict)  # a definition -> the one stored instead
     # identities of which every definition is rejected, for references by name
@@ -88,7 +96,22 @@ def admit(ctx: Inputs) -> Admission:
         normalised = stored[obj]
         if normalised is not None:
             admission.stored[obj] = normalised
+    # The pods of rejected workloads stay, unplaced with the reason (simulate shows them).
+    kept = set(admission.objects) | set(admission.rejected)
+    admission.templates = [_stored_template(ctx, t) for t in ctx.pod_templates if t.owner in kept]
     return admission
+
+
+def _stored_template(ctx: Inputs, template: PodTemplate) -> PodTemplate:
+    """``template`` as its pods are stored: the claim fields of a pod spec whose feature gate is off are
+    dropped on create (:func:`dralint.validate.skew.pod_spec_drops`), and the pods run without them."""
+    from dralint.validate.skew import pod_spec_drops
+
+    if not pod_spec_drops(ctx.target, template.owner.raw, template.path):
+        return template
+    spec = template.spec
+    containers = tuple(replace(container, claims=()) for container in spec.containers)
+    return replace(template, spec=replace(spec, resource_claims=(), containers=containers))
 
 
 def _winners(stored: dict[KubeObject, Normalised | None], checked: Iterable[str]) -> dict[Identity, KubeObject]:

@@ -12,6 +12,7 @@ from dralint.dataclass import dataclass
 
 if TYPE_CHECKING:
     from dralint.admission.validation import Validated, Validator
+    from dralint.api.versions import Target
     from dralint.api.workloads import PodTemplate
     from dralint.validate.apiserver.errors import FieldError
     from dralint.validate.schema import SchemaError
@@ -43,6 +44,9 @@ class Inputs(Protocol):
 
     A protocol, so that admission (which the context runs) does not import the context.
     """
+
+    @property
+    def target(self) -> Target: ...
 
     @property
     def objects(self) -> list[KubeObject]: ...

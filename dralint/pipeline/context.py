@@ -198,10 +198,7 @@ class CheckContext:
         from dralint.dryrun import analysis
 
         admission = self.admission
-        admitted = set(admission.objects)
-        # The pods of rejected workloads stay in the list, unplaced with the reason (simulate shows them).
         refused = {obj: rejection.sentence() for obj, rejection in admission.rejected.items()}
-        templates = [t for t in self.pod_templates if t.owner in admitted or t.owner in refused]
         rejected = {
             (kind, namespace, name): rejection.sentence()
             for (_, kind, namespace, name), rejection in admission.rejected_names.items()
@@ -211,7 +208,7 @@ class CheckContext:
             self.target,
             self.inventory,
             admission.stored,
-            templates,
+            admission.templates,
             limits=self.options.limits,
             strategy=strategy,
             namespaces=namespace_labels(admission.objects, self.options.namespaces),

@@ -93,3 +93,22 @@ def test_checked_definition_is_applied_over_the_inventory() -> None:
             'device.driver == "gpu.example.com" && device.attributes["gpu.example.com"].model == "L4"',
         )
     ]
+
+
+def test_pod_claims_dropped_with_the_dra_gate_off_leave_the_pod_without_devices() -> None:
+    # 1.32: resource.k8s.io/v1 is not served and the pod's claim fields are dropped (DRA210): the
+    # pod is created without claims, so nothing is missing and it has no devices to place.
+    assert [line.split(" ", 2)[1] for line in _lines("gated-pod-claims.yaml", release="1.32")] == [
+        "DRA200",
+        "DRA200",
+        "DRA210",
+    ]
+    old = CheckContext(load([f"{FOLDER}/gated-pod-claims.yaml"]), make_target("1.32"))
+    (template,) = old.admission.templates
+    assert (template.spec.resource_claims, [c.claims for c in template.spec.containers]) == ((), [()])
+    assert old.dry_run().simulation.placements == []  # a pod without claims is placed, not listed
+    # 1.34 serves v1 with the gate on: the same pod gets its device
+    assert _lines("gated-pod-claims.yaml", release="1.34") == []
+    new = CheckContext(load([f"{FOLDER}/gated-pod-claims.yaml"]), make_target("1.34"))
+    placements = new.dry_run().simulation.placements
+    assert [(p.pod.name, p.outcome, p.node, len(p.allocations)) for p in placements] == [("p", "placed", "node-0", 1)]
