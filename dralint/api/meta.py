@@ -21,10 +21,7 @@ def quantity(value: Any) -> Quantity | None:
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int):
-        try:
-            value = str(value)
-        except ValueError:  # too wide for Python to print in decimal: no quantity either
-            return None
+        value = str(value)  # not through float: an integer beyond 1,024 bits overflows one
     elif isinstance(value, float):
         value = str(int(value)) if value.is_integer() else repr(value)
     if not isinstance(value, str):

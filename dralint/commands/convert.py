@@ -29,7 +29,7 @@ from dralint.api import rewrite
 from dralint.api.rewrite import ConvertError
 from dralint.api.versions import GROUP, LEGACY_VERSIONS, SERVED, VERSIONS
 from dralint.apimachinery.fieldpath import render
-from dralint.config.resolve import Layer, Ref
+from dralint.config.resolve import Layer
 from dralint.dataclass import dataclass
 from dralint.errors import InputError, UsageError
 from dralint.pipeline import run as pipeline
@@ -46,8 +46,7 @@ class ConvertSettings:
     no_config: bool = False
 
     def request(self) -> pipeline.Request:
-        flags = Layer(release=Ref(self.release, "--kubernetes-version") if self.release is not None else None)
-        return pipeline.Request(flags, self.config, self.no_config)
+        return pipeline.Request(pipeline.with_shortcuts(Layer(), release=self.release), self.config, self.no_config)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,10 +10,11 @@ every string of a finished report before the format renders it, so no rule or re
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from dralint.regex import compiled_on_first_use
 
 __all__ = ["for_terminal", "for_unicode", "for_xml", "strings"]
 
@@ -22,20 +23,15 @@ T = TypeVar("T")
 # C0 controls (tab and newline included: they break the one-line-per-finding format), DEL, C1
 # controls (0x9b is a one-byte CSI on some terminals), the Unicode line and paragraph
 # separators, and lone surrogates.
-_TERMINAL = "[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]"
+_TERMINAL = compiled_on_first_use("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 # XML 1.0 allows only tab, newline and carriage return below U+0020, and no surrogates, U+FFFE, U+FFFF.
-_XML = "[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]"
-_SURROGATE = "[\ud800-\udfff]"
+_XML = compiled_on_first_use("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_SURROGATE = compiled_on_first_use("[\ud800-\udfff]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # Every character of the three sets is one str.isprintable() refuses (Unicode categories Cc, Cs,
 # Zl, Zp and the non-characters U+FFFE, U+FFFF), so printable text has nothing to escape: almost
 # all text, which then costs no regular expression (compiling the three costs more than a
 # one-file check escapes).
-
-
-@functools.cache
-def _pattern(characters: str) -> re.Pattern[str]:
-    return re.compile(characters)
 
 
 def _visible(match: re.Match[str]) -> str:
@@ -46,10 +42,10 @@ def _visible(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def _escaped(text: str, characters: str) -> str:
+def _escaped(text: str, characters: Callable[[], re.Pattern[str]]) -> str:
     if text.isprintable():
         return text
-    pattern = _pattern(characters)
+    pattern = characters()
     return pattern.sub(_visible, text) if pattern.search(text) else text
 
 

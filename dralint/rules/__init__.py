@@ -120,20 +120,15 @@ def _schema() -> Mapping[str, Any]:
     return schemacheck.schema("rules.schema.json")
 
 
-def load_file(file: userfile.UserFile, *, builtin: bool, validate: bool = True) -> list[Rule]:
-    """The rules of one decoded rule file, validated.
-
-    ``validate=False`` is for the built-in catalogue at run time: a test validates its files
-    fully, so every run need not pay for JSON-schema validation (and for importing jsonschema).
-    """
+def load_file(file: userfile.UserFile, *, builtin: bool) -> list[Rule]:
+    """The rules of one decoded rule file, validated (the built-in catalogue is read without this, from
+    ``decoded.json``: a test validates its files)."""
     data = [] if file.data is None else file.data
-    if validate:
-        schemacheck.validate(_schema(), data, file.where)
+    schemacheck.validate(_schema(), data, file.where)
     rules = []
     for index, entry in enumerate(data):
         rule = _rule(entry, file.name, file.position((index,))[0], builtin=builtin)
-        if validate:
-            _check_rule(rule, entry, file, index)
+        _check_rule(rule, entry, file, index)
         rules.append(rule)
     return rules
 

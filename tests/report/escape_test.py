@@ -24,7 +24,7 @@ def _members(characters: str) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("characters", [escape._TERMINAL, escape._XML, escape._SURROGATE])
+@pytest.mark.parametrize("characters", [escape._TERMINAL().pattern, escape._XML().pattern, escape._SURROGATE().pattern])
 def test_escaped_characters_are_all_unprintable(characters: str) -> None:
     # for_terminal, for_xml and for_unicode return printable text as it is without a regular expression.
     members = _members(characters)
