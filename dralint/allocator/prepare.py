@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from dralint.allocator.types import AllocatedState, DeviceID, Features
 from dralint.api import model
@@ -35,6 +36,16 @@ def taint_rules_apply(target: Target) -> bool:
     return target.enabled("DRADeviceTaints") and target.enabled("DRADeviceTaintRules")
 
 
+def holds(
+    result: model.DeviceRequestAllocationResult, *, consumable_capacity: bool
+) -> Literal["shared", "exclusive"] | None:
+    """How an allocation result holds its device: ``"shared"`` (a share of consumable capacity),
+    ``"exclusive"``, or ``None`` (admin access holds nothing)."""
+    if result.admin_access is True:
+        return None
+    return "shared" if consumable_capacity and result.share_id is not None else "exclusive"
+
+
 def allocated_state(claims: Iterable[model.ResourceClaim], *, consumable_capacity: bool) -> AllocatedState:
     """The devices held by allocated claims: admin results ignored, shares and capacity aggregated."""
     exclusive: set[DeviceID] = set()
@@ -44,10 +55,11 @@ def allocated_state(claims: Iterable[model.ResourceClaim], *, consumable_capacit
         if claim.allocation is None:
             continue
         for result in claim.allocation.results:
-            if result.admin_access is True:
+            holding = holds(result, consumable_capacity=consumable_capacity)
+            if holding is None:
                 continue
             device_id = (result.driver, result.pool, result.device)
-            if consumable_capacity and result.share_id is not None:
+            if holding == "shared" and result.share_id is not None:
                 shared.add((device_id, result.share_id))
                 if result.consumed_capacity is not None:
                     totals = aggregated.setdefault(device_id, {})

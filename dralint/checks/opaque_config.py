@@ -17,7 +17,6 @@ from dralint.checks.profile_selectors import expressions_of
 from dralint.checks.rule_ids import RuleId
 from dralint.findings import Replacement, Violation
 from dralint.pipeline.context import CheckContext
-from dralint.validate.opaque import BrokenRule, InvalidParameter
 
 if TYPE_CHECKING:
     from dralint.api import model
@@ -46,14 +45,6 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
                 yield from _opaque(ctx, obj, (*base, "config", index, "opaque"), claim_entry.opaque, kinds)
 
 
-_RULE_AND_HINT: dict[type, tuple[RuleId, str]] = {
-    InvalidParameter: (
-        RuleId.OPAQUE_CONFIG_INVALID_PARAMETERS,
-        "the driver refuses these parameters when it prepares the device, after the pod was scheduled",
-    ),
-    BrokenRule: (RuleId.OPAQUE_CONFIG_BREAKS_DRIVER_RULE, "the driver checks this when it prepares the device"),
-}
-
 Targets = Callable[[str], list[tuple[str, tuple[str, ...]]]]  # driver -> (what, kinds) per set of devices
 
 
@@ -73,14 +64,19 @@ def _opaque(
         if isinstance(problem, UnknownConfigKind):
             yield _unknown_kind(profile, obj, parameters, problem)
         else:
-            rule, hint = _RULE_AND_HINT[type(problem)]
-            source = f" ({problem.source})" if isinstance(problem, BrokenRule) and problem.source else ""
+            if isinstance(problem, BrokenRule):
+                rule = RuleId.OPAQUE_CONFIG_BREAKS_DRIVER_RULE
+                hint = "the driver checks this when it prepares the device"
+                hint += f" ({problem.source})" if problem.source else ""
+            else:
+                rule = RuleId.OPAQUE_CONFIG_INVALID_PARAMETERS
+                hint = "the driver refuses these parameters when it prepares the device, after the pod was scheduled"
             yield Violation(
                 rule,
                 f"{_field(problem.path)}{problem.message} ({problem.config.title} of driver {profile.driver})",
                 obj,
                 (*parameters, *problem.path),
-                hint=hint + source,
+                hint=hint,
             )
     config = config_kind(profile, opaque.parameters)
     if config is not None and config.device_kinds is not None:

@@ -112,21 +112,21 @@ def capacity_problems(
         for offer in big_enough:
             if offer.capacity not in distinct:
                 distinct[offer.capacity] = _policy(wanted, name, offer.capacity)
-        verdicts = [(distinct[offer.capacity], offer.devices) for offer in big_enough]
-        allowed = [(v, n) for v, n in verdicts if v[0]]
+        verdicts = [distinct[offer.capacity] for offer in big_enough]
+        allowed = [v for v in verdicts if v[0]]
         if not allowed:
             yield CapacityProblem(
                 CapacityKind.POLICY_REFUSES,
                 request,
                 name,
                 f"{request.owner} requests {wanted} of {name}, which the request policy of every matching device "
-                f"refuses ({verdicts[0][0][2]})",
+                f"refuses ({verdicts[0][2]})",
                 "request an amount the policy allows",
             )
             continue
-        rounded = [(v, n) for v, n in allowed if v[1] is not None and v[1] != wanted]
-        if sum(n for _, n in rounded) == sum(n for _, n in allowed):  # (counted in devices)
-            consumed = rounded[0][0][1]
+        rounded = [v for v in allowed if v[1] is not None and v[1] != wanted]
+        if len(rounded) == len(allowed):
+            consumed = rounded[0][1]
             yield CapacityProblem(
                 CapacityKind.POLICY_ROUNDS_UP,
                 request,
@@ -151,7 +151,6 @@ class _Offer:
 
     capacity: model.DeviceCapacity
     device: model.Device  # the first of them
-    devices: int = 1
     shareable: bool = False  # some of them allow multiple allocations
 
 
@@ -168,8 +167,7 @@ def _offers(devices: Sequence[tuple[str, model.Device]], name: str) -> list[_Off
             continue
         offer = groups.get(id(capacity))
         if offer is None:
-            offer = groups[id(capacity)] = _Offer(capacity, device, 0)
-        offer.devices += 1
+            offer = groups[id(capacity)] = _Offer(capacity, device)
         offer.shareable = offer.shareable or device.allow_multiple_allocations is True
     return list(groups.values())
 

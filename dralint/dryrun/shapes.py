@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from dralint.allocator.nodes import NodeSelectorError, node_matches
+from dralint.allocator.prepare import holds
 from dralint.api import model
 
 PoolKey = tuple[str, str]  # (driver, pool name)
@@ -112,9 +113,10 @@ def pool_state(
     shared: set[str] = set()
     consumed: dict[str, dict[str, Fraction]] = {}
     for result in held:
-        if result.admin_access is True:
+        holding = holds(result, consumable_capacity=consumable_capacity)
+        if holding is None:
             continue
-        if consumable_capacity and result.share_id is not None:
+        if holding == "shared":
             shared.add(result.device)
             if result.consumed_capacity is not None:
                 totals = consumed.setdefault(result.device, {})
