@@ -31,7 +31,6 @@ def _run(function: Callable[[], int]) -> None:
     """
     debug = os.environ.get("DRALINT_DEBUG") == "1" or "--debug" in sys.argv
     raise_recursion_limit()
-    tune_garbage_collection()  # again: a program may call _run without the command group (tests do)
     try:
         code = function()
     except DralintError as error:

@@ -56,6 +56,12 @@ def test_the_command_line_checks_a_deeply_nested_selector() -> None:
 
 
 def test_the_command_line_collects_garbage_cycles_less_often() -> None:
-    code = "import gc, sys\nfrom dralint.cli import _run\n_run(lambda: print(gc.get_threshold()) or 0)"
+    # The command group's entry point tunes the collector before any command runs (here --version).
+    code = (
+        "import contextlib, gc, io\nfrom dralint.cli import main\n"
+        "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['--version'])\n"
+        "print(gc.get_threshold())"
+    )
     result = _python("-c", code)
     assert result.stdout == "(200000, 30, 30)\n"

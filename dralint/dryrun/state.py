@@ -135,8 +135,9 @@ class Cluster:
             steps = min(steps, budget.total - budget.used)
         # A node of a shape where claims of this shape found no devices: the search would end the
         # same way after as many steps (when the budget left allows as many: else it runs out).
-        shaped = (self._node_shape(node), key[2])
-        needed = self._unsatisfiable.get(shaped)
+        # The shape is worked out only once some search has found nothing.
+        shaped = (self._node_shape(node), key[2]) if self._unsatisfiable else None
+        needed = self._unsatisfiable.get(shaped) if shaped is not None else None
         if needed is not None and needed <= steps:
             budget.used += needed
             attempt = self._gave_up[key] = Attempt(None)
@@ -158,7 +159,7 @@ class Cluster:
             # allocated: the next pod of the same shape (any workload using the same template)
             # fails the same way until an allocation changes the cluster.
             attempt = self._gave_up[key] = Attempt(None)
-            self._unsatisfiable[shaped] = allocator.last_steps
+            self._unsatisfiable[shaped or (self._node_shape(node), key[2])] = allocator.last_steps
             return attempt
         return Attempt(tuple(results))
 

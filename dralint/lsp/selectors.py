@@ -13,7 +13,6 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import field
-from typing import Literal
 
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode
 
@@ -21,7 +20,7 @@ from dralint.api import model
 from dralint.dataclass import dataclass
 from dralint.diagnose.hints import devices, qualified
 from dralint.profiles.load import Profiles
-from dralint.profiles.model import DriverProfile, Published
+from dralint.profiles.model import DriverProfile, Published, Table
 from dralint.read.positions import char_positions
 from dralint.read.yamldoc import Document, walk
 
@@ -106,7 +105,7 @@ def facts(slices: Iterable[model.ResourceSlice], profiles: Profiles | None = Non
     return out
 
 
-def _table(kind: Kind) -> Literal["attributes", "capacity"]:
+def _table(kind: Kind) -> Table:
     return "attributes" if kind == "attributes" else "capacity"
 
 
