@@ -32,10 +32,8 @@ def decode(text: str) -> tuple[list[tuple[Any, int]], DecodeIssue | None]:
         if _SURROGATE_ESCAPE.search(text):
             values = [(_without_lone_surrogates(data), line) for data, line in values]
     except json.JSONDecodeError as error:
-        message, position = _stable(error)
-        line = text.count("\n", 0, position) + 1
-        column = position - text.rfind("\n", 0, position)
-        return [], DecodeIssue("syntax", f"invalid JSON: {message}", line, column)
+        stable = _stable(error)
+        return [], DecodeIssue("syntax", f"invalid JSON: {stable.msg}", stable.lineno, stable.colno)
     except _Constant as constant:
         line, column = _constant_position(text, constant.name)
         return [], DecodeIssue("syntax", f"invalid JSON: {constant.name} is not a JSON value", line, column)
@@ -52,14 +50,14 @@ _TRAILING_COMMA = {
 }
 
 
-def _stable(error: json.JSONDecodeError) -> tuple[str, int]:
-    """The error's message and position as Python 3.11 and 3.12 give them."""
+def _stable(error: json.JSONDecodeError) -> json.JSONDecodeError:
+    """The error as Python 3.11 and 3.12 give it (message and position)."""
     earlier = _TRAILING_COMMA.get(error.msg)
     if earlier is None:
-        return error.msg, error.pos
+        return error
     text = error.doc
     after = error.pos + 1
-    return earlier, after + (len(text) - after - len(text[after:].lstrip()))
+    return json.JSONDecodeError(earlier, text, after + (len(text) - after - len(text[after:].lstrip())))
 
 
 # Go's decoder turns an escaped lone surrogate (``"\\udcff"``) into U+FFFD; Python's keeps it,
