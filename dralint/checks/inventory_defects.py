@@ -18,11 +18,10 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     inventory = ctx.written_inventory
     if not (inventory.documents or inventory.slices or inventory.allocated):
         return
-    from dralint.cluster import compact_schema  # imported when there is an inventory to look at
-    from dralint.diagnose import defects
+    from dralint.diagnose import defects  # imported when there is an inventory to look at
 
     for obj in inventory.documents:
-        for error in compact_schema.validate(obj.raw):
+        for error in inventory.document_errors.get(obj, ()):
             yield Violation(RuleId.INVENTORY_DOCUMENT_INVALID, error.message, obj, error.path, error.hint)
     for obj, error in inventory.refused:
         yield Violation(RuleId.INVENTORY_DOCUMENT_INVALID, error.message, obj, error.path, error.hint)

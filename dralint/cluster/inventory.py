@@ -102,6 +102,8 @@ class Inventory:
     taint_rules: list[TaintRuleEntry] = field(default_factory=list)
     allocated: list[AllocatedClaim] = field(default_factory=list)
     documents: list[KubeObject] = field(default_factory=list)  # compact Inventory documents
+    # the schema defects of the documents that have some (they are not expanded)
+    document_errors: dict[KubeObject, list[SchemaError]] = field(default_factory=dict)
     # (driver, pool) -> why the pool is not in the cluster model: one of its slices is rejected
     skipped_pools: dict[tuple[str, str], SkippedPool] = field(default_factory=dict)
     # Valid Inventory documents not expanded because, with those before them, they exceed the limits.
@@ -139,8 +141,16 @@ def has_device_source(obj: KubeObject) -> bool:
     return (obj.kind == "ResourceSlice" and obj.is_dra) or is_inventory_document(obj)
 
 
-# The typed nodes and slices of an Inventory document, by document.
-Expanded = dict[KubeObject, tuple[list[NodeEntry], list["SliceEntry"]]]
+@dataclass(slots=True)
+class DocumentReading:
+    """What was read of one Inventory document: its schema defects and, once expanded, its typed nodes and slices."""
+
+    errors: list[SchemaError]
+    entries: tuple[list[NodeEntry], list[SliceEntry]] | None = None
+
+
+# By document, across the builds over the same objects (the inventory as stored and as written).
+DocumentReadings = dict[KubeObject, DocumentReading]
 
 
 def build(
@@ -148,7 +158,7 @@ def build(
     normalised: Mapping[KubeObject, Normalised],
     skipped_pools: Mapping[tuple[str, str], SkippedPool] | None = None,
     *,
-    expanded: Expanded | None = None,
+    readings: DocumentReadings | None = None,
 ) -> Inventory:
     """The inventory described by ``objects`` (in input order).
 
@@ -157,23 +167,28 @@ def build(
     incomplete and unusable for most requests; leaving the whole pool out, with the reason,
     keeps the dry-run from reporting that as a defect of its own.
 
-    ``expanded`` memoises the expansion of Inventory documents across builds over the same
-    objects (the inventory as stored and as written): expanding 10,000 nodes is not cheap, and
-    the entries are immutable.
+    ``readings`` memoises the validation and expansion of Inventory documents across builds over
+    the same objects (the inventory as stored and as written): expanding 10,000 nodes is not
+    cheap, and the entries are immutable.
     """
     inventory = Inventory(skipped_pools=dict(skipped_pools or {}))
     budget = compact_schema.ExpansionBudget()
     for obj in objects:
         if is_inventory_document(obj):
             inventory.documents.append(obj)
-            if not compact_schema.validate(obj.raw):
+            reading = readings.get(obj) if readings is not None else None
+            if reading is None:
+                reading = DocumentReading(compact_schema.validate(obj.raw))
+                if readings is not None:
+                    readings[obj] = reading
+            if reading.errors:
+                inventory.document_errors[obj] = reading.errors
+            else:
                 refused = budget.take(obj.raw)
                 if refused is None:
-                    entries = expanded.get(obj) if expanded is not None else None
-                    if entries is None:
-                        entries = expansion_entries(obj, compact.expand(obj.raw))
-                        if expanded is not None:
-                            expanded[obj] = entries
+                    if reading.entries is None:
+                        reading.entries = expansion_entries(obj, compact.expand(obj.raw))
+                    entries = reading.entries
                     inventory.nodes.extend(entries[0])
                     inventory.slices.extend(entries[1])
                     inventory.pools.extend(nodepools.from_document(obj))

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from dralint.api.producers import Created
     from dralint.api.versions import Target
     from dralint.api.workloads import PodTemplate
-    from dralint.cluster.inventory import Expanded, Inventory, SkippedPool
+    from dralint.cluster.inventory import DocumentReadings, Inventory, SkippedPool
     from dralint.diagnose.profile_selectors import Readings
     from dralint.diagnose.selector_errors import SelectorErrors
     from dralint.dryrun.analysis import Analysis
@@ -114,9 +114,11 @@ class CheckContext:
 
         if not any(inventory.has_device_source(obj) for obj in self.workspace.objects):
             # Nothing to dry-run against: admission would change nothing the checks read.
-            return inventory.build(self.workspace.objects, self.normalised, expanded=self._expanded)
+            return inventory.build(self.workspace.objects, self.normalised, readings=self._document_readings)
         admission = self.admission
-        return inventory.build(admission.objects, admission.stored, self.rejected_pools, expanded=self._expanded)
+        return inventory.build(
+            admission.objects, admission.stored, self.rejected_pools, readings=self._document_readings
+        )
 
     @cached_property
     def written_inventory(self) -> Inventory:
@@ -128,11 +130,12 @@ class CheckContext:
         if any(inventory.has_device_source(obj) for obj in objects):
             replaced = self.admission.replaced  # a definition applied again later is one object, not two
             objects = [obj for obj in objects if obj not in replaced]
-        return inventory.build(objects, self.normalised, expanded=self._expanded)
+        return inventory.build(objects, self.normalised, readings=self._document_readings)
 
     @cached_property
-    def _expanded(self) -> Expanded:
-        """The expansions of compact Inventory documents, shared by :attr:`inventory` and :attr:`written_inventory`."""
+    def _document_readings(self) -> DocumentReadings:
+        """The validation and expansion of compact Inventory documents, shared by :attr:`inventory` and
+        :attr:`written_inventory`."""
         return {}
 
     @cached_property
