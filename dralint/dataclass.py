@@ -1,4 +1,4 @@
-"""``dataclasses.dataclass`` whose methods are compiled on first use, to cut dralint's start-up.
+"""``dataclasses.dataclass`` that compiles nothing when a class is created, to cut dralint's start-up.
 
 The standard library compiles Python source for every method of every dataclass when the class
 is created: six small functions for a frozen class, about 0.5 ms. dralint defines over two
@@ -7,13 +7,17 @@ time, while it calls the ``__init__`` of half of them and the other generated me
 The bookkeeping is the standard library's (fields, slots, ``__match_args__``; ``fields()``,
 ``replace()``, ``asdict()`` work as usual), done here for the shapes dralint defines without the
 standard library's per-field type tests, and by the standard library for any other shape
-(:func:`_bookkeeping`); each generated method starts as a stub
-that compiles the same source the standard library would (Python 3.11's), puts it on the class
-in its own place, and calls it. After the first call a class is exactly as fast as a standard
-dataclass.
+(:func:`_bookkeeping`). The methods:
 
-Differences a program could observe, none of which dralint relies on: before its first call a
-method is a stub (``inspect.signature`` of a class shows ``(*args, **kwargs)``), the class's
+- ``__init__`` binds its arguments in Python, as the compiled one would. A frozen class keeps
+  it (the compiled one is no faster: it too sets each field with ``object.__setattr__``); a
+  mutable class compiles the standard library's source after :data:`INTERPRETED_CALLS` calls.
+- ``__eq__``, the order methods and ``__hash__`` are closures over a C getter of the compared
+  fields, which builds the tuples the standard library's methods build.
+- ``__repr__`` starts as a stub that compiles the standard library's source on its first call.
+
+Differences a program could observe, none of which dralint relies on: ``inspect.signature`` of
+a class shows ``(*args, **kwargs)``, the class's
 ``__dataclass_params__`` reads like ``init=False, repr=False, eq=False, frozen=False`` (the
 standard library's own view of what it generated), and a class without a docstring gets
 ``Name(field, ...)`` instead of its full signature. ``kw_only``, ``unsafe_hash``,
@@ -26,6 +30,7 @@ from __future__ import annotations
 import abc
 import dataclasses
 import functools
+import operator
 import re
 import reprlib
 import sys
@@ -86,20 +91,25 @@ def _process(
         _lazy_init(built, fields, frozen=frozen, slots=slots, post_init=hasattr(built, "__post_init__"))
     if repr and "__repr__" not in own:
         _lazy(built, "__repr__", lambda: _repr_source([f for f in fields if f.repr]), wrap=reprlib.recursive_repr())
+    compared = _values([f for f in fields if f.compare])
     if eq and "__eq__" not in own:
-        _lazy(built, "__eq__", lambda: _compare_source("__eq__", "==", [f for f in fields if f.compare]))
+        _put(built, _comparison("__eq__", operator.eq, compared))
     if order:
-        for name, operator in (("__lt__", "<"), ("__le__", "<="), ("__gt__", ">"), ("__ge__", ">=")):
+        for name, test in (
+            ("__lt__", operator.lt),
+            ("__le__", operator.le),
+            ("__gt__", operator.gt),
+            ("__ge__", operator.ge),
+        ):
             if name in own:
                 advice = "Consider using functools.total_ordering"
                 raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}. {advice}")
-            compared = [f for f in fields if f.compare]
-            _lazy(built, name, functools.partial(_compare_source, name, operator, compared))
+            _put(built, _comparison(name, test, compared))
     if frozen:
         _freeze(built, fields, own, slots=slots)
     if eq and not has_explicit_hash:
         if frozen:
-            _lazy(built, "__hash__", lambda: _hash_source([f for f in fields if _hashed(f)]))
+            _put(built, _hash(_values([f for f in fields if _hashed(f)])))
         else:
             built.__hash__ = None  # type: ignore[assignment]  # mutable and comparable: unhashable, as usual
     return built
@@ -229,64 +239,84 @@ def _lazy(cls: type, name: str, source: Callable[[], _Source], wrap: Callable[[A
     setattr(cls, name, stub)
 
 
-# Most classes are instantiated a few times per run (settings, plans, reports): their __init__
-# binds its arguments in Python instead of being compiled (0.2 ms each). A class instantiated
-# more often gets the compiled one, which is four times faster per call, once this many calls
-# have cost about as much as compiling it.
+# An __init__ binds its arguments in Python at first instead of being compiled (0.2 ms a class).
+# A class instantiated more often gets the compiled __init__, up to four times faster per call,
+# once this many calls have cost about as much as compiling it. Calls of a frozen class with
+# every argument by position do not count: binding those is as fast as the compiled __init__,
+# which also sets each field with object.__setattr__.
 INTERPRETED_CALLS = 20
 
 
 def _lazy_init(
     cls: type, fields: tuple[dataclasses.Field[Any], ...], *, frozen: bool, slots: bool, post_init: bool
 ) -> None:
-    """Put on ``cls`` an ``__init__`` that binds its arguments itself for its first calls, then compiles.
+    """Put on ``cls`` an ``__init__`` that binds its arguments itself (a mutable class's compiles after a while).
 
     The arguments are bound as the compiled ``__init__`` would bind them; anything it would refuse
     (a missing, extra, unknown or repeated argument) is handed to it, so that the error is its own.
     """
     qualname = f"{cls.__qualname__}.__init__"
     assign = object.__setattr__ if frozen else setattr
-    calls = 0
+    missing = dataclasses.MISSING
+    calls = 0  # the calls that count towards compiling
+    ready = False
     # Computed on the first call: half of the classes of a run are never instantiated.
-    plan: list[tuple[str, bool, Any, Any]] = []
-    parameters: list[str] = []
+    parameters: list[str] = []  # the arguments, in order
     position: dict[str, int] = {}
-    required: set[str] = set()
+    # Every field: its name, whether it is an argument, and its default or factory.
+    plan: list[tuple[str, bool, Any, Any]] = []
+    # What the fields that are not arguments get (their default or factory), once the arguments are set.
+    rest: list[tuple[str, Any, Any]] = []
+
+    def compiled(self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        source = _init_source(fields, frozen=frozen, slots=slots, post_init=post_init)
+        method = _compile(cls, "__init__", qualname, *source)
+        if calls > INTERPRETED_CALLS:  # else it was asked for its error: the interpreted one stays
+            cls.__init__ = method  # type: ignore[misc]
+        method(self, *args, **kwargs)
 
     def __init__(self: Any, /, *args: Any, **kwargs: Any) -> None:
-        nonlocal calls
-        calls += 1
-        if calls == 1:
-            plan.extend((f.name, f.init, f.default, f.default_factory) for f in fields)
+        nonlocal calls, ready
+        if not ready:
+            ready = True
             parameters.extend(f.name for f in fields if f.init)
             position.update((name, index) for index, name in enumerate(parameters))
-            required.update(f.name for f in fields if f.init and f.default is f.default_factory is dataclasses.MISSING)
+            plan.extend((f.name, f.init, f.default, f.default_factory) for f in fields)
+            rest.extend(
+                (f.name, f.default, f.default_factory)
+                for f in fields
+                if not f.init and (f.default_factory is not missing or (slots and f.default is not missing))
+            )
         given = len(args)
-        if (
-            calls <= INTERPRETED_CALLS
-            and given <= len(parameters)
-            and all(position.get(key, -1) >= given for key in kwargs)
-            and all(position[name] < given or name in kwargs for name in required)
-        ):
+        if frozen and not kwargs and given == len(parameters):  # every argument, by position
+            for name, value in zip(parameters, args):  # noqa: B905 - the lengths are equal
+                assign(self, name, value)
+            for name, default, factory in rest:
+                assign(self, name, default if factory is missing else factory())
+        elif (calls := calls + 1) > INTERPRETED_CALLS:
+            compiled(self, args, kwargs)
+            return
+        else:
+            if given > len(parameters) or any(position.get(key, -1) < given for key in kwargs):
+                compiled(self, args, kwargs)  # too many, unknown or repeated: its error
+                return
             for name, init, default, factory in plan:
                 if init and position[name] < given:
                     value = args[position[name]]
                 elif init and name in kwargs:
                     value = kwargs[name]
-                elif factory is not dataclasses.MISSING:
+                elif factory is not missing:
                     value = factory()
-                elif default is not dataclasses.MISSING and (init or slots):
+                elif default is not missing and (init or slots):
                     value = default
+                elif init:
+                    compiled(self, args, kwargs)  # a required argument missing: its error
+                    return
                 else:
                     continue  # not an argument, no default: left unset, as the standard library leaves it
                 assign(self, name, value)
-            if post_init:
-                self.__post_init__()
-            return
-        source = _init_source(fields, frozen=frozen, slots=slots, post_init=post_init)
-        compiled = _compile(cls, "__init__", qualname, *source)
-        cls.__init__ = compiled  # type: ignore[misc]
-        compiled(self, *args, **kwargs)
+        if post_init:
+            self.__post_init__()
 
     __init__.__qualname__ = qualname
     cls.__init__ = __init__  # type: ignore[misc]
@@ -370,21 +400,38 @@ def _repr_source(fields: list[dataclasses.Field[Any]]) -> _Source:
     return _function("__repr__", ["self"], [f'return self.__class__.__qualname__ + f"({shown})"']), {}
 
 
-def _compare_source(name: str, operator: str, fields: list[dataclasses.Field[Any]]) -> _Source:
-    body = [
-        "if other.__class__ is self.__class__:",
-        f" return {_tuple('self', fields)}{operator}{_tuple('other', fields)}",
-        "return NotImplemented",
-    ]
-    return _function(name, ["self", "other"], body), {}
+# Comparison and hashing are closures over a C getter of the fields' values, as fast as the
+# standard library's compiled methods (which build the same tuples) and with nothing to compile.
+def _values(fields: list[dataclasses.Field[Any]]) -> Callable[[Any], tuple[Any, ...]]:
+    """The tuple of ``fields``' values of an instance, as the standard library's methods build it."""
+    if len(fields) >= 2:
+        return operator.attrgetter(*(f.name for f in fields))
+    if fields:
+        one = operator.attrgetter(fields[0].name)
+        return lambda obj: (one(obj),)
+    return lambda obj: ()
 
 
-def _hash_source(fields: list[dataclasses.Field[Any]]) -> _Source:
-    return _function("__hash__", ["self"], [f"return hash({_tuple('self', fields)})"]), {}
+def _comparison(name: str, test: Callable[[Any, Any], Any], values: Callable[[Any], tuple[Any, ...]]) -> Any:
+    def compare(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return test(values(self), values(other))
+        return NotImplemented
+
+    compare.__name__ = name
+    return compare
 
 
-def _tuple(name: str, fields: list[dataclasses.Field[Any]]) -> str:
-    return f"({','.join(f'{name}.{f.name}' for f in fields)},)" if fields else "()"
+def _hash(values: Callable[[Any], tuple[Any, ...]]) -> Any:
+    def __hash__(self: Any) -> int:
+        return hash(values(self))
+
+    return __hash__
+
+
+def _put(cls: type, method: Any) -> None:
+    method.__qualname__ = f"{cls.__qualname__}.{method.__name__}"
+    setattr(cls, method.__name__, method)
 
 
 def _function(name: str, parameters: list[str], body: list[str], returns: str = "") -> str:

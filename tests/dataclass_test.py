@@ -224,15 +224,31 @@ def test_dataclass_init_binds_arguments_as_the_standard_librarys(
         assert _outcome(construct, ours, None) == _outcome(construct, STDLIB[name], None)
 
 
-def test_dataclass_methods_are_the_compiled_ones_after_first_use() -> None:
-    cls = _define(dataclass, "_fresh")["Frozen"]
+def test_dataclass_mutable_init_is_the_compiled_one_after_first_uses() -> None:
+    cls = _define(dataclass, "_fresh")["Mutable"]
     interpreted = cls.__init__
     for _ in range(INTERPRETED_CALLS):
         cls(1)
     assert cls.__init__ is interpreted
     cls(1)
     assert cls.__init__ is not interpreted
-    assert cls.__init__.__qualname__ == "_define.<locals>.Frozen.__init__"  # as at decoration
+    assert cls.__init__.__qualname__ == "_define.<locals>.Mutable.__init__"  # as at decoration
+
+
+def test_dataclass_frozen_init_stays_interpreted_for_positional_calls() -> None:
+    # It sets each field with object.__setattr__ as the compiled one does: compiling would not pay.
+    cls = _define(dataclass, "_fresh")["Frozen"]
+    interpreted = cls.__init__
+    every = (1, "x", (2,), [3], 4)
+    for _ in range(INTERPRETED_CALLS * 3):
+        assert _normalised(repr(cls(*every))) == _normalised(repr(STDLIB["Frozen"](*every)))
+    assert cls.__init__ is interpreted
+    for _ in range(INTERPRETED_CALLS):  # calls that leave out or name arguments count
+        cls(1, b="y")
+    assert cls.__init__ is interpreted
+    cls(1)
+    assert cls.__init__ is not interpreted
+    assert _normalised(repr(cls(*every))) == _normalised(repr(STDLIB["Frozen"](*every)))
 
 
 def test_dataclass_refuses_what_it_does_not_implement() -> None:

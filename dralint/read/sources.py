@@ -179,11 +179,17 @@ def read_bytes(path: str, max_bytes: int) -> bytes:
     """
     descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     with os.fdopen(descriptor, "rb") as handle:
-        mode = os.fstat(descriptor).st_mode
-        if not stat.S_ISREG(mode):
-            kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            kind = next((name for test, name in _KINDS if test(status.st_mode)), "not a regular file")
             raise NotARegularFile(f"{kind}, not a regular file; not read")
-        return handle.read(max_bytes + 1)
+        # Asking for what the file holds, not for the limit: read(n) allocates n bytes first, and
+        # the limit is megabytes. A byte more than its size means it grew since: read on.
+        limit = max_bytes + 1
+        data = handle.read(min(limit, status.st_size + 1))
+        if status.st_size < len(data) < limit:
+            data += handle.read(limit - len(data))
+        return data
 
 
 _BOMS = (

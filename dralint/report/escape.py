@@ -72,8 +72,17 @@ def strings(value: T, escape: Callable[[str], str]) -> T:
     return _walk(value, escape)  # type: ignore[no-any-return]
 
 
+# Values with nothing inside to escape, and each dataclass's fields, looked up once per class:
+# a report is thousands of small values.
+_ATOMS = frozenset({int, float, bool, type(None)})
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
 def _walk(value: Any, escape: Callable[[str], str]) -> Any:
-    if isinstance(value, str):
+    kind = value.__class__
+    if kind in _ATOMS:
+        return value
+    if kind is str or isinstance(value, str):
         return escape(value)
     if isinstance(value, tuple):
         items = tuple(_walk(item, escape) for item in value)
@@ -82,14 +91,22 @@ def _walk(value: Any, escape: Callable[[str], str]) -> Any:
         return [_walk(item, escape) for item in value]
     if isinstance(value, dict):
         return {_walk(k, escape): _walk(v, escape) for k, v in value.items()}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        changes = {}
-        for field in dataclasses.fields(value):
-            if not field.init:
-                continue
-            old = getattr(value, field.name)
-            new = _walk(old, escape)
-            if new is not old:
-                changes[field.name] = new
-        return dataclasses.replace(value, **changes) if changes else value
-    return value
+    if kind not in _FIELDS:
+        _FIELDS[kind] = _init_fields(kind)
+    names = _FIELDS[kind]
+    if names is None:
+        return value
+    changes = {}
+    for name in names:
+        old = getattr(value, name)
+        new = _walk(old, escape)
+        if new is not old:
+            changes[name] = new
+    return dataclasses.replace(value, **changes) if changes else value
+
+
+def _init_fields(kind: type) -> tuple[str, ...] | None:
+    """The fields ``dataclasses.replace`` takes, or ``None`` for a class that is not a dataclass."""
+    if not dataclasses.is_dataclass(kind):
+        return None
+    return tuple(f.name for f in dataclasses.fields(kind) if f.init)
