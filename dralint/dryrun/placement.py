@@ -129,7 +129,9 @@ def simulate(
     placed_count = 0
     for pod in pods:
         placement = run.place(pod)
-        (run.result.placements if pod.claims else run.result.others).append(placement)
+        # A rejected pod is one whose claims the API server refuses: listed even when none of its
+        # claim entries could be read (simulate shows why it has no place).
+        (run.result.placements if pod.claims or pod.rejected is not None else run.result.others).append(placement)
         if placement.outcome == "placed":
             placed_count += 1
             progress.update(pods=placed_count)

@@ -29,6 +29,12 @@ def test_simulate_text_report_lists_placements_utilisation_and_unplaced_pods() -
     assert output == (EXPECTED / "mixed.txt").read_text(encoding="utf-8")
 
 
+def test_simulate_lists_a_rejected_pod_whose_claim_entries_cannot_be_read() -> None:
+    code, output = _invoke("tests/fixtures/simulate/workloads/unreadable-claims.yaml")
+    assert code == 1  # the rejected pod has no place
+    assert output == (EXPECTED / "unreadable-claims.txt").read_text(encoding="utf-8")
+
+
 def test_simulate_json_report_with_counters() -> None:
     code, output = _invoke("tests/fixtures/simulate/placement/partitions.yaml", "--format", "json")
     assert code == 0
