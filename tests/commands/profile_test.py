@@ -31,4 +31,7 @@ def test_extract_of_one_driver_and_of_a_driver_that_is_not_there() -> None:
     code, output = in_root("profile", "extract", "-i", SLICES, "--driver", "nic.example.org")
     assert code == 0 and output.count("kind: DriverProfile") == 1 and "name: nic.example.org" in output
     code, output = in_root("profile", "extract", "-i", SLICES, "--driver", "gpu.amd.com")
-    assert (code, output) == (2, f"dralint: error: {SLICES}: no ResourceSlice or Inventory device of driver gpu.amd.com\n")
+    assert (code, output) == (
+        2,
+        f"dralint: error: {SLICES}: no ResourceSlice or Inventory device of driver gpu.amd.com\n",
+    )
