@@ -18,12 +18,12 @@ from dralint.cel.checker.decls import Environment
 from dralint.cel.checker.estimate import estimate
 from dralint.cel.checker.types import Type
 from dralint.cel.errors import CelCompileError, CelRuntimeError
-from dralint.cel.parser.parse import parse
+from dralint.cel.parser.parse import ParseResult, parse
 from dralint.cel.runtime.closures import Cancelled, FoldError
 from dralint.cel.runtime.compiler import CompiledProgram, compile_checked
 from dralint.dataclass import dataclass
 
-__all__ = ["CheckedExpression", "Program", "check", "compile", "instantiate", "render_issues"]
+__all__ = ["CheckedExpression", "Program", "check", "compile", "instantiate", "parsed_and_checked", "render_issues"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,10 +115,9 @@ def check(expression: str, env: Environment) -> CheckedExpression:
     The parser, checker and closures recurse once per nesting level: deeply nested expressions
     need the recursion limit that :func:`dralint.process.raise_recursion_limit` sets.
     """
-    parsed = parse(expression, macros=env.macros)
+    parsed, checked = parsed_and_checked(expression, env)
     issues: list[tuple[int | None, str]] = [(i.offset, i.message) for i in parsed.issues]
-    if not issues and parsed.expr is not None:
-        checked = check_types(parsed.expr, env)
+    if not issues and checked is not None:
         issues = [(parsed.offsets.get(i.node_id), i.message) for i in checked.issues]
         if not issues:
             issues = [(parsed.offsets.get(node), message) for node, message in validators.validate(checked, env)]
@@ -126,6 +125,16 @@ def check(expression: str, env: Environment) -> CheckedExpression:
             return CheckedExpression(expression, env, checked)
     message = "compilation failed: " + render_issues(expression, issues)
     raise CelCompileError(message, _first_offset(issues, expression), tuple(issues))
+
+
+@lru_cache(maxsize=4096)
+def parsed_and_checked(expression: str, env: Environment) -> tuple[ParseResult, Checked | None]:
+    """The syntax tree of ``expression`` and, when it parses, its type check in ``env`` (cached by both:
+    a run reads each selector for several checks). Shared between callers: never changed after."""
+    parsed = parse(expression, macros=env.macros)
+    if parsed.issues or parsed.expr is None:
+        return parsed, None
+    return parsed, check_types(parsed.expr, env)
 
 
 def instantiate(checked: CheckedExpression) -> Program:

@@ -18,7 +18,7 @@ from dralint.cel.checker.decls import Environment
 from dralint.cel.checker.types import BOOL, INT, STRING, Type, format_type, list_of, optional_of
 from dralint.cel.lib.semver import SEMVER
 from dralint.cel.parser.nodes import Call, CreateList, Expr, Ident, Literal, substitute, walk
-from dralint.cel.parser.parse import parse
+from dralint.cel.program import parsed_and_checked
 from dralint.cel.selector_paths import pinned_driver
 from dralint.dataclass import dataclass
 from dralint.diagnose.device_kinds import Entry, entry_of
@@ -93,11 +93,8 @@ class SelectorReading:
 
 def read(expression: str, env: Environment, profiles: Profiles, skip: Collection[str] = ()) -> SelectorReading:
     """Read ``expression`` against ``profiles``, except the drivers of ``skip`` (the inventory has their devices)."""
-    parsed = parse(expression, macros=env.macros)
-    if parsed.issues or parsed.expr is None:
-        return SelectorReading(None)
-    checked = check_types(parsed.expr, env)
-    if checked.issues:
+    parsed, checked = parsed_and_checked(expression, env)
+    if parsed.expr is None or checked is None or checked.issues:
         return SelectorReading(None)
     expr = parsed.expr
     pinned = pinned_driver(expr)
