@@ -71,7 +71,7 @@ class KubeObject:
     @property
     def metadata(self) -> Mapping[str, Any]:
         meta = self.raw.get("metadata")
-        return meta if isinstance(meta, Mapping) else {}
+        return meta if meta.__class__ is dict or isinstance(meta, Mapping) else {}
 
     @property
     def name(self) -> str | None:

@@ -6,8 +6,9 @@ checker records each id's type, so nodes stay plain immutable values.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from dralint.dataclass import dataclass
 
@@ -113,19 +114,23 @@ def walk(expr: Expr) -> list[Expr]:
 
 
 def children(node: Expr) -> list[Expr]:
-    if isinstance(node, Select):
-        return [node.operand]
-    if isinstance(node, Call):
-        return ([node.target] if node.target is not None else []) + list(node.args)
-    if isinstance(node, CreateList):
-        return list(node.elements)
-    if isinstance(node, CreateMap):
-        return [x for entry in node.entries for x in (entry.key, entry.value)]
-    if isinstance(node, CreateStruct):
-        return [value for _, _, value, _ in node.fields]
-    if isinstance(node, Comprehension):
-        return [node.iter_range, node.accu_init, node.loop_condition, node.loop_step, node.result]
+    """The direct subexpressions of ``node``, in source order."""
+    return _CHILDREN.get(node.__class__, _leaf)(node)
+
+
+def _leaf(node: Expr) -> list[Expr]:
     return []
+
+
+# By node class (every class is final): walks look up each node's children, thousands per run.
+_CHILDREN: dict[type, Callable[[Any], list[Expr]]] = {
+    Select: lambda node: [node.operand],
+    Call: lambda node: ([node.target] if node.target is not None else []) + list(node.args),
+    CreateList: lambda node: list(node.elements),
+    CreateMap: lambda node: [x for entry in node.entries for x in (entry.key, entry.value)],
+    CreateStruct: lambda node: [value for _, _, value, _ in node.fields],
+    Comprehension: lambda node: [node.iter_range, node.accu_init, node.loop_condition, node.loop_step, node.result],
+}
 
 
 def substitute(node: Expr, by_id: Mapping[int, Expr]) -> Expr:
