@@ -131,10 +131,16 @@ def check(expression: str, env: Environment) -> CheckedExpression:
 def parsed_and_checked(expression: str, env: Environment) -> tuple[ParseResult, Checked | None]:
     """The syntax tree of ``expression`` and, when it parses, its type check in ``env`` (cached by both:
     a run reads each selector for several checks). Shared between callers: never changed after."""
-    parsed = parse(expression, macros=env.macros)
+    parsed = _parsed(expression, env.macros)
     if parsed.issues or parsed.expr is None:
         return parsed, None
     return parsed, check_types(parsed.expr, env)
+
+
+@lru_cache(maxsize=4096)
+def _parsed(expression: str, macros: frozenset[tuple[str, int, bool]]) -> ParseResult:
+    # A selector is checked in two environments (as created, as stored) with the same macros.
+    return parse(expression, macros=macros)
 
 
 def instantiate(checked: CheckedExpression) -> Program:
