@@ -91,7 +91,7 @@ def _process(
         _lazy_init(built, fields, frozen=frozen, slots=slots, post_init=hasattr(built, "__post_init__"))
     if repr and "__repr__" not in own:
         _lazy(built, "__repr__", lambda: _repr_source([f for f in fields if f.repr]), wrap=reprlib.recursive_repr())
-    compared = _values([f for f in fields if f.compare])
+    compared = _values([f for f in fields if f.compare]) if eq or order else _no_values
     if eq and "__eq__" not in own:
         _put(built, _comparison("__eq__", operator.eq, compared))
     if order:
@@ -259,14 +259,7 @@ def _lazy_init(
     assign = object.__setattr__ if frozen else setattr
     missing = dataclasses.MISSING
     calls = 0  # the calls that count towards compiling
-    ready = False
-    # Computed on the first call: half of the classes of a run are never instantiated.
-    parameters: list[str] = []  # the arguments, in order
-    position: dict[str, int] = {}
-    # Every field: its name, whether it is an argument, and its default or factory.
-    plan: list[tuple[str, bool, Any, Any]] = []
-    # What the fields that are not arguments get (their default or factory), once the arguments are set.
-    rest: list[tuple[str, Any, Any]] = []
+    binding: _Binding | None = None  # made on the first call: half of the classes of a run are never instantiated
 
     def compiled(self: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         source = _init_source(fields, frozen=frozen, slots=slots, post_init=post_init)
@@ -276,17 +269,10 @@ def _lazy_init(
         method(self, *args, **kwargs)
 
     def __init__(self: Any, /, *args: Any, **kwargs: Any) -> None:
-        nonlocal calls, ready
-        if not ready:
-            ready = True
-            parameters.extend(f.name for f in fields if f.init)
-            position.update((name, index) for index, name in enumerate(parameters))
-            plan.extend((f.name, f.init, f.default, f.default_factory) for f in fields)
-            rest.extend(
-                (f.name, f.default, f.default_factory)
-                for f in fields
-                if not f.init and (f.default_factory is not missing or (slots and f.default is not missing))
-            )
+        nonlocal calls, binding
+        if binding is None:
+            binding = _binding(fields, slots=slots)
+        parameters, position, plan, rest = binding
         given = len(args)
         if frozen and not kwargs and given == len(parameters):  # every argument, by position
             for name, value in zip(parameters, args):  # noqa: B905 - the lengths are equal
@@ -320,6 +306,24 @@ def _lazy_init(
 
     __init__.__qualname__ = qualname
     cls.__init__ = __init__  # type: ignore[misc]
+
+
+# How an interpreted __init__ binds: the arguments in order and each one's position; every field
+# with whether it is an argument, its default and its factory; and what the fields that are not
+# arguments get once the arguments are set (those with a factory, or a default a slot must hold).
+_Binding = tuple[list[str], dict[str, int], list[tuple[str, bool, Any, Any]], list[tuple[str, Any, Any]]]
+
+
+def _binding(fields: tuple[dataclasses.Field[Any], ...], *, slots: bool) -> _Binding:
+    missing = dataclasses.MISSING
+    parameters = [f.name for f in fields if f.init]
+    plan = [(f.name, f.init, f.default, f.default_factory) for f in fields]
+    rest = [
+        (f.name, f.default, f.default_factory)
+        for f in fields
+        if not f.init and (f.default_factory is not missing or (slots and f.default is not missing))
+    ]
+    return parameters, {name: index for index, name in enumerate(parameters)}, plan, rest
 
 
 def _compile(cls: type, name: str, qualname: str, text: str, names: dict[str, Any]) -> Any:
@@ -409,7 +413,11 @@ def _values(fields: list[dataclasses.Field[Any]]) -> Callable[[Any], tuple[Any, 
     if fields:
         one = operator.attrgetter(fields[0].name)
         return lambda obj: (one(obj),)
-    return lambda obj: ()
+    return _no_values
+
+
+def _no_values(obj: Any) -> tuple[Any, ...]:
+    return ()
 
 
 def _comparison(name: str, test: Callable[[Any, Any], Any], values: Callable[[Any], tuple[Any, ...]]) -> Any:

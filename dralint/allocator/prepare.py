@@ -59,7 +59,7 @@ def allocated_state(claims: Iterable[model.ResourceClaim], *, consumable_capacit
             if holding is None:
                 continue
             device_id = (result.driver, result.pool, result.device)
-            if holding == "shared" and result.share_id is not None:
+            if holding == "shared" and result.share_id is not None:  # (holds says it is set; for the type)
                 shared.add((device_id, result.share_id))
                 if result.consumed_capacity is not None:
                     totals = aggregated.setdefault(device_id, {})

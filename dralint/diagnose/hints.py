@@ -19,8 +19,6 @@ from dralint.regex import compiled_on_first_use
 from dralint.suggest import closest
 
 _driver_re = compiled_on_first_use(r"""device\.driver\s*==\s*"([^"]*)"|"([^"]*)"\s*==\s*device\.driver""")
-
-
 _reference_re = compiled_on_first_use(
     r"""device\.(attributes|capacity)\s*\[\s*"([^"]*)"\s*\]\s*"""
     r"""(?:\.\s*\??\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*"([^"]*)"\s*\])"""

@@ -159,7 +159,9 @@ class Cluster:
             # allocated: the next pod of the same shape (any workload using the same template)
             # fails the same way until an allocation changes the cluster.
             attempt = self._gave_up[key] = Attempt(None)
-            self._unsatisfiable[shaped or (self._node_shape(node), key[2])] = allocator.last_steps
+            if shaped is None:  # the first search to find nothing
+                shaped = (self._node_shape(node), key[2])
+            self._unsatisfiable[shaped] = allocator.last_steps
             return attempt
         return Attempt(tuple(results))
 

@@ -21,8 +21,6 @@ from dralint.regex import compiled_on_first_use
 __all__ = ["Directive", "directives", "string_directive_count"]
 
 _OPEN = re.compile(r"\{\{")
-
-
 _helm_re = compiled_on_first_use(
     r"""\{\{-|-\}\}                                              # whitespace trim markers
         |\{\{\s*(?:
@@ -33,8 +31,6 @@ _helm_re = compiled_on_first_use(
         )""",
     re.VERBOSE,
 )
-
-
 _MAX_SHOWN = 40
 
 

@@ -29,22 +29,14 @@ INVALID = RuleId.INVALID_SUPPRESSION
 NO_REASON = RuleId.SUPPRESSION_WITHOUT_REASON
 VERBS = ("ignore", "ignore-file", "disable", "enable")
 SYNTAX = "# dralint: ignore[RULE,...] reason"
-
-
 _comment_re = compiled_on_first_use(r"(?:^|(?<=\s))#\s*dralint\s*:(?P<body>.*)$")
-
-
 _body_re = compiled_on_first_use(r"^\s*(?P<verb>[A-Za-z_-]+)\s*(?:\[(?P<rules>[^\]]*)\])?\s*(?P<reason>.*?)\s*$")
-
-
 # A directive without its colon (``# dralint ignore DRA600``, ``# dralint-disable``) would
 # otherwise be an ordinary comment and suppress nothing without a word: it is reported.
 _no_colon_re = compiled_on_first_use(
     r"(?:^|(?<=\s))#\s*dralint(?!\s*:)[\s_-]*(?P<verb>ignore-file|ignore|disable|enable)\b(?P<rest>.*)$",
     re.IGNORECASE,
 )
-
-
 _token_re = compiled_on_first_use(r"[A-Za-z0-9_-]+")
 
 

@@ -30,11 +30,8 @@ from dralint.validate.jsontypes import TYPE_PHRASES, Problem, SchemaError, json_
 __all__ = ["Problem", "SchemaError", "Validator", "format_problem", "validate", "validator"]
 
 _INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
-
-
 # metav1.Time is decoded with Go's time.RFC3339 layout.
 _rfc3339_re = compiled_on_first_use(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})")
-
 
 FORMATS = frozenset({"quantity", "int32", "int64", "date-time"})
 

@@ -35,6 +35,15 @@ def test_simulate_lists_a_rejected_pod_whose_claim_entries_cannot_be_read() -> N
     assert output == (EXPECTED / "unreadable-claims.txt").read_text(encoding="utf-8")
 
 
+def test_simulate_notes_an_invalid_inventory_document_it_did_not_expand() -> None:
+    invalid = "tests/fixtures/simulate/inventory/compact-invalid.yaml"
+    code, output = _invoke(invalid, "tests/fixtures/simulate/inventory/compact-gpu.yaml", "-f", "json")
+    assert code == 0
+    assert json.loads(output)["notes"] == [
+        f"Inventory broken ({invalid}) is invalid and was not expanded; dralint check lists why"
+    ]
+
+
 def test_simulate_json_report_with_counters() -> None:
     code, output = _invoke("tests/fixtures/simulate/placement/partitions.yaml", "--format", "json")
     assert code == 0

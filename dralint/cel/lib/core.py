@@ -290,11 +290,7 @@ def _int_to_uint(value: int) -> UInt:
 
 
 _decimal_re = compiled_on_first_use(r"[+-]?[0-9]+")
-
-
 _unsigned_re = compiled_on_first_use(r"\+?[0-9]+")
-
-
 _float_re = compiled_on_first_use(
     r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE
 )

@@ -33,13 +33,8 @@ __all__ = ["FORMAT_TYPE", "RELEASES", "NamedFormat", "install"]
 
 FORMAT_TYPE = object_type("kubernetes.NamedFormat")
 
-
 _uuid_re = compiled_on_first_use(r"(?i)[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}")
-
-
 _date_re = compiled_on_first_use(r"\d{4}-\d{2}-\d{2}")
-
-
 _datetime_re = compiled_on_first_use(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?")
 
 

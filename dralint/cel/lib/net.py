@@ -20,8 +20,6 @@ __all__ = ["CIDR", "IP", "RELEASES", "URL", "URLError", "install_ip_cidr", "inst
 URL_TYPE = object_type("kubernetes.URL")
 IP_TYPE = object_type("net.IP")
 CIDR_TYPE = object_type("net.CIDR")
-
-
 _scheme_re = compiled_on_first_use(r"[A-Za-z][A-Za-z0-9+.\-]*")
 
 

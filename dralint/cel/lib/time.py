@@ -33,16 +33,10 @@ _UNITS = {
     "m": 60 * 10**9,
     "h": 3600 * 10**9,
 }
-
-
 _duration_part_re = compiled_on_first_use(r"([0-9]*)(?:\.([0-9]*))?([a-zµμ]+)")
-
-
 _EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
 MIN_SECONDS = -62135596800  # 0001-01-01T00:00:00Z
 MAX_SECONDS = 253402300799  # 9999-12-31T23:59:59Z
-
-
 _rfc3339_re = compiled_on_first_use(
     r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:(Z)|([+-])(\d{2}):(\d{2}))"
 )

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import field
 from typing import Any, Literal
 
-from dralint.cluster import compact, compact_schema
+from dralint.cluster import compact
 from dralint.cluster.inventory import NodeEntry, is_inventory_document
 from dralint.dataclass import dataclass
 from dralint.diagnose import why
@@ -203,7 +203,7 @@ def build(analysis: Analysis) -> SimulationReport:
     notes = [
         f"Inventory {obj.name} ({obj.file}) is invalid and was not expanded; dralint check lists why"
         for obj in analysis.inventory.documents
-        if compact_schema.validate(obj.raw)
+        if obj in analysis.inventory.document_errors
     ]
     implicit = sum(1 for n in analysis.inventory.nodes if n.origin is None)
     if implicit:

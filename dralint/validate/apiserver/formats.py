@@ -43,20 +43,15 @@ DRIVER_NAME_MAX = 63
 POOL_NAME_MAX = 253
 C_IDENTIFIER_MAX = 32
 
-
 # A qualified name that passes every FMT-QNAME check (lengths aside): [lower-cased subdomain/]C identifier.
 _valid_qualified_re = compiled_on_first_use(f"((?i:{DNS1123_SUBDOMAIN_FMT})/)?{C_IDENTIFIER_FMT}")
-
 
 _NUMERIC = r"(0|[1-9]\d*)"
 _PRERELEASE = r"(0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)"
 _BUILD = r"[0-9a-zA-Z-]+"
-
-
 _semver_re = compiled_on_first_use(
     rf"{_NUMERIC}\.{_NUMERIC}\.{_NUMERIC}(-{_PRERELEASE}(\.{_PRERELEASE})*)?(\+{_BUILD}(\.{_BUILD})*)?"
 )
-
 
 _DNS_CHARS = re.compile(r"[^a-z0-9-]+")
 _SUBDOMAIN_CHARS = re.compile(r"[^a-z0-9.-]+")

@@ -56,11 +56,7 @@ CONDITION_REASON_MAX = 1024
 CONDITION_MESSAGE_MAX = 32768
 CONFIG_SOURCES = ("FromClaim", "FromClass")
 CONDITION_STATUSES = ("False", "True", "Unknown")
-
-
 _reason_re = compiled_on_first_use(r"^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$")
-
-
 _REASON_MESSAGE = (
     "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric "
     "characters or '_,:', and must end with an alphanumeric character or '_' (e.g. 'my_name',  or 'MY_NAME',  or "
