@@ -108,14 +108,19 @@ and the garbage collector no longer collects during imports nor at exit.
 **The corpus against kubernetes-validate** (`validate_bench.py`): the valid v1 files of the
 corpus as one process each way. kubernetes-validate validates the schema only; dralint runs
 every rule, the API server's semantics and the dry-run of the corpus's own inventories. It is
-11-13x faster as processes (7.5x when issue 12 was filed), short of the 20x aimed at. The same
-check in a warm process, with the collector tuned as the command tunes it, takes about 0.16 s
-of the 0.37 s: most of the process is what a first run pays. A sampling profile of the process
-(py-spy at 2,000 Hz over six runs) puts about 30% in imports (8% of it unmarshalling the
-bytecode of 386 modules), 13% in reading YAML with positions, 9% in compiling the corpus's 115
-distinct selector expressions, and a quarter in the dry-run of the corpus's own inventories.
-A persistent on-disk cache of compiled selectors would remove at most those 9%, so it was
-not built; the rest of the gap is imports and first-use work spread over many modules.
+11-15x faster as processes (7.5x when issue 12 was filed), short of the 20x aimed at, and the
+benchmark prints why beside it: a process that only imports the modules the check loads,
+interpreter start-up included, takes about 40% of the check's process, which leaves the
+check's own work about a third of what it takes today; with no imports at all (only
+`python -c pass`) the ratio would still be about 15x. The same check in a warm process takes
+about 0.17 s, over 30x faster than kubernetes-validate in the same process. A sampling
+profile of the process (py-spy at 2,000 Hz over six runs) puts about 30% in imports (8% of it
+unmarshalling the bytecode of 386 modules), 13% in reading YAML with positions, 9% in
+compiling the corpus's 115 distinct selector expressions, and a quarter in the dry-run of the
+corpus's own inventories. A persistent on-disk cache of compiled selectors would remove at
+most those 9%, and a per-file cache of results, tried, saved nothing (the checks across files
+redo the work), so neither was built; compiling dralint with mypyc removed 8-21% of the
+instructions in a trial, not the two thirds needed.
 
 **`--jobs`** cuts the inputs into consecutive slices that worker processes read, decode and
 run the per-object checks on; the parent merges them in input order, runs the checks that need

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["Key", "Path", "join", "parse", "render", "value_at"]
+__all__ = ["Key", "Path", "is_path", "join", "parse", "render", "value_at"]
 
 
 class Key(str):
@@ -64,6 +64,12 @@ def parse(text: str) -> Path:
         else:
             steps.append(Key(bracket or ""))
     return tuple(steps)
+
+
+def is_path(text: str) -> bool:
+    """Whether ``text`` is a path as :func:`render` writes it: :func:`parse` skips what is not
+    (``spec..name``, an unclosed ``[``), so a path written by hand is checked before it is used."""
+    return render(parse(text)) == text
 
 
 def value_at(data: Any, path: Path) -> Any:

@@ -20,7 +20,7 @@ from functools import cache
 from typing import Any, Literal
 
 from dralint import data
-from dralint.apimachinery.fieldpath import Path, parse
+from dralint.apimachinery.fieldpath import Path, is_path, parse
 from dralint.dataclass import dataclass
 from dralint.errors import ConfigError
 from dralint.findings import Severity
@@ -223,6 +223,11 @@ def _compile_policy(rule: Rule, data: Mapping[str, Any], file: userfile.UserFile
     if data.get("message") is None and data.get("messageExpression") is None:
         raise ConfigError(
             f"{file.where((index, 'policy'))}: rule {rule.id}: a policy needs `message` or `messageExpression`"
+        )
+    if data.get("path") and not is_path(data["path"]):
+        raise ConfigError(
+            f"{file.where((index, 'policy', 'path'))}: rule {rule.id}: policy.path: {data['path']!r} is not a field "
+            "path; write fields with dots, indexes and map keys in brackets, e.g. spec.devices.requests[0].name"
         )
     for path, text, result in expressions:
         try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dralint.apimachinery.fieldpath import Key, join, parse, render, value_at
+from dralint.apimachinery.fieldpath import Key, is_path, join, parse, render, value_at
 
 
 @pytest.mark.parametrize(
@@ -25,6 +25,24 @@ def test_render_and_parse_are_inverse(path: tuple[str | int, ...], text: str) ->
     assert render(path) == text
     assert parse(text) == path
     assert [type(step) for step in parse(text)] == [type(step) for step in path]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("spec.devices.requests[1].name", True),
+        ("spec.devices[0].attributes[gpu.example.com/model].string", True),
+        ("[0].name", True),
+        ("spec..name", False),  # an empty field
+        ("spec.devices[0", False),  # an unclosed bracket
+        ("[[[[", False),
+        (".spec", False),
+        ("spec.", False),
+        ("spec[01]", False),  # an index is written as render writes it
+    ],
+)
+def test_is_path_accepts_what_render_writes(text: str, expected: bool) -> None:
+    assert is_path(text) is expected
 
 
 def test_join_flattens_steps_and_paths() -> None:
