@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -33,6 +34,7 @@ def _run(function: Callable[[], int]) -> None:
     raise_recursion_limit()
     try:
         code = function()
+        sys.stdout.flush()  # here, not at exit, so that a full disk is reported as below
     except DralintError as error:
         from dralint.report.escape import for_terminal  # only on this path: keeps start-up lazy
 
@@ -42,23 +44,44 @@ def _run(function: Callable[[], int]) -> None:
         sys.exit(130)
     except BrokenPipeError:
         # The reader went away (``dralint check . | head``); silence the flush at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _discard_stdout()
         sys.exit(1)
+    except OSError as error:
+        if error.errno not in _WRITE_ERRORS:
+            _internal_error(error, debug)
+        # A report or standard output could not be written (a full disk, a quota): the user's
+        # environment, not a bug. What stdout still buffers is dropped, so exit does not retry.
+        _discard_stdout()
+        click.echo(f"dralint: error: cannot write the output: {error.strerror or error}", err=True)
+        sys.exit(2)
     except Exception as error:
-        if debug:
-            import traceback  # only on this path: it imports the source-reading machinery (2 ms)
-
-            traceback.print_exc()
-        else:
-            text = " ".join(str(error).split())  # one line, whatever the exception says
-            click.echo(
-                f"dralint: internal error: {type(error).__name__}: {text} "
-                "(rerun with --debug for a traceback and report it at https://github.com/dralint/dralint/issues)",
-                err=True,
-            )
-        sys.exit(3)
+        _internal_error(error, debug)
     sys.exit(code)
+
+
+# Errors that only writing raises; opening an output that cannot be written is reported where it is opened.
+_WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+
+
+def _discard_stdout() -> None:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def _internal_error(error: Exception, debug: bool) -> NoReturn:
+    """Exit 3 with one line (or the traceback with ``--debug``): a bug of dralint."""
+    if debug:
+        import traceback  # only on this path: it imports the source-reading machinery (2 ms)
+
+        traceback.print_exc()
+    else:
+        text = " ".join(str(error).split())  # one line, whatever the exception says
+        click.echo(
+            f"dralint: internal error: {type(error).__name__}: {text} (rerun as dralint --debug COMMAND ... "
+            "for a traceback and report it at https://github.com/dralint/dralint/issues)",
+            err=True,
+        )
+    sys.exit(3)
 
 
 class _Group(click.Group):
@@ -203,7 +226,7 @@ Exit codes:
   0  no finding at or above --fail-on (default: error)
   1  findings at or above --fail-on
   2  usage, configuration or input error (one line on standard error says why)
-  3  internal error (a bug; --debug shows the traceback)
+  3  internal error (a bug; dralint --debug COMMAND shows the traceback)
 """
 
 

@@ -147,7 +147,7 @@ def test_internal_errors_exit_3_with_a_report_hint(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(check_command, "run", explode)
     result = invoke("check", "repo")
     assert result.exit_code == 3
-    assert result.stderr.startswith("dralint: internal error: RuntimeError: boom (rerun with --debug")
+    assert result.stderr.startswith("dralint: internal error: RuntimeError: boom (rerun as dralint --debug COMMAND")
 
 
 def test_check_builds_settings_from_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -218,6 +218,29 @@ def test_python_dash_m_dralint_runs_the_cli() -> None:
     assert (result.returncode, result.stdout, result.stderr) == (1, golden("repo.text.expected"), "")
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="/dev/full is Linux's always-full device")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "repo", "-f", "json", "-o", "/dev/full"],  # a report file
+        ["check", "repo", "-f", "sarif", "-o", "/dev/full"],
+        ["check", "repo", "-f", "concise"],  # standard output (below)
+        ["explain", "DRA200"],
+        ["rules"],
+    ],
+)
+def test_a_full_disk_is_one_error_line_and_exit_2(args: list[str]) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "dralint", *args], cwd=CLI, env=env, stdout=full, stderr=subprocess.PIPE, text=True
+        )
+    assert (result.returncode, result.stderr) == (
+        2,
+        "dralint: error: cannot write the output: No space left on device\n",
+    )
+
+
 def _with_failing_check(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     """Run the real command line with the schema check replaced by one that raises (tests/failing_check.py)."""
     program = (
@@ -242,8 +265,8 @@ def test_a_check_that_raises_is_one_line_and_exit_3(tmp_path: Path, jobs: str) -
     assert result.returncode == 3
     assert result.stdout == ""
     assert result.stderr == (
-        "dralint: internal error: ZeroDivisionError: a check divided by zero on two lines (rerun with --debug "
-        "for a traceback and report it at https://github.com/dralint/dralint/issues)\n"
+        "dralint: internal error: ZeroDivisionError: a check divided by zero on two lines (rerun as dralint --debug "
+        "COMMAND ... for a traceback and report it at https://github.com/dralint/dralint/issues)\n"
     )
 
 

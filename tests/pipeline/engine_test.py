@@ -134,6 +134,6 @@ def test_a_foreign_rule_is_exit_3_with_one_line_from_the_command_line(monkeypatc
     assert result.exit_code == 3
     assert result.output == (
         "dralint: internal error: InternalError: check 'gated-fields' reported DRA200, which the catalogue assigns "
-        "to check 'served-versions' (rerun with --debug for a traceback and report it at "
+        "to check 'served-versions' (rerun as dralint --debug COMMAND ... for a traceback and report it at "
         "https://github.com/dralint/dralint/issues)\n"
     )
