@@ -14,6 +14,7 @@ from dralint.api.scenario import Scenario, ScenarioError, scenario
 from dralint.dataclass import dataclass
 from dralint.errors import InputError
 from dralint.pipeline import run as pipeline
+from dralint.read.sources import read_bytes
 
 Format = Literal["json", "text"]
 Outcome = Literal["allocated", "unsatisfiable", "error"]
@@ -44,7 +45,7 @@ def run(settings: AllocateSettings, stream: TextIO | None = None) -> int:
     plan = pipeline.configure(pipeline.Request(config=settings.config, no_config=settings.no_config))
     budget = settings.budget if settings.budget is not None else plan.limits.max_search_steps
     try:
-        loaded = scenario(_read(settings.scenario))
+        loaded = scenario(_read(settings.scenario, plan.limits.max_file_bytes))
     except ScenarioError as error:
         raise ScenarioError(f"scenario {settings.scenario}: {error}") from None
     total = 0.0
@@ -94,14 +95,15 @@ def allocate_scenario(loaded: Scenario, *, budget: int = DEFAULT_SEARCH_BUDGET) 
     return outcomes
 
 
-def _read(path: str) -> Any:
+def _read(path: str, max_bytes: int) -> Any:
+    """The scenario's JSON, read as dralint reads every input: a regular file (or standard input)
+    within ``limits.maxFileBytes``, and a document too deeply nested is an input error."""
     try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-    except OSError as error:
+        raw = sys.stdin.buffer.read(max_bytes + 1) if path == "-" else read_bytes(path, max_bytes)
+        if len(raw) > max_bytes:
+            raise InputError(f"cannot read scenario {path}: larger than {max_bytes} bytes (limits.maxFileBytes)")
+        text = raw.decode("utf-8")
+    except OSError as error:  # NotARegularFile too: a FIFO or a device is refused, never read
         raise InputError(f"cannot read scenario {path}: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
         raise InputError(f"cannot read scenario {path}: not UTF-8 ({error.reason})") from None
@@ -111,6 +113,8 @@ def _read(path: str) -> Any:
         raise InputError(
             f"scenario {path} is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
         ) from None
+    except RecursionError:
+        raise InputError(f"scenario {path} is not valid JSON: it nests too deeply") from None
 
 
 def _node_json(outcome: NodeOutcome) -> dict[str, Any]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -99,3 +101,45 @@ def test_allocate_missing_file_exits_2() -> None:
     code, _, err = _run(str(SCENARIOS / "missing.scenario.json"))
     assert code == 2
     assert err.startswith("dralint: error: cannot read scenario ") and err.count("\n") == 1
+
+
+def test_allocate_refuses_a_fifo_and_a_device_without_reading_them(tmp_path: Path) -> None:
+    fifo = tmp_path / "scenario.fifo"
+    os.mkfifo(fifo)  # opening it to read would block until a writer came
+    assert _run(str(fifo)) == (
+        2,
+        "",
+        f"dralint: error: cannot read scenario {fifo}: a FIFO, not a regular file; not read\n",
+    )
+    if os.path.exists("/dev/zero"):  # endless: reading it whole would exhaust memory
+        assert _run("/dev/zero") == (
+            2,
+            "",
+            "dralint: error: cannot read scenario /dev/zero: a character device, not a regular file; not read\n",
+        )
+
+
+def test_allocate_scenario_over_the_size_limit_or_nested_too_deeply_exits_2(tmp_path: Path) -> None:
+    config = tmp_path / ".dralint.yaml"
+    config.write_text("limits:\n  maxFileBytes: 1000\n", encoding="utf-8")
+    large = tmp_path / "large.scenario.json"
+    large.write_text(json.dumps({"claims": [], "nodes": [], "pad": "x" * 1000}), encoding="utf-8")
+    code, out, err = _run(str(large), "--config", str(config))
+    assert (code, out, err) == (
+        2,
+        "",
+        f"dralint: error: cannot read scenario {large}: larger than 1000 bytes (limits.maxFileBytes)\n",
+    )
+    deep = tmp_path / "deep.scenario.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    assert _run(str(deep)) == (2, "", f"dralint: error: scenario {deep} is not valid JSON: it nests too deeply\n")
+
+
+def test_allocate_reads_the_scenario_from_standard_input() -> None:
+    path = SCENARIOS / "small.scenario.json"
+    from_file = CliRunner().invoke(main, ["allocate", str(path), "--format", "json"])
+    from_stdin = CliRunner().invoke(main, ["allocate", "-", "--format", "json"], input=path.read_bytes())
+    assert (from_stdin.exit_code, from_stdin.stderr) == (0, "")
+    assert [(r["node"], r["outcome"]) for r in json.loads(from_stdin.stdout)["results"]] == [
+        (r["node"], r["outcome"]) for r in json.loads(from_file.stdout)["results"]
+    ]
