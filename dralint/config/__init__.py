@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import importlib
+import importlib.util
 import os
 import re
 from collections.abc import Mapping
@@ -65,14 +66,46 @@ def discover(start: str = ".") -> str | None:
         directory = parent
 
 
-_TOOL_HEADER = re.compile(r"^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*dralint[ \t]*[\].]", re.MULTILINE)
+# Where ``[tool.dralint]`` starts (also unclosed, or after a byte order mark: then the file is
+# read, and its TOML error said); otherwise the first key that sets ``tool.dralint`` or, in a
+# ``[tool]`` table, ``dralint``.
+_TOOL_HEADER = re.compile(r"^\ufeff?[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*dralint\b", re.MULTILINE)
+_TOOL_KEY = re.compile(r"^[ \t]*(?:tool[ \t]*\.[ \t]*)?dralint[ \t]*[.=]", re.MULTILINE)
 
 
 def _has_tool_table(path: str) -> bool:
+    """Whether ``pyproject.toml`` configures dralint: a ``[tool.dralint]`` header, or ``tool.dralint``
+    set any other way TOML allows (dotted keys, an inline table). Files that do not name dralint
+    at all are not parsed."""
     try:
-        return _TOOL_HEADER.search(userfile.read_text(path)) is not None
+        text = userfile.read_text(path)
     except ConfigError:
         return False
+    if "dralint" not in text:
+        return False
+    if _TOOL_HEADER.search(text):
+        return True
+    if importlib.util.find_spec("tomllib") is None:  # pragma: no cover - Python 3.10: load says it needs 3.11
+        return _TOOL_KEY.search(text) is not None
+    try:
+        tool = _parse_toml(text, path).get("tool")
+    except ConfigError:  # invalid TOML that has no [tool.dralint] header: another tool's file
+        return False
+    return isinstance(tool, dict) and "dralint" in tool
+
+
+def _parse_toml(text: str, display: str) -> dict[str, Any]:
+    try:
+        tomllib: Any = importlib.import_module("tomllib")  # standard library from Python 3.11
+    except ImportError:  # pragma: no cover - depends on the Python version
+        raise ConfigError(f"{display}: reading [tool.dralint] needs Python 3.11 or newer; use .dralint.yaml") from None
+    try:
+        data: dict[str, Any] = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{display}: invalid TOML: {error}") from None
+    except RecursionError:  # tomllib recurses once per nested array or inline table
+        raise ConfigError(f"{display}: invalid TOML: nested too deeply") from None
+    return data
 
 
 def load(path: str) -> ConfigFile:
@@ -95,20 +128,23 @@ def _display(path: str) -> str:
 
 
 def _read_pyproject(path: str, display: str) -> userfile.UserFile:
-    try:
-        tomllib: Any = importlib.import_module("tomllib")  # standard library from Python 3.11
-    except ImportError:  # pragma: no cover - depends on the Python version
-        raise ConfigError(f"{display}: reading [tool.dralint] needs Python 3.11 or newer; use .dralint.yaml") from None
-
     text = userfile.read_text(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{display}: invalid TOML: {error}") from None
-    match = _TOOL_HEADER.search(text)
+    data = _parse_toml(text, display)
+    match = _TOOL_HEADER.search(text) or _TOOL_KEY.search(text)
     line = text.count("\n", 0, match.start()) + 1 if match else 1
-    section = data.get("tool", {}).get("dralint", {})
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{display}:{line}:1: tool: expected a table, got {_toml_type(tool)}")
+    section = tool.get("dralint", {})
+    if not isinstance(section, dict):
+        raise ConfigError(f"{display}:{line}:1: tool.dralint: expected a table, got {_toml_type(section)}")
     return userfile.UserFile(display, _plain_toml(section), line=line)
+
+
+def _toml_type(value: Any) -> str:
+    """What TOML calls the type of ``value`` (``tool = 5``: an integer)."""
+    names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string", list: "an array"}
+    return names.get(type(value), "a date or time")
 
 
 def _plain_toml(value: Any) -> Any:

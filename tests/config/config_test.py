@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -41,6 +42,60 @@ def test_discover_prefers_dralint_yaml_and_reads_pyproject_only_with_a_tool_tabl
     assert discover(str(repo)) == str(repo / "pyproject.toml")
     (repo / ".dralint.yaml").write_text("failOn: info\n")
     assert discover(str(repo)) == str(repo / ".dralint.yaml")
+
+
+PYPROJECTS = FIXTURES / "config" / "pyproject"
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="[tool.dralint] is read with tomllib (Python 3.11+)")
+@pytest.mark.parametrize(
+    ("fixture", "release"),
+    [
+        ("dotted-key.toml", Ref("1.34", "pyproject.toml:1:1")),  # tool.dralint.kubernetesVersion = ...
+        ("inline-table.toml", Ref("1.34", "pyproject.toml:5:1")),  # [tool] dralint = { ... }
+    ],
+)
+def test_pyproject_sets_tool_dralint_in_any_toml_form(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fixture: str, release: Ref
+) -> None:
+    repo = _repo(tmp_path)
+    shutil.copy(PYPROJECTS / fixture, repo / "pyproject.toml")
+    monkeypatch.chdir(repo)
+    assert discover(".") == str(repo / "pyproject.toml")
+    assert from_file(load("pyproject.toml")).release == release
+
+
+@pytest.mark.parametrize("fixture", ["dependency-only.toml", "broken-other-tool.toml"])
+def test_pyproject_that_only_mentions_dralint_is_not_a_configuration(tmp_path: Path, fixture: str) -> None:
+    repo = _repo(tmp_path)
+    shutil.copy(PYPROJECTS / fixture, repo / "pyproject.toml")
+    assert discover(str(repo)) is None
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="[tool.dralint] is read with tomllib (Python 3.11+)")
+@pytest.mark.parametrize(
+    ("fixture", "message"),
+    [
+        (
+            "unclosed-header.toml",
+            "pyproject.toml: invalid TOML: Expected ']' at the end of a table declaration (at line 4, column 14)",
+        ),
+        ("byte-order-mark.toml", "pyproject.toml: invalid TOML: Invalid statement (at line 1, column 1)"),
+        ("not-a-table.toml", "pyproject.toml:2:1: tool.dralint: expected a table, got an integer"),
+        ("tool-not-a-table.toml", "pyproject.toml:3:1: tool: expected a table, got an integer"),
+        ("deep.toml", "pyproject.toml: invalid TOML: nested too deeply"),
+    ],
+)
+def test_pyproject_naming_dralint_that_cannot_be_read_is_a_configuration_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fixture: str, message: str
+) -> None:
+    repo = _repo(tmp_path)
+    shutil.copy(PYPROJECTS / fixture, repo / "pyproject.toml")
+    monkeypatch.chdir(repo)
+    assert discover(".") == str(repo / "pyproject.toml")  # never skipped in silence
+    with pytest.raises(ConfigError) as raised:
+        load("pyproject.toml")
+    assert str(raised.value) == message
 
 
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="[tool.dralint] is read with tomllib (Python 3.11+)")
