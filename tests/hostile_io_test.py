@@ -460,3 +460,33 @@ def test_quantity_exponents_follow_apimachinery() -> None:
         "quantity-exponents.yaml:15:14 DRA103 spec.devices[0].capacity[huge].value is not a valid quantity: "
         'string "1e9223372036854775808"'
     ]
+
+
+UNREADABLE_INVENTORY = "invalid YAML: while parsing a flow sequence: did not find expected ',' or ']'"
+
+
+@pytest.mark.parametrize("command", ["check", "simulate"])
+def test_an_inventory_that_cannot_be_read_is_exit_2_with_its_position(command: str, tmp_path: Path) -> None:
+    broken = HOSTILE / "unreadable-inventory.yaml"
+    apps = str(ROOT / "examples" / "apps")
+    result = cli(command, "--no-config", "-i", str(broken), apps)
+    assert (
+        _one_line_error(result) == f"dralint: error: {broken}:8:1: the inventory cannot be read: {UNREADABLE_INVENTORY}"
+    )
+    # Also among the files of an inventory directory: the slices it holds would be missing.
+    shutil.copytree(ROOT / "examples" / "cluster", tmp_path / "cluster")
+    shutil.copy(broken, tmp_path / "cluster" / "broken.yaml")
+    result = cli(command, "--no-config", "-i", str(tmp_path / "cluster"), apps)
+    assert _one_line_error(result).endswith(f"broken.yaml:8:1: the inventory cannot be read: {UNREADABLE_INVENTORY}")
+    if os.path.exists("/dev/zero"):
+        result = cli(command, "--no-config", "-i", "/dev/zero", apps)
+        assert _one_line_error(result) == (
+            "dralint: error: /dev/zero:1:1: the inventory cannot be read: a character device, not a regular file; not read"
+        )
+
+
+def test_an_inventory_file_that_is_also_checked_has_its_defect_as_a_finding() -> None:
+    broken = HOSTILE / "unreadable-inventory.yaml"
+    result = cli("check", "--no-config", "-f", "concise", "-i", str(broken), str(broken))
+    assert result.returncode == 1
+    assert f"{broken}:8:1: error DRA001 {UNREADABLE_INVENTORY}" in result.stdout

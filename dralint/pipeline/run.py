@@ -32,7 +32,7 @@ from dralint.config import ConfigFile, discover, globs
 from dralint.config import load as load_config
 from dralint.config.resolve import CONFIG_ENV, Effective, Layer, Ref, from_environment, from_file, merge
 from dralint.dataclass import dataclass
-from dralint.errors import ConfigError, DralintError
+from dralint.errors import ConfigError, DralintError, InputError
 from dralint.findings import Finding, Suppression
 from dralint.limits import Limits, from_config
 from dralint.pipeline.context import CheckContext, Options
@@ -40,7 +40,9 @@ from dralint.profiles.load import Profiles
 from dralint.profiles.load import load as load_profiles
 from dralint.read import sources
 from dralint.read.ignorefiles import repository_root
+from dralint.read.issues import IssueKind
 from dralint.read.load import Input, inputs
+from dralint.read.workspace import Workspace
 from dralint.report import Report
 from dralint.report.assemble import Presentation, check_report
 
@@ -291,7 +293,27 @@ def read(
     from dralint.read.load import load_files
 
     workspace = load_files(files, stdin_name=stdin_name, limits=plan.limits, freeze=freeze)
+    refuse_unreadable_inventory(plan, workspace)
     return CheckContext(workspace, plan.target, options)
+
+
+# What keeps a file's content from being read: its documents are lost (a duplicate key is not).
+_UNREADABLE: frozenset[IssueKind] = frozenset({"syntax", "encoding", "template", "too-large", "too-deep", "unreadable"})
+
+
+def refuse_unreadable_inventory(plan: Plan, workspace: Workspace) -> None:
+    """An input error for the first inventory file (``--inventory``, ``inventory:``) that cannot be read.
+
+    The inventory is read only, so nothing is reported on its objects; but without its devices
+    the dry-run would still run, and every claim would look unsatisfiable for the wrong reason.
+    A file that is also checked has its defects reported as findings instead.
+    """
+    if not plan.effective.inventory:
+        return
+    named = {os.path.abspath(path) for path in plan.files(plan.effective.inventory)}
+    for file, issue in workspace.issues:
+        if issue.kind in _UNREADABLE and file not in workspace.checked_files and os.path.abspath(file) in named:
+            raise InputError(f"{file}:{issue.line}:{issue.column}: the inventory cannot be read: {issue.message}")
 
 
 def dry_run(ctx: CheckContext, *, strategy: Strategy = "pack") -> Analysis:
@@ -349,6 +371,7 @@ def check(request: Request, job: CheckJob) -> CheckOutcome:
         stdin_name=job.stdin_name,
         freeze=job.freeze,
     ) as (ctx, found):
+        refuse_unreadable_inventory(run_plan, ctx.workspace)
         suppressor = Suppressor(
             ctx, rules, exceptions=exceptions, baseline=baseline, root=effective.root, today=job.today
         )
