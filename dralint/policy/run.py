@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from fnmatch import fnmatchcase
+from typing import Any
 
 from dralint.api.objects import KubeObject
+from dralint.cel.runtime.semantics import type_name
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 from dralint.policy import cel
@@ -52,8 +54,16 @@ def _evaluate(rule_id: str, policy: Policy, obj: KubeObject) -> Iterator[Violati
 def _boolean(expression: str, obj: KubeObject, what: str) -> bool:
     value = cel.evaluate(cel.compile_expression(expression), obj.raw)
     if not isinstance(value, bool):
-        raise cel.CelRuntimeError(f"{what} gave {type(value).__name__} {value!r}, not a bool")
+        raise cel.CelRuntimeError(f"{what} gave {_shown(value)}, not a bool")
     return value
+
+
+def _shown(value: Any) -> str:
+    """A value by its CEL type, and a short scalar by itself too (``string 'gpu'``; ``map``, not the object)."""
+    kind = type_name(value)
+    if isinstance(value, (str, int, float)) and len(text := repr(value)) <= 60:
+        return f"{kind} {text}"
+    return kind
 
 
 def _message(policy: Policy, obj: KubeObject) -> str:

@@ -41,9 +41,11 @@ def test_policy_errors_are_findings_of_the_policy() -> None:
         "claims.yaml:11:7: warning ACME010 too many devices (ResourceClaim/ml/labelled)",
         "claims.yaml:24:7: warning ACME010 policy could not be evaluated: no such key: count "
         "(ResourceClaim/ml/anonymous); guard optional fields with has(...) in the policy expression",
-        "claims.yaml:42:1: info ACME011 policy could not be evaluated: expression gave str 'gpu.example.com', "
+        "claims.yaml:42:1: info ACME011 policy could not be evaluated: expression gave string 'gpu.example.com', "
         "not a bool (DeviceClass/gpu.example.com); guard optional fields with has(...) in the policy expression",
-        "1 file, 4 objects: 0 errors, 2 warnings, 1 info",
+        "claims.yaml:42:1: info ACME012 policy could not be evaluated: expression gave map, not a bool "
+        "(DeviceClass/gpu.example.com); guard optional fields with has(...) in the policy expression",
+        "1 file, 4 objects: 0 errors, 2 warnings, 2 info",
     ]
 
 
