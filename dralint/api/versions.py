@@ -6,6 +6,7 @@ release and the effective gate set travel through the pipeline as a :class:`Targ
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import field
 from typing import Literal
@@ -142,12 +143,16 @@ def release_key(release: str) -> tuple[int, ...]:
     return tuple(int(part) for part in release.split("."))
 
 
+# MAJOR.MINOR[.PATCH] with an optional v, in ASCII digits (str.isdigit and int also take "１" and "²").
+_RELEASE = re.compile(r"v?([0-9]{1,4})\.([0-9]{1,4})(?:\.[0-9]{1,9})?")
+
+
 def normalise_release(text: str) -> str:
     """``"1.34"``, ``"v1.34"`` or ``"1.34.2"`` → ``"1.34"``; anything unsupported is a usage error."""
-    candidate = text.strip().lstrip("v")
-    parts = candidate.split(".")
-    if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit():
-        candidate = f"{int(parts[0])}.{int(parts[1])}"
+    candidate = text.strip()
+    written = _RELEASE.fullmatch(candidate)
+    if written is not None:
+        candidate = f"{int(written[1])}.{int(written[2])}"
     if candidate not in RELEASES:
         raise UsageError(f"unsupported Kubernetes version {text!r}; supported: {', '.join(RELEASES)}")
     return candidate

@@ -145,7 +145,9 @@ def test_normalise_release_accepts_common_spellings(text: str, release: str) -> 
     assert normalise_release(text) == release
 
 
-@pytest.mark.parametrize("text", ["1.30", "1.38", "2.0", "latest", ""])
+@pytest.mark.parametrize(
+    "text", ["1.30", "1.38", "2.0", "latest", "", "\uff11.\uff13\uff14", "1.3\u2074", "vv1.34", "1.34.1234567890"]
+)
 def test_normalise_release_rejects_unsupported_versions_listing_the_supported_ones(text: str) -> None:
     with pytest.raises(UsageError) as error:
         normalise_release(text)
