@@ -36,9 +36,9 @@ def _run(function: Callable[[], int]) -> None:
         code = function()
         sys.stdout.flush()  # here, not at exit, so that a full disk is reported as below
     except DralintError as error:
-        from dralint.report.escape import for_terminal  # only on this path: keeps start-up lazy
+        from dralint.report.escape import bounded, for_terminal  # only on this path: keeps start-up lazy
 
-        click.echo(f"dralint: error: {for_terminal(str(error))}", err=True)
+        click.echo(f"dralint: error: {bounded(for_terminal(str(error)))}", err=True)
         sys.exit(error.exit_code)
     except KeyboardInterrupt:
         sys.exit(130)

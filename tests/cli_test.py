@@ -303,3 +303,12 @@ def test_debug_shows_the_traceback_of_an_internal_error(tmp_path: Path, jobs: st
 def test_command_line_mistakes_are_one_dralint_error_line(args: list[str], message: str) -> None:
     result = invoke(*args)
     assert (result.exit_code, result.stderr, result.stdout) == (2, message + "\n", "")
+
+
+def test_an_error_line_echoing_a_huge_value_is_cut_to_one_readable_line() -> None:
+    rule = "X" * 100_000
+    result = invoke("explain", rule)
+    assert result.exit_code == 2
+    expected = f"unknown rule {rule!r}"
+    marker = f" … (cut from {len(expected)} characters)"
+    assert result.stderr == "dralint: error: " + expected[: 1_000 - len(marker)] + marker + "\n"

@@ -21,6 +21,7 @@ from dralint.errors import InternalError
 from dralint.findings import SEVERITY_RANK, Finding, Location, Suppression, Violation
 from dralint.pipeline.context import CheckContext
 from dralint.read.yamldoc import Lookup, look_up_all
+from dralint.report.escape import bounded
 from dralint.rules import Rule
 
 
@@ -160,19 +161,6 @@ def resolve(
         details=violation.details,
         replacement=violation.replacement,
     )
-
-
-MAX_MESSAGE = 1_000  # characters of a finding's message, and of its hint; longer ones are cut, saying so
-
-
-def bounded(message: str) -> str:
-    """``message`` (or a hint) cut to :data:`MAX_MESSAGE` characters: a finding is one readable line, however
-    much a check had to say (checks keep their own texts short; this is the guarantee)."""
-    if len(message) <= MAX_MESSAGE:
-        return message
-    marker = f" … (cut from {len(message)} characters)"
-    cut = message[: MAX_MESSAGE - len(marker)]
-    return cut + marker
 
 
 def _source_path(ctx: CheckContext, violation: Violation) -> Path:

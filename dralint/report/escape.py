@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from dralint.regex import compiled_on_first_use
 
-__all__ = ["for_terminal", "for_unicode", "for_xml", "strings"]
+__all__ = ["MAX_MESSAGE", "bounded", "for_terminal", "for_unicode", "for_xml", "strings"]
 
 T = TypeVar("T")
 
@@ -28,6 +28,22 @@ _TERMINAL = compiled_on_first_use("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]
 _XML = compiled_on_first_use("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _SURROGATE = compiled_on_first_use("[\ud800-\udfff]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+# Characters of a finding's message, of its hint, and of an error line; longer ones are cut,
+# saying so: a value echoed from the input (a 100,000-character rule id) must not make the
+# line unreadable.
+MAX_MESSAGE = 1_000
+
+
+def bounded(message: str) -> str:
+    """``message`` cut to :data:`MAX_MESSAGE` characters: a finding or an error is one readable line,
+    however much a check had to say or a user wrote (checks keep their own texts short; this is the guarantee)."""
+    if len(message) <= MAX_MESSAGE:
+        return message
+    marker = f" … (cut from {len(message)} characters)"
+    return message[: MAX_MESSAGE - len(marker)] + marker
+
+
 # Every character of the three sets is one str.isprintable() refuses (Unicode categories Cc, Cs,
 # Zl, Zp and the non-characters U+FFFE, U+FFFF), so printable text has nothing to escape: almost
 # all text, which then costs no regular expression (compiling the three costs more than a
