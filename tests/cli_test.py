@@ -312,3 +312,20 @@ def test_an_error_line_echoing_a_huge_value_is_cut_to_one_readable_line() -> Non
     expected = f"unknown rule {rule!r}"
     marker = f" … (cut from {len(expected)} characters)"
     assert result.stderr == "dralint: error: " + expected[: 1_000 - len(marker)] + marker + "\n"
+
+
+def test_a_report_never_replaces_a_checked_manifest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copytree(CLI / "repo", tmp_path / "repo")
+    monkeypatch.chdir(tmp_path)
+    manifest = Path("repo") / "apps" / "claims.yaml"
+    before = manifest.read_bytes()
+    result = invoke("check", "repo", "-f", "json", "-o", str(manifest))
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"dralint: error: -o {manifest}: it is one of the checked manifests; write the report to another file\n",
+    )
+    assert manifest.read_bytes() == before
+    # A report written into the checked directory is read back as input next time, and replaced.
+    for _ in range(2):
+        assert invoke("check", "repo", "-f", "json", "-o", "repo/report.json").exit_code == 1
+    assert json.loads(Path("repo/report.json").read_text(encoding="utf-8"))["summary"]["files"] >= 1
