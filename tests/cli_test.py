@@ -322,10 +322,26 @@ def test_a_report_never_replaces_a_checked_manifest(tmp_path: Path, monkeypatch:
     result = invoke("check", "repo", "-f", "json", "-o", str(manifest))
     assert (result.exit_code, result.stderr) == (
         2,
-        f"dralint: error: -o {manifest}: it is one of the checked manifests; write the report to another file\n",
+        f"dralint: error: -o {manifest}: it is one of the manifests read; write the report to another file\n",
     )
     assert manifest.read_bytes() == before
     # A report written into the checked directory is read back as input next time, and replaced.
     for _ in range(2):
         assert invoke("check", "repo", "-f", "json", "-o", "repo/report.json").exit_code == 1
     assert json.loads(Path("repo/report.json").read_text(encoding="utf-8"))["summary"]["files"] >= 1
+
+
+@pytest.mark.parametrize("command", ["simulate", "plan"])
+def test_a_dry_run_report_never_replaces_a_manifest(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    slices = next(path for path in sorted(Path("examples/cluster").glob("*.yaml")))
+    before = slices.read_bytes()
+    result = invoke(command, "examples/apps", "-i", "examples/cluster", "-f", "json", "-o", str(slices))
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"dralint: error: -o {slices}: it is one of the manifests read; write the report to another file\n",
+    )
+    assert slices.read_bytes() == before

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import io
 import os
@@ -134,7 +133,9 @@ def write_outputs(
     terminal: bool = False,
     statistics: bool = False,
 ) -> None:
-    _refuse_overwriting_manifests(result, [path for _, path in outputs if path is not None])
+    report.refuse_replacing_manifests(
+        [path for _, path in outputs if path is not None], {o.file for o in result.objects}
+    )
     with ExitStack() as stack:
         for requested, path in outputs:
             name = _format(requested, environment, terminal=terminal and path is None)
@@ -151,19 +152,6 @@ def write_outputs(
             report.renderer(name, statistics=statistics)(rendered, stream)
             if name == "github":
                 _write_job_summary(result, environment)
-
-
-def _refuse_overwriting_manifests(result: report.Report, paths: list[str]) -> None:
-    """A usage error if a report would replace a checked file that holds Kubernetes objects (``-o app.yaml``
-    for ``-o app.json``); a file of an earlier report, read back as input, holds none and may be replaced."""
-    manifests = {obj.file for obj in result.objects}
-    for path in paths:
-        if not os.path.isfile(path):
-            continue
-        for manifest in manifests:
-            with contextlib.suppress(OSError):
-                if os.path.samefile(path, manifest):
-                    raise UsageError(f"-o {path}: it is one of the checked manifests; write the report to another file")
 
 
 STEP_SUMMARY = "GITHUB_STEP_SUMMARY"

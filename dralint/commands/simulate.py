@@ -18,7 +18,7 @@ from dralint.config.resolve import Layer
 from dralint.dataclass import dataclass
 from dralint.errors import InputError, UsageError
 from dralint.pipeline import run as pipeline
-from dralint.report import open_output, simulation
+from dralint.report import open_output, refuse_replacing_manifests, simulation
 from dralint.report.simulation import model as report
 
 if TYPE_CHECKING:
@@ -74,6 +74,7 @@ def dry_run(settings: SimulateSettings) -> Analysis:
         ctx = pipeline.read(
             plan, files, options=plan.options(), stdin_name=settings.stdin_name, freeze=settings.freeze_loaded
         )
+        refuse_replacing_manifests([path for _, path in settings.outputs if path], {o.file for o in ctx.objects})
         analysis = pipeline.dry_run(ctx, strategy=settings.strategy)
     if not analysis.active:
         raise InputError(

@@ -8,9 +8,11 @@ with ``show_suppressed``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
-from collections.abc import Callable, Mapping
+import os
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import ExitStack
 from dataclasses import field
 from typing import Any, TextIO
@@ -151,3 +153,15 @@ def open_output(stack: ExitStack, path: str) -> TextIO:
         return stack.enter_context(open(path, "w", encoding="utf-8", newline="\n"))
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def refuse_replacing_manifests(paths: Iterable[str], manifests: Iterable[str]) -> None:
+    """A usage error if a report file would replace one of ``manifests`` (files that hold Kubernetes
+    objects): ``-o app.yaml`` for ``-o app.json``. A file of an earlier report, read back as
+    input, holds no objects and may be replaced."""
+    existing = [path for path in paths if os.path.isfile(path)]
+    for manifest in manifests if existing else ():
+        for path in existing:
+            with contextlib.suppress(OSError):
+                if os.path.samefile(path, manifest):
+                    raise UsageError(f"-o {path}: it is one of the manifests read; write the report to another file")
