@@ -11,7 +11,7 @@ from typing import Any
 from dralint.apimachinery.fieldpath import Path
 from dralint.dataclass import dataclass
 from dralint.errors import ConfigError
-from dralint.read.sources import DEFAULT_MAX_FILE_BYTES, NotARegularFile, read_bytes
+from dralint.read.sources import DEFAULT_MAX_FILE_BYTES, NotARegularFile, decode_bytes, read_bytes
 from dralint.read.yamldoc import Document, decode
 
 
@@ -53,15 +53,21 @@ def read_text(path: str, *, max_bytes: int = DEFAULT_MAX_FILE_BYTES, what: str =
     """The UTF-8 text of a file that configures dralint, within the same size limit as manifests."""
     try:
         raw = read_bytes(path, max_bytes)
-        if len(raw) > max_bytes:
-            raise ConfigError(f"{path}: {what} is larger than {max_bytes} bytes (limits.maxFileBytes)")
-        return raw.decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such {what}") from None
     except NotARegularFile as error:
         raise ConfigError(f"{path}: {error}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+    if len(raw) > max_bytes:
+        raise ConfigError(f"{path}: {what} is larger than {max_bytes} bytes (limits.maxFileBytes)")
+    # As manifests are read: a byte-order mark (UTF-8 or UTF-16) is honoured, and a byte that is
+    # not UTF-8 is named with its position.
+    text, issues = decode_bytes(raw)
+    if issues:
+        issue = issues[0]
+        raise ConfigError(f"{path}:{issue.line}:{issue.column}: {issue.message}")
+    return text
 
 
 def read(path: str, *, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> UserFile:

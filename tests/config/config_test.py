@@ -53,6 +53,7 @@ PYPROJECTS = FIXTURES / "config" / "pyproject"
     [
         ("dotted-key.toml", Ref("1.34", "pyproject.toml:1:1")),  # tool.dralint.kubernetesVersion = ...
         ("inline-table.toml", Ref("1.34", "pyproject.toml:5:1")),  # [tool] dralint = { ... }
+        ("byte-order-mark.toml", Ref("1.34", "pyproject.toml:1:1")),  # read as manifests are: the mark is dropped
     ],
 )
 def test_pyproject_sets_tool_dralint_in_any_toml_form(
@@ -80,7 +81,6 @@ def test_pyproject_that_only_mentions_dralint_is_not_a_configuration(tmp_path: P
             "unclosed-header.toml",
             "pyproject.toml: invalid TOML: Expected ']' at the end of a table declaration (at line 4, column 14)",
         ),
-        ("byte-order-mark.toml", "pyproject.toml: invalid TOML: Invalid statement (at line 1, column 1)"),
         ("not-a-table.toml", "pyproject.toml:2:1: tool.dralint: expected a table, got an integer"),
         ("tool-not-a-table.toml", "pyproject.toml:3:1: tool: expected a table, got an integer"),
         ("deep.toml", "pyproject.toml: invalid TOML: nested too deeply"),
@@ -181,3 +181,13 @@ def test_every_key_becomes_a_layer_with_paths_relative_to_the_current_directory(
         "2030-01-01",
         "config/full.yaml:17:3",
     )
+
+
+def test_a_configuration_file_is_decoded_as_manifests_are(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path(".dralint.yaml").write_bytes("failOn: warning\n".encode("utf-16"))  # with its byte-order mark
+    assert from_file(load(".dralint.yaml")).fail_on == Ref("warning", ".dralint.yaml:1:1")
+    Path(".dralint.yaml").write_bytes(b"failOn: w\xffarning\n")
+    with pytest.raises(ConfigError) as raised:
+        load(".dralint.yaml")
+    assert str(raised.value) == ".dralint.yaml:1:10: byte 0xff is not valid UTF-8"
