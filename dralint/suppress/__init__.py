@@ -1,6 +1,7 @@
 """Suppressions: every way a user says "not this finding", and the findings about suppressions themselves.
 
-Four layers, checked in this order for each finding: YAML comments (``comments``), object and
+Four layers, checked in this order for each finding: YAML comments (``comments``, which are
+told by ``values`` where the scalar values lie, so that text in them is not read), object and
 pod-template annotations (``annotated``), configuration exceptions (``exceptions``) and the
 baseline (``baseline``). Every directive that matches is marked used; afterwards the
 :class:`Suppressor` reports expired exceptions (DRA800), directives that matched nothing
@@ -10,6 +11,7 @@ baseline (``baseline``). Every directive that matches is marked used; afterwards
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -22,6 +24,7 @@ from dralint.rules import Rule
 from dralint.suppress import annotated, comments
 from dralint.suppress.directive import Directive
 from dralint.suppress.exceptions import ConfigException, Exceptions
+from dralint.suppress.values import ScalarValues
 
 if TYPE_CHECKING:  # the baseline module is imported only by a run that has one (pipeline/run.py)
     from dralint.suppress.baseline import Baseline
@@ -47,10 +50,13 @@ class Suppressor:
         self._problems: list[Violation] = []
         checked = ctx.workspace.checked_files
         self._comments: dict[str, comments.FileDirectives] = {}
+        # A "# dralint:" inside a block scalar or a string is data: the node trees tell (see values).
+        values = ScalarValues(ctx.workspace.documents)
         for source in ctx.workspace.files:
             if checked and source.name not in checked:
                 continue
-            directives, problems = comments.parse(source.name, source.text, rules)
+            in_value = functools.partial(values.contains, source.name)
+            directives, problems = comments.parse(source.name, source.text, rules, in_value)
             self._comments[source.name] = directives
             self._problems.extend(problems)
         self._scopes: dict[KubeObject, list[annotated.Scope]] = {}

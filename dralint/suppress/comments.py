@@ -9,12 +9,20 @@
 RULES are ids or names separated by commas. Only comments that start with ``dralint:`` are
 read; anything malformed after it is reported (DRA802), as are a directive verb after
 ``dralint`` without the colon, unknown rules (DRA803) and missing reasons (DRA804).
+
+Lines are read with regular expressions, which see a ``#`` but not whether it starts a comment:
+in a block scalar (a ConfigMap's ``run.sh: |`` script) or a quoted string, ``# dralint: ...``
+is data. The caller says which positions hold values (``in_value``, answered from the node
+trees, see :mod:`dralint.suppress.values`); a match there is skipped entirely: it suppresses
+nothing and is not reported. Lines are numbered as YAML and the findings number them: only
+line feeds, carriage returns and CR LF pairs break lines (form feeds and Unicode line
+separators, which ``str.splitlines`` also breaks at, do not).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import field
 
 from dralint.checks.rule_ids import RuleId
@@ -38,6 +46,8 @@ _no_colon_re = compiled_on_first_use(
     re.IGNORECASE,
 )
 _token_re = compiled_on_first_use(r"[A-Za-z0-9_-]+")
+
+InValue = Callable[[int, int], bool]  # whether (1-based line, 0-based column) is inside a scalar value
 
 
 @dataclass(slots=True)
@@ -63,18 +73,29 @@ def _is_code(line: str) -> bool:
     return bool(stripped) and not stripped.startswith("#")
 
 
-def parse(file: str, text: str, rules: Mapping[str, Rule]) -> tuple[FileDirectives, list[Violation]]:
-    """The directives of ``file`` and the problems with them."""
+def parse(
+    file: str, text: str, rules: Mapping[str, Rule], in_value: InValue | None = None
+) -> tuple[FileDirectives, list[Violation]]:
+    """The directives of ``file`` and the problems with them.
+
+    ``in_value`` tells whether a position is inside a scalar value (then a ``#`` there is
+    data, not a comment); without it every ``#`` after a blank or at a line start counts.
+    """
     out = FileDirectives()
     problems: list[Violation] = []
     if "dralint" not in text:
         return out, problems
-    lines = text.splitlines()
+    lines = _lines(text)
     open_ranges: list[tuple[int, Directive]] = []
+    comment_re, no_colon_re = _comment_re(), _no_colon_re()
     for number, line in enumerate(lines, start=1):
-        match = _comment_re().search(line)
+        match = comment_re.search(line)
+        if match is not None and in_value is not None:
+            match = _outside_values(comment_re, match, line, number, in_value)
         if match is None:
-            near = _no_colon_re().search(line)
+            near = no_colon_re.search(line)
+            if near is not None and in_value is not None:
+                near = _outside_values(no_colon_re, near, line, number, in_value)
             if near is not None:
                 problems.append(_without_colon(near, line, Location(file, number, near.start() + 1), rules))
             continue
@@ -125,6 +146,26 @@ def parse(file: str, text: str, rules: Mapping[str, Rule]) -> tuple[FileDirectiv
             out.by_line.setdefault(target, []).extend(directives)
     out.ranges.extend((start, len(lines), directive) for start, directive in open_ranges)
     return out, problems
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text`` as YAML counts them (``str.splitlines`` also breaks at form feeds and more)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _outside_values(
+    pattern: re.Pattern[str], match: re.Match[str], line: str, number: int, in_value: InValue
+) -> re.Match[str] | None:
+    """``match`` of ``pattern`` in ``line``, or the next match, whose ``#`` starts a comment (not in a value)."""
+    found: re.Match[str] | None = match
+    while found is not None and in_value(number, found.start()):
+        found = pattern.search(line, found.start() + 1)
+    return found
 
 
 def _without_colon(near: re.Match[str], line: str, location: Location, rules: Mapping[str, Rule]) -> Violation:
