@@ -37,7 +37,10 @@ INVALID = RuleId.INVALID_SUPPRESSION
 NO_REASON = RuleId.SUPPRESSION_WITHOUT_REASON
 VERBS = ("ignore", "ignore-file", "disable", "enable")
 SYNTAX = "# dralint: ignore[RULE,...] reason"
-_comment_re = compiled_on_first_use(r"(?:^|(?<=\s))#\s*dralint\s*:(?P<body>.*)$")
+# "dralint" in any case: ``# DRALINT: IGNORE[...]`` is a directive written wrongly (reported), not a
+# comment that would suppress nothing without a word.
+_comment_re = compiled_on_first_use(r"(?:^|(?<=\s))#\s*(?P<keyword>dralint)\s*:(?P<body>.*)$", re.IGNORECASE)
+_mention_re = compiled_on_first_use(r"dralint", re.IGNORECASE)
 _body_re = compiled_on_first_use(r"^\s*(?P<verb>[A-Za-z_-]+)\s*(?:\[(?P<rules>[^\]]*)\])?\s*(?P<reason>.*?)\s*$")
 # A directive without its colon (``# dralint ignore DRA600``, ``# dralint-disable``) would
 # otherwise be an ordinary comment and suppress nothing without a word: it is reported.
@@ -83,7 +86,7 @@ def parse(
     """
     out = FileDirectives()
     problems: list[Violation] = []
-    if "dralint" not in text:
+    if "dralint" not in text and _mention_re().search(text) is None:
         return out, problems
     lines = _lines(text)
     open_ranges: list[tuple[int, Directive]] = []
@@ -102,6 +105,19 @@ def parse(
         location = Location(file, number, match.start() + 1)
         body = _body_re().match(match.group("body"))
         verb = body.group("verb") if body else ""
+        written_wrongly = _written_wrongly(match.group("keyword"), verb, body)
+        if written_wrongly is not None and body is not None:
+            problems.append(
+                Violation(
+                    INVALID,
+                    f"malformed suppression comment {line[match.start() :].strip()!r}: {written_wrongly}, "
+                    "so it suppresses nothing",
+                    hint=f"write # dralint: {verb.lower()}[{body.group('rules')}] "
+                    f"{body.group('reason').lstrip('[] ') or 'reason'}",
+                    location=location,
+                )
+            )
+            continue
         if body is None or verb not in VERBS or (body.group("rules") is None and verb != "enable"):
             hint = schemacheck.did_you_mean(verb, VERBS).removeprefix("; ") if verb and verb not in VERBS else ""
             if verb in VERBS and body is not None:
@@ -177,6 +193,17 @@ def _without_colon(near: re.Match[str], line: str, location: Location, rules: Ma
         hint="write " + _corrected(near.group("verb").lower(), near.group("rest"), rules),
         location=location,
     )
+
+
+def _written_wrongly(keyword: str, verb: str, body: re.Match[str] | None) -> str | None:
+    """What is wrong with a directive that has the right parts written wrongly, or ``None``."""
+    if body is None or verb.lower() not in VERBS or body.group("rules") is None:
+        return None  # not a directive of the right shape: the general message says what to write
+    if keyword != "dralint" or verb != verb.lower():
+        return "directives are written in lower case"
+    if body.group("reason").startswith(("[", "]")):
+        return "brackets after the rule list"
+    return None
 
 
 def _corrected(verb: str, text: str, rules: Mapping[str, Rule]) -> str:
