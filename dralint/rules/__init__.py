@@ -224,6 +224,13 @@ def _compile_policy(rule: Rule, data: Mapping[str, Any], file: userfile.UserFile
         raise ConfigError(
             f"{file.where((index, 'policy'))}: rule {rule.id}: a policy needs `message` or `messageExpression`"
         )
+    names = [condition["name"] for condition in data.get("matchConditions", ())]
+    for position, name in enumerate(names):
+        if name in names[:position]:  # as a ValidatingAdmissionPolicy, whose conditions are keyed by name
+            raise ConfigError(
+                f"{file.where((index, 'policy', 'matchConditions', position, 'name'))}: rule {rule.id}: "
+                f"policy.matchConditions[{position}].name: duplicate name {name!r}"
+            )
     if data.get("path") and not is_path(data["path"]):
         raise ConfigError(
             f"{file.where((index, 'policy', 'path'))}: rule {rule.id}: policy.path: {data['path']!r} is not a field "

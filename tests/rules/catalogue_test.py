@@ -79,6 +79,10 @@ def test_user_rules_load_from_files_and_directories() -> None:
             "reserved-id.yaml:1:3: rule DRA999: ids starting with DRA are reserved for built-in rules; use your own prefix",
         ),
         (
+            "duplicate-condition.yaml",
+            "duplicate-condition.yaml:9:7: rule ACME001: policy.matchConditions[1].name: duplicate name 'is-claim'",
+        ),
+        (
             "bad-path.yaml",
             "bad-path.yaml:8:5: rule ACME001: policy.path: 'spec..devices[0' is not a field path; write fields with "
             "dots, indexes and map keys in brackets, e.g. spec.devices.requests[0].name",
