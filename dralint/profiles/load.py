@@ -2,7 +2,8 @@
 
 A profile configures dralint, like a rule file: anything wrong with it (YAML, the schema
 ``schemas/profile.schema.json``, a device kind or release it names but does not declare, a
-configuration schema or rule that does not compile) is a :class:`~dralint.errors.ConfigError`
+configuration schema the claims could not be validated with (:mod:`dralint.profiles.configschema`),
+a rule that does not compile) is a :class:`~dralint.errors.ConfigError`
 naming file, line and column. The shipped profiles are read one driver at a time, when a
 manifest first names the driver (each file is named after its driver), so a run pays only for
 the drivers its manifests use.
@@ -289,14 +290,12 @@ def _config(
     _check_versions(file, at, entry, versions)
     _check_kinds(file, at, entry, kinds)
     if validate:
-        from jsonschema import Draft202012Validator
-        from jsonschema.exceptions import SchemaError
+        from dralint.profiles.configschema import SchemaDefect, check
 
         try:
-            Draft202012Validator.check_schema(entry["schema"])
-        except SchemaError as error:
-            where = file.where((*at, "schema", *error.absolute_path))
-            raise ConfigError(f"{where}: not a valid JSON schema: {error.message}") from None
+            check(entry["schema"])
+        except SchemaDefect as defect:
+            raise ConfigError(f"{file.where((*at, 'schema', *defect.path))}: {defect.message}") from None
     rules = tuple(_rule(file, (*at, "rules", n), rule, validate) for n, rule in enumerate(entry.get("rules", ())))
     return ConfigKind(
         api_version=entry.get("apiVersion"),

@@ -6,19 +6,26 @@ that to validate a few dozen values. :class:`UserCompiler` adds to :mod:`dralint
 the keywords those schemas use, each reporting what jsonschema's Draft 2020-12 keyword reports:
 the same keyword, value, instance, schema object, path, and message (``userschema`` shows the
 message for keywords it has no words of its own for). A schema with any other keyword (or a
-``false`` schema, a ``$ref`` outside the root's ``$defs``, a pattern Python cannot compile) is
+``false`` schema, a ``$ref`` outside the root's ``$defs``, a pattern RE2 cannot compile) is
 refused with ``ValueError``, and ``userschema`` validates it with jsonschema, as before.
+
+Patterns are matched with RE2 (:func:`compile_pattern`), here and in ``userschema``'s jsonschema
+alike: Python's ``re`` backtracks, and a driver profile's ``^(a+)+$`` on a claim's ``aaa…a!``
+hung the run. A profile whose pattern RE2 refuses (a backreference, a lookaround) is refused when
+it loads (:mod:`dralint.profiles.configschema`), so that no claim ever meets one.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
+from dralint.regex import compiled_on_first_use
 from dralint.validate.compiled import KEYWORDS, Check, Compiler, Issue, Trail, json_equal, path_of
 
-__all__ = ["UserCompiler", "compile_root"]
+__all__ = ["UserCompiler", "compile_pattern", "compile_root"]
 
 # Validate nothing, in jsonschema too ("$defs" is read through "$ref"; "then" and "else" through "if").
 ANNOTATIONS = frozenset(
@@ -33,8 +40,14 @@ def compile_root(schema: Mapping[str, Any]) -> Check:
     if not isinstance(schema, Mapping):
         raise ValueError(f"unsupported JSON schema {schema!r}")
     definitions = schema.get("$defs", {})
+    compiler = UserCompiler(definitions, _no_format, frozenset())
     # "$id" sets the base of references: harmless at the root, where "#/$defs/..." still means this document.
-    return UserCompiler(definitions, _no_format, frozenset()).compile({k: v for k, v in schema.items() if k != "$id"})
+    check = compiler.compile({k: v for k, v in schema.items() if k != "$id"})
+    # Each definition now, not when a value first reaches it: one with a keyword this compiler lacks
+    # refuses the schema here (jsonschema validates it), not in the middle of validating a value.
+    for name in definitions:
+        compiler.definition(name)
+    return check
 
 
 def _no_format(fmt: str, value: Any) -> str | None:
@@ -117,11 +130,38 @@ def _const(compiler: UserCompiler, const: Any, schema: Mapping[str, Any]) -> Che
     return check
 
 
-def _pattern(compiler: UserCompiler, pattern: str, schema: Mapping[str, Any]) -> Check:
+# ECMA-262's \uXXXX (JSON Schema patterns are ECMA-262 regular expressions) is RE2's \x{XXXX};
+# any other escape (an escaped backslash first) is left as it is.
+_ESCAPE = compiled_on_first_use(r"\\(?:u([0-9A-Fa-f]{4})|.)", re.DOTALL)
+
+Search = Callable[[str], object]  # a string -> its first match, or None
+
+
+@lru_cache(maxsize=1024)
+def compile_pattern(pattern: str) -> Search:
+    """The search of a JSON-schema ``pattern`` anywhere in a string (patterns are not anchored), in linear time.
+
+    RE2 is closer to ECMA-262 than Python's ``re`` is (``\\d`` is ASCII, ``$`` is only the end);
+    it has no backreferences nor lookaround: those are a ``ValueError`` naming RE2's reason.
+    """
+    import re2  # only for a schema with patterns
+
+    options = re2.Options()
+    options.log_errors = False  # the reason is in the exception, not on standard error
     try:
-        search = re.compile(pattern).search  # jsonschema uses re.search too
-    except re.error as error:
-        raise ValueError(f"unsupported pattern {pattern!r}: {error}") from None
+        return re2.compile(_ESCAPE().sub(_re2_escape, pattern), options).search  # type: ignore[no-any-return]
+    except re2.error as error:
+        reason = error.args[0] if error.args else error
+        text = reason.decode("utf-8", "replace") if isinstance(reason, bytes) else str(reason)
+        raise ValueError(text) from None
+
+
+def _re2_escape(escape: re.Match[str]) -> str:
+    return f"\\x{{{escape[1]}}}" if escape[1] else escape[0]
+
+
+def _pattern(compiler: UserCompiler, pattern: str, schema: Mapping[str, Any]) -> Check:
+    search = compile_pattern(pattern)  # a ValueError refuses the schema
 
     def check(instance: Any, trail: Trail, out: list[Issue]) -> None:
         if isinstance(instance, str) and search(instance) is None:

@@ -8,8 +8,7 @@ known key or value when the input looks like a typo.
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -69,14 +68,83 @@ def _problems(check: Check, instance: Any) -> list[SchemaError]:
 
 def jsonschema_problems(schema_: Mapping[str, Any], instance: Any) -> list[SchemaError]:
     """The problems jsonschema finds, for the schemas dralint does not compile (and for tests), unsorted."""
-    from jsonschema import Draft202012Validator  # 50-80 ms to import: only for a schema that needs it
+    import referencing  # with jsonschema: 50-80 ms to import, only for a schema that needs it
 
     out: list[SchemaError] = []
-    for error in Draft202012Validator(schema_).iter_errors(instance):
+    # An empty registry of our own: jsonschema's default one fetches a $ref to another document
+    # (http:, file:) with urlopen. Only the JSON-schema meta-schemas, which it bundles, resolve.
+    validator = _jsonschema_validator()(schema_, registry=referencing.Registry())
+    for error in validator.iter_errors(instance):
         sub = error.schema if isinstance(error.schema, Mapping) else {}
         path = tuple(error.absolute_path)
         out.extend(_explain(str(error.validator), error.validator_value, error.instance, sub, path, error.message))
     return out
+
+
+@cache
+def _jsonschema_validator() -> Any:
+    """jsonschema's Draft 2020-12 validator, with the keywords that match patterns matching them with RE2.
+
+    jsonschema matches with Python's ``re``, which backtracks: a pattern of a user's driver
+    profile could hang a run on a claim's value (or key). The three keywords below are jsonschema's,
+    word for word but for the matching. The fourth that matches patterns, ``unevaluatedProperties``
+    (through the ``patternProperties`` it meets), cannot be changed alone: a profile may not combine
+    the two (:mod:`dralint.profiles.configschema`).
+    """
+    from jsonschema import Draft202012Validator, validators
+    from jsonschema.exceptions import ValidationError
+
+    from dralint.validate.usercompiled import compile_pattern
+
+    def pattern(validator: Any, regex: str, instance: Any, schema: Mapping[str, Any]) -> Iterator[Any]:
+        if validator.is_type(instance, "string") and compile_pattern(regex)(instance) is None:
+            yield ValidationError(f"{instance!r} does not match {regex!r}")
+
+    def pattern_properties(validator: Any, regexes: Any, instance: Any, schema: Mapping[str, Any]) -> Iterator[Any]:
+        if not validator.is_type(instance, "object"):
+            return
+        for regex, subschema in regexes.items():
+            search = compile_pattern(regex)
+            for key, value in instance.items():
+                if search(key) is not None:
+                    yield from validator.descend(value, subschema, path=key, schema_path=regex)
+
+    def additional_properties(
+        validator: Any, additional: Any, instance: Any, schema: Mapping[str, Any]
+    ) -> Iterator[Any]:
+        if not validator.is_type(instance, "object"):
+            return
+        extras = set(_additional_keys(instance, schema))
+        if validator.is_type(additional, "object"):
+            for extra in extras:
+                yield from validator.descend(instance[extra], additional, path=extra)
+        elif not additional and extras:
+            if "patternProperties" in schema:
+                verb = "does" if len(extras) == 1 else "do"
+                joined = ", ".join(repr(each) for each in sorted(extras))
+                patterns = ", ".join(repr(each) for each in sorted(schema["patternProperties"]))
+                yield ValidationError(f"{joined} {verb} not match any of the regexes: {patterns}")
+            else:
+                unexpected = sorted(extras, key=str)
+                verb = "was" if len(unexpected) == 1 else "were"
+                listed = ", ".join(repr(each) for each in unexpected)
+                yield ValidationError(f"Additional properties are not allowed ({listed} {verb} unexpected)")
+
+    keywords = {
+        "pattern": pattern,
+        "patternProperties": pattern_properties,
+        "additionalProperties": additional_properties,
+    }
+    return validators.extend(Draft202012Validator, keywords)  # type: ignore[no-untyped-call]
+
+
+def _additional_keys(instance: Mapping[str, Any], schema: Mapping[str, Any]) -> Iterator[str]:
+    """The keys of ``instance`` that neither ``properties`` nor ``patternProperties`` of ``schema`` name."""
+    declared = schema.get("properties", {})
+    patterns = schema.get("patternProperties", {})
+    for key in instance:
+        if key not in declared and not any(_search(pattern, key) for pattern in patterns):
+            yield key
 
 
 def _sorted(out: list[SchemaError]) -> list[SchemaError]:
@@ -126,11 +194,8 @@ def _explain(
     problem = problem_of(kind)
     if kind == "additionalProperties" and isinstance(instance, Mapping):
         known = sorted(sub.get("properties", {}))
-        pattern_props = sub.get("patternProperties", {})
         out = []
-        for key in instance:
-            if key in known or any(_search(p, key) for p in pattern_props):
-                continue
+        for key in _additional_keys(instance, sub):
             hint = did_you_mean(str(key), known) or (f"; known keys: {', '.join(known)}" if known else "")
             out.append(SchemaError(problem, (*path, str(key)), f"unknown key {key!r}{hint}"))
         return out
@@ -160,7 +225,9 @@ def _explain(
 
 
 def _search(pattern: str, text: str) -> bool:
-    return re.search(pattern, text) is not None
+    from dralint.validate.usercompiled import compile_pattern
+
+    return compile_pattern(pattern)(text) is not None
 
 
 def raise_first(found: Sequence[SchemaError], where: Where) -> None:

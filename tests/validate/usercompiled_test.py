@@ -18,7 +18,7 @@ from dralint.profiles.load import builtin, parse
 from dralint.read.load import load
 from dralint.read.yamldoc import decode
 from dralint.validate import userschema
-from dralint.validate.usercompiled import compile_root
+from dralint.validate.usercompiled import compile_pattern, compile_root
 from testing.mutate import mutate
 from tests.conftest import CORPUS, FIXTURES, ROOT, require_shared
 
@@ -120,8 +120,36 @@ def test_usercompiled_refuses_what_it_does_not_implement() -> None:
         {"items": False},
         {"not": False},
         {"$ref": "#/$defs/missing"},
-        {"pattern": "(?<=a+)b"},  # Python's re has no variable-width look-behind
+        {"$ref": "#/$defs/a", "$defs": {"a": {"contains": {"type": "string"}}}},  # a definition too
+        {"pattern": "(?<=a)b"},  # RE2 has no lookaround (a user's profile with one is refused when it loads)
     ):
         with pytest.raises(ValueError):
             compile_root(schema)
     assert userschema.problems({"type": "array", "contains": {"type": "string"}}, [1])  # jsonschema validates it
+    assert userschema.problems({"$ref": "#/$defs/a", "$defs": {"a": {"contains": {"type": "string"}}}}, [1])
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "found"),
+    [
+        ("b", "abc", True),  # unanchored: a match anywhere
+        ("^b", "abc", False),
+        ("^a$", "a\n", False),  # ECMA-262's $ is the end, not before a last newline as in Python's re
+        ("^\\d$", "\u0663", False),  # ECMA-262's \d is ASCII
+        ("^\\u0041+$", "AAA", True),  # ECMA-262's \uXXXX
+        ("^\\\\u0041$", "\\u0041", True),  # an escaped backslash, then u0041
+        ("^(?<word>[a-z]+)$", "abc", True),  # ECMA-262's named group, which Python's re refuses
+    ],
+)
+def test_patterns_are_searched_with_ecma_262_meanings(pattern: str, text: str, found: bool) -> None:
+    assert (compile_pattern(pattern)(text) is not None) is found
+
+
+def test_patterns_are_matched_in_linear_time() -> None:
+    # Python's re takes 2**n steps to fail ^(a+)+$ on n a's and a !: this would not end.
+    hostile = "a" * 100_000 + "!"
+    assert compile_pattern("^(a+)+$")(hostile) is None
+    compiled = {"pattern": "^(a+)+$"}  # dralint's validator
+    assert [p.problem for p in userschema.problems(compiled, hostile)] == ["invalid-format"]
+    fallback = {"patternProperties": {"^(a+)+$": {"type": "string"}}, "additionalProperties": False}  # jsonschema's
+    assert [(p.problem, p.path) for p in userschema.problems(fallback, {hostile: 1})] == [("unknown-field", (hostile,))]

@@ -49,3 +49,18 @@ def test_validate_explains_problems_where_they_are(text: str, message: str) -> N
 def test_closest_is_case_insensitive_as_a_last_resort() -> None:
     assert schemacheck.closest("FAILON", ["failOn", "baseline"]) == "failOn"
     assert schemacheck.closest("zzz", ["failOn"]) is None
+
+
+def test_a_reference_to_another_document_is_never_fetched(monkeypatch: pytest.MonkeyPatch) -> None:
+    # jsonschema's default registry fetches it with urlopen; a user's profile with one is refused when it
+    # loads, and the validator of the schemas dralint does not compile has a registry of its own.
+    import urllib.request
+
+    from referencing.exceptions import Unresolvable
+
+    fetched: list[object] = []
+    monkeypatch.setattr(urllib.request, "urlopen", lambda request, *args, **kwargs: fetched.append(request))
+    for ref in ("http://example.com/x.json", "file:///etc/passwd"):
+        with pytest.raises(Unresolvable):
+            schemacheck.problems({"$ref": ref, "contains": {}}, [1])
+    assert fetched == []
