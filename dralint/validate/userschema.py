@@ -218,9 +218,17 @@ def _explain(
     if "x-message" in sub:
         return [SchemaError(problem, path, f"{instance!r}: {sub['x-message']}")]
     if kind in ("minLength", "minItems", "minProperties"):
-        return [SchemaError(problem, path, "must not be empty")]
+        if expected == 1:
+            return [SchemaError(problem, path, "must not be empty")]
+        unit = {"minLength": "characters", "minItems": "items", "minProperties": "keys"}[kind]
+        return [SchemaError(problem, path, f"must have at least {expected} {unit}")]
     if kind == "propertyNames":
         return [SchemaError(problem, path, f"invalid key {instance!r}")]
+    # jsonschema's own words for these print the whole value and schema as Python reprs.
+    if kind == "not":
+        return [SchemaError(problem, path, "must not match the schema under `not`")]
+    if kind == "None":  # the false schema (``false``, ``allOf: [false]``): nothing is allowed there
+        return [SchemaError(problem, path, "no value is allowed here")]
     return [SchemaError(problem, path, english)]
 
 

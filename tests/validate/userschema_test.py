@@ -23,6 +23,8 @@ SCHEMA = {
         "name": {"type": "string"},
         "level": {"enum": ["low", "high"]},
         "items": {"type": "array", "items": {"type": "integer"}, "minItems": 1},
+        "code": {"type": "string", "minLength": 3},
+        "labels": {"type": "object", "minProperties": 2},
     },
 }
 
@@ -31,11 +33,16 @@ SCHEMA = {
     ("text", "message"),
     [
         ("nme: x\n", "t.yaml:1:1: nme: unknown key 'nme'; did you mean 'name'? (and 1 more problem)"),
-        ("name: x\ncolour: red\n", "t.yaml:2:1: colour: unknown key 'colour'; known keys: items, level, name"),
+        (
+            "name: x\ncolour: red\n",
+            "t.yaml:2:1: colour: unknown key 'colour'; known keys: code, items, labels, level, name",
+        ),
         ("name: x\nlevel: hihg\n", "t.yaml:2:1: level: 'hihg' is not one of low, high; did you mean 'high'?"),
         ("name: [x]\n", "t.yaml:1:1: name: expected a string, got a list"),
         ("name: x\nitems: [1, two]\n", "t.yaml:2:12: items[1]: expected an integer, got a string"),
         ("name: x\nitems: []\n", "t.yaml:2:1: items: must not be empty"),
+        ("name: x\ncode: ab\n", "t.yaml:2:1: code: must have at least 3 characters"),
+        ("name: x\nlabels: {a: b}\n", "t.yaml:2:1: labels: must have at least 2 keys"),
         ("level: low\n", "t.yaml:1:1: missing required key 'name'"),
     ],
 )
