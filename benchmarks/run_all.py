@@ -110,10 +110,11 @@ corpus as one process each way. kubernetes-validate validates the schema only; d
 every rule, the API server's semantics and the dry-run of the corpus's own inventories. It is
 11-15x faster as processes (7.5x when issue 12 was filed), short of the 20x aimed at, and the
 benchmark prints why beside it: a process that only imports the modules the check loads,
-interpreter start-up included, takes about 40% of the check's process, which leaves the
-check's own work about a third of what it takes today; with no imports at all (only
-`python -c pass`) the ratio would still be about 15x. The same check in a warm process takes
-about 0.17 s, over 30x faster than kubernetes-validate in the same process. A sampling
+interpreter start-up included, takes 35-50% of the check's process and leaves the check's own
+work (the rest of the process, 180-210 ms) 50-70 ms under the 20x budget: it would have to run
+three times faster, on top of imports that cannot shrink much below what the check uses. The
+same check in a warm process takes 0.17-0.19 s, 20-35x faster than kubernetes-validate in the
+same process. A sampling
 profile of the process (py-spy at 2,000 Hz over six runs) puts about 30% in imports (8% of it
 unmarshalling the bytecode of 386 modules), 13% in reading YAML with positions, 9% in
 compiling the corpus's 115 distinct selector expressions, and a quarter in the dry-run of the
