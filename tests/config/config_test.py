@@ -47,6 +47,14 @@ def test_discover_prefers_dralint_yaml_and_reads_pyproject_only_with_a_tool_tabl
 PYPROJECTS = FIXTURES / "config" / "pyproject"
 
 
+def _pyproject_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fixture: str) -> Path:
+    """A repository holding the fixture as its pyproject.toml, made the current directory."""
+    repo = _repo(tmp_path)
+    shutil.copy(PYPROJECTS / fixture, repo / "pyproject.toml")
+    monkeypatch.chdir(repo)
+    return repo
+
+
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="[tool.dralint] is read with tomllib (Python 3.11+)")
 @pytest.mark.parametrize(
     ("fixture", "release"),
@@ -59,18 +67,17 @@ PYPROJECTS = FIXTURES / "config" / "pyproject"
 def test_pyproject_sets_tool_dralint_in_any_toml_form(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fixture: str, release: Ref
 ) -> None:
-    repo = _repo(tmp_path)
-    shutil.copy(PYPROJECTS / fixture, repo / "pyproject.toml")
-    monkeypatch.chdir(repo)
+    repo = _pyproject_repo(tmp_path, monkeypatch, fixture)
     assert discover(".") == str(repo / "pyproject.toml")
     assert from_file(load("pyproject.toml")).release == release
 
 
 @pytest.mark.parametrize("fixture", ["dependency-only.toml", "broken-other-tool.toml"])
-def test_pyproject_that_only_mentions_dralint_is_not_a_configuration(tmp_path: Path, fixture: str) -> None:
-    repo = _repo(tmp_path)
-    shutil.copy(PYPROJECTS / fixture, repo / "pyproject.toml")
-    assert discover(str(repo)) is None
+def test_pyproject_that_only_mentions_dralint_is_not_a_configuration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fixture: str
+) -> None:
+    _pyproject_repo(tmp_path, monkeypatch, fixture)
+    assert discover(".") is None
 
 
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="[tool.dralint] is read with tomllib (Python 3.11+)")
@@ -89,9 +96,7 @@ def test_pyproject_that_only_mentions_dralint_is_not_a_configuration(tmp_path: P
 def test_pyproject_naming_dralint_that_cannot_be_read_is_a_configuration_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fixture: str, message: str
 ) -> None:
-    repo = _repo(tmp_path)
-    shutil.copy(PYPROJECTS / fixture, repo / "pyproject.toml")
-    monkeypatch.chdir(repo)
+    repo = _pyproject_repo(tmp_path, monkeypatch, fixture)
     assert discover(".") == str(repo / "pyproject.toml")  # never skipped in silence
     with pytest.raises(ConfigError) as raised:
         load("pyproject.toml")
