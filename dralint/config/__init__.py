@@ -67,10 +67,21 @@ def discover(start: str = ".") -> str | None:
 
 
 # Where ``[tool.dralint]`` starts (also unclosed, or after a byte order mark: then the file is
-# read, and its TOML error said); otherwise the first key that sets ``tool.dralint`` or, in a
-# ``[tool]`` table, ``dralint``.
+# read, and its TOML error said); a dotted ``tool.dralint... =`` key; a ``[tool]`` table (whose
+# ``dralint = {...}`` key follows it).
 _TOOL_HEADER = re.compile(r"^\ufeff?[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*dralint\b", re.MULTILINE)
-_TOOL_KEY = re.compile(r"^[ \t]*(?:tool[ \t]*\.[ \t]*)?dralint[ \t]*[.=]", re.MULTILINE)
+_TOOL_DOTTED = re.compile(r"^[ \t]*tool[ \t]*\.[ \t]*dralint\b", re.MULTILINE)
+_TOOL_TABLE = re.compile(r"^[ \t]*\[[ \t]*tool[ \t]*\]", re.MULTILINE)
+_DRALINT_KEY = re.compile(r"^[ \t]*dralint[ \t]*=", re.MULTILINE)
+
+
+def _tool_line(text: str) -> int | None:
+    """The line where ``text`` seems to set ``tool.dralint`` (a header, a dotted key, a key of
+    ``[tool]``), by its look alone; TOML decides (a header inside a string is not one)."""
+    match = _TOOL_HEADER.search(text) or _TOOL_DOTTED.search(text)
+    if match is None and (table := _TOOL_TABLE.search(text)) is not None:
+        match = _DRALINT_KEY.search(text, table.end())
+    return text.count("\n", 0, match.start()) + 1 if match is not None else None
 
 
 def _has_tool_table(path: str) -> bool:
@@ -86,7 +97,7 @@ def _has_tool_table(path: str) -> bool:
     if _TOOL_HEADER.search(text):
         return True
     if importlib.util.find_spec("tomllib") is None:  # pragma: no cover - Python 3.10: load says it needs 3.11
-        return _TOOL_KEY.search(text) is not None
+        return _tool_line(text) is not None
     try:
         tool = _parse_toml(text, path).get("tool")
     except ConfigError:  # invalid TOML that has no [tool.dralint] header: another tool's file
@@ -130,8 +141,7 @@ def _display(path: str) -> str:
 def _read_pyproject(path: str, display: str) -> userfile.UserFile:
     text = userfile.read_text(path)
     data = _parse_toml(text, display)
-    match = _TOOL_HEADER.search(text) or _TOOL_KEY.search(text)
-    line = text.count("\n", 0, match.start()) + 1 if match else 1
+    line = _tool_line(text) or 1
     tool = data.get("tool", {})
     if not isinstance(tool, dict):
         raise ConfigError(f"{display}:{line}:1: tool: expected a table, got {_toml_type(tool)}")

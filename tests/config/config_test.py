@@ -72,7 +72,7 @@ def test_pyproject_sets_tool_dralint_in_any_toml_form(
     assert from_file(load("pyproject.toml")).release == release
 
 
-@pytest.mark.parametrize("fixture", ["dependency-only.toml", "broken-other-tool.toml"])
+@pytest.mark.parametrize("fixture", ["dependency-only.toml", "broken-other-tool.toml", "scripts-entry.toml"])
 def test_pyproject_that_only_mentions_dralint_is_not_a_configuration(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fixture: str
 ) -> None:
