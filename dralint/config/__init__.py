@@ -20,6 +20,7 @@ from dralint.apimachinery.fieldpath import Path
 from dralint.dataclass import dataclass
 from dralint.errors import ConfigError
 from dralint.read import userfile
+from dralint.read.tomlkeys import key_positions
 from dralint.validate import userschema as schemacheck
 
 CONFIG_NAMES = (".dralint.yaml", ".dralint.yml")
@@ -148,7 +149,8 @@ def _read_pyproject(path: str, display: str) -> userfile.UserFile:
     section = tool.get("dralint", {})
     if not isinstance(section, dict):
         raise ConfigError(f"{display}:{line}:1: tool.dralint: expected a table, got {_toml_type(section)}")
-    return userfile.UserFile(display, _plain_toml(section), line=line)
+    keys = key_positions(text, ("tool", "dralint"))
+    return userfile.UserFile(display, _plain_toml(section), line=line, keys=keys)
 
 
 def _toml_type(value: Any) -> str:

@@ -6,6 +6,8 @@ Unlike manifests, these files configure dralint itself: anything wrong with them
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import field
 from typing import Any
 
 from dralint.apimachinery.fieldpath import Path
@@ -25,9 +27,16 @@ class UserFile:
     base: Path = ()  # where ``data`` sits in the document (``("tool", "dralint")`` for pyproject.toml)
     line: int = 1  # position of ``data`` when there is no document (TOML, a file decoded ahead of time)
     column: int = 1
+    # Without a document, where keys are written (TOML: :mod:`dralint.read.tomlkeys`), by path;
+    # a path not in it is at its nearest recorded ancestor, or at ``line`` and ``column``.
+    keys: Mapping[Path, tuple[int, int]] = field(default_factory=dict)
 
     def position(self, path: Path) -> tuple[int, int]:
         if self.document is None:
+            for depth in range(len(path), -1, -1):
+                found = self.keys.get(path[:depth])
+                if found is not None:
+                    return found
             return (self.line, self.column)
         return self.document.position(self.base + path)
 

@@ -12,6 +12,7 @@ import pytest
 from dralint.config import discover, load
 from dralint.config.resolve import Ref, from_file
 from dralint.errors import ConfigError
+from dralint.read.tomlkeys import key_positions
 from tests.conftest import FIXTURES
 
 CONFIGS = FIXTURES / "config"
@@ -61,7 +62,7 @@ def _pyproject_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fixture: st
     [
         ("dotted-key.toml", Ref("1.34", "pyproject.toml:1:1")),  # tool.dralint.kubernetesVersion = ...
         ("inline-table.toml", Ref("1.34", "pyproject.toml:5:1")),  # [tool] dralint = { ... }
-        ("byte-order-mark.toml", Ref("1.34", "pyproject.toml:1:1")),  # read as manifests are: the mark is dropped
+        ("byte-order-mark.toml", Ref("1.34", "pyproject.toml:2:1")),  # read as manifests are: the mark is dropped
     ],
 )
 def test_pyproject_sets_tool_dralint_in_any_toml_form(
@@ -111,12 +112,12 @@ def test_pyproject_tool_table_is_read_and_validated(tmp_path: Path, monkeypatch:
         "[[tool.dralint.exceptions]]\nrules = ['DRA200']\nreason = 'old'\nexpires = 2030-01-31\n"
     )
     layer = from_file(load("pyproject.toml"))
-    assert layer.release == Ref("1.34", "pyproject.toml:4:1")
+    assert layer.release == Ref("1.34", "pyproject.toml:5:1")  # the key's line, not the table's
     assert layer.exceptions is not None and layer.exceptions[0].expires == "2030-01-31"
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n\n[tool.dralint]\nfail-on = 'warning'\n")
     with pytest.raises(ConfigError) as raised:
         load("pyproject.toml")
-    assert str(raised.value) == "pyproject.toml:4:1: fail-on: unknown key 'fail-on'; did you mean 'failOn'?"
+    assert str(raised.value) == "pyproject.toml:5:1: fail-on: unknown key 'fail-on'; did you mean 'failOn'?"
 
 
 @pytest.mark.parametrize(
@@ -196,3 +197,33 @@ def test_a_configuration_file_is_decoded_as_manifests_are(tmp_path: Path, monkey
     with pytest.raises(ConfigError) as raised:
         load(".dralint.yaml")
     assert str(raised.value) == ".dralint.yaml:1:10: byte 0xff is not valid UTF-8"
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="[tool.dralint] is read with tomllib (Python 3.11+)")
+def test_a_pyproject_error_points_at_its_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _pyproject_repo(tmp_path, monkeypatch, "positions.toml")
+    with pytest.raises(ConfigError) as raised:
+        load("pyproject.toml")
+    assert (
+        str(raised.value) == "pyproject.toml:14:3: exceptions[1].expires: 'soon': write a date such as \"2026-12-31\""
+    )
+
+
+def test_toml_key_positions_follow_tables_arrays_of_tables_and_dotted_keys() -> None:
+    text = (PYPROJECTS / "positions.toml").read_text(encoding="utf-8")
+    assert key_positions(text, ("tool", "dralint")) == {
+        (): (4, 1),
+        ("kubernetesVersion",): (5, 1),
+        ("exceptions",): (7, 1),
+        ("exceptions", 0): (7, 1),
+        ("exceptions", 0, "rules"): (8, 1),
+        ("exceptions", 0, "reason"): (9, 1),
+        ("exceptions", 1): (11, 1),
+        ("exceptions", 1, "rules"): (12, 1),
+        ("exceptions", 1, "reason"): (13, 1),
+        ("exceptions", 1, "expires"): (14, 3),
+        ("limits",): (16, 1),
+        ("limits", "maxDepth"): (17, 1),
+    }
+    dotted = (PYPROJECTS / "dotted-key.toml").read_text(encoding="utf-8")
+    assert key_positions(dotted, ("tool", "dralint")) == {(): (1, 1), ("kubernetesVersion",): (1, 1)}
