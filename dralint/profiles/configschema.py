@@ -110,6 +110,11 @@ def check(schema: Mapping[str, Any]) -> None:
     _check_loops(located, steps)
 
 
+# The dialect dralint validates with; a schema that names another one would be read with rules it
+# does not follow (draft-04's exclusiveMaximum is a boolean, draft-07's items may be a list).
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
 def _check_meta(schema: Mapping[str, Any]) -> None:
     from jsonschema import Draft202012Validator, FormatChecker  # 50-80 ms to import: only for a user's profile
     from jsonschema.exceptions import SchemaError
@@ -121,6 +126,9 @@ def _check_meta(schema: Mapping[str, Any]) -> None:
         Draft202012Validator.check_schema(schema, format_checker=formats)
     except SchemaError as error:
         raise SchemaDefect(tuple(error.absolute_path), f"not a valid JSON schema: {error.message}") from None
+    declared = schema.get("$schema", DIALECT)  # a string: the meta-schema says so
+    if declared.rstrip("#") != DIALECT:
+        raise SchemaDefect(("$schema",), f"{declared!r} is not JSON Schema 2020-12, the dialect dralint validates with")
 
 
 def _schemas(root: Mapping[str, Any]) -> Iterator[tuple[Mapping[str, Any], Path, Resolver[Any]]]:
