@@ -129,15 +129,21 @@ class Command:
     env: Mapping[str, str | None] | None = None  # None as a value: unset
 
 
-def run_process(command: Command, *, cwd: Path | None = None) -> tuple[float, float, int]:
-    """(CPU seconds, wall seconds, exit code) of one run of ``command``: the CPU time is the child's own,
-    from ``os.wait4`` (``RUSAGE_CHILDREN`` deltas would also count other children of this process)."""
+def with_changes(changes: Mapping[str, str | None] | None) -> dict[str, str]:
+    """This process's environment with ``changes`` made (``None`` as a value: unset)."""
     environment = dict(os.environ)
-    for name, value in (command.env or {}).items():
+    for name, value in (changes or {}).items():
         if value is None:
             environment.pop(name, None)
         else:
             environment[name] = value
+    return environment
+
+
+def run_process(command: Command, *, cwd: Path | None = None) -> tuple[float, float, int]:
+    """(CPU seconds, wall seconds, exit code) of one run of ``command``: the CPU time is the child's own,
+    from ``os.wait4`` (``RUSAGE_CHILDREN`` deltas would also count other children of this process)."""
+    environment = with_changes(command.env)
     start = time.perf_counter()
     child = subprocess.Popen(
         list(command.args), cwd=cwd, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL

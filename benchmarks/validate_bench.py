@@ -38,7 +38,18 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from figures import CORPUS, Command, Figure, Times, compile_bytecode, corpus_files, in_turn, record, side_by_side  # noqa: E402
+from figures import (  # noqa: E402
+    CORPUS,
+    Command,
+    Figure,
+    Times,
+    compile_bytecode,
+    corpus_files,
+    in_turn,
+    record,
+    side_by_side,
+    with_changes,
+)
 
 from dralint.commands.check import CheckSettings, run  # noqa: E402
 
@@ -70,10 +81,9 @@ def loaded_modules(files: list[str], env: dict[str, str | None]) -> list[str]:
         "from dralint.cli import main\n"
         "main()\n"
     )
-    environment = {**os.environ, **{k: v for k, v in env.items() if v is not None}}
     done = subprocess.run(
         [sys.executable, "-c", script, "check", "--no-config", *files],
-        env=environment,
+        env=with_changes(env),
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -6,13 +6,13 @@ release and the effective gate set travel through the pipeline as a :class:`Targ
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import field
 from typing import Literal
 
 from dralint.dataclass import dataclass
 from dralint.errors import UsageError
+from dralint.regex import compiled_on_first_use
 
 RELEASES: tuple[str, ...] = ("1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
 DEFAULT_RELEASE = "1.37"
@@ -144,13 +144,13 @@ def release_key(release: str) -> tuple[int, ...]:
 
 
 # MAJOR.MINOR[.PATCH] with an optional v, in ASCII digits (str.isdigit and int also take "１" and "²").
-_RELEASE = re.compile(r"v?([0-9]{1,4})\.([0-9]{1,4})(?:\.[0-9]{1,9})?")
+_RELEASE = compiled_on_first_use(r"v?([0-9]{1,4})\.([0-9]{1,4})(?:\.[0-9]{1,9})?")
 
 
 def normalise_release(text: str) -> str:
     """``"1.34"``, ``"v1.34"`` or ``"1.34.2"`` → ``"1.34"``; anything unsupported is a usage error."""
     candidate = text.strip()
-    written = _RELEASE.fullmatch(candidate)
+    written = _RELEASE().fullmatch(candidate)
     if written is not None:
         candidate = f"{int(written[1])}.{int(written[2])}"
     if candidate not in RELEASES:

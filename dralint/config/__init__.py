@@ -20,7 +20,6 @@ from dralint.apimachinery.fieldpath import Path
 from dralint.dataclass import dataclass
 from dralint.errors import ConfigError
 from dralint.read import userfile
-from dralint.read.tomlkeys import key_positions
 from dralint.validate import userschema as schemacheck
 
 CONFIG_NAMES = (".dralint.yaml", ".dralint.yml")
@@ -67,22 +66,10 @@ def discover(start: str = ".") -> str | None:
         directory = parent
 
 
-# Where ``[tool.dralint]`` starts (also unclosed, or after a byte order mark: then the file is
-# read, and its TOML error said); a dotted ``tool.dralint... =`` key; a ``[tool]`` table (whose
-# ``dralint = {...}`` key follows it).
-_TOOL_HEADER = re.compile(r"^\ufeff?[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*dralint\b", re.MULTILINE)
-_TOOL_DOTTED = re.compile(r"^[ \t]*tool[ \t]*\.[ \t]*dralint\b", re.MULTILINE)
-_TOOL_TABLE = re.compile(r"^[ \t]*\[[ \t]*tool[ \t]*\]", re.MULTILINE)
-_DRALINT_KEY = re.compile(r"^[ \t]*dralint[ \t]*=", re.MULTILINE)
-
-
-def _tool_line(text: str) -> int | None:
-    """The line where ``text`` seems to set ``tool.dralint`` (a header, a dotted key, a key of
-    ``[tool]``), by its look alone; TOML decides (a header inside a string is not one)."""
-    match = _TOOL_HEADER.search(text) or _TOOL_DOTTED.search(text)
-    if match is None and (table := _TOOL_TABLE.search(text)) is not None:
-        match = _DRALINT_KEY.search(text, table.end())
-    return text.count("\n", 0, match.start()) + 1 if match is not None else None
+# ``[tool.dralint]``, also unclosed (then the file is read, and its TOML error said); the other
+# ways to set the table (a dotted key, a key of ``[tool]``) are what key_positions finds of _TOOL.
+_TOOL_HEADER = re.compile(r"^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*dralint\b", re.MULTILINE)
+_TOOL = ("tool", "dralint")
 
 
 def _has_tool_table(path: str) -> bool:
@@ -98,7 +85,9 @@ def _has_tool_table(path: str) -> bool:
     if _TOOL_HEADER.search(text):
         return True
     if importlib.util.find_spec("tomllib") is None:  # pragma: no cover - Python 3.10: load says it needs 3.11
-        return _tool_line(text) is not None
+        from dralint.read.tomlkeys import key_positions
+
+        return () in key_positions(text, _TOOL)
     try:
         tool = _parse_toml(text, path).get("tool")
     except ConfigError:  # invalid TOML that has no [tool.dralint] header: another tool's file
@@ -142,14 +131,16 @@ def _display(path: str) -> str:
 def _read_pyproject(path: str, display: str) -> userfile.UserFile:
     text = userfile.read_text(path)
     data = _parse_toml(text, display)
-    line = _tool_line(text) or 1
+    from dralint.read.tomlkeys import key_positions  # only for a pyproject.toml that configures dralint
+
+    keys = key_positions(text, _TOOL)
+    line = keys.get((), (1, 1))[0]
     tool = data.get("tool", {})
     if not isinstance(tool, dict):
         raise ConfigError(f"{display}:{line}:1: tool: expected a table, got {_toml_type(tool)}")
     section = tool.get("dralint", {})
     if not isinstance(section, dict):
         raise ConfigError(f"{display}:{line}:1: tool.dralint: expected a table, got {_toml_type(section)}")
-    keys = key_positions(text, ("tool", "dralint"))
     return userfile.UserFile(display, _plain_toml(section), line=line, keys=keys)
 
 

@@ -308,11 +308,13 @@ def refuse_unreadable_inventory(plan: Plan, workspace: Workspace) -> None:
     the dry-run would still run, and every claim would look unsatisfiable for the wrong reason.
     A file that is also checked has its defects reported as findings instead.
     """
-    if not plan.effective.inventory:
+    unread = [(f, i) for f, i in workspace.issues if i.kind in _UNREADABLE and f not in workspace.checked_files]
+    if not unread or not plan.effective.inventory:
         return
+    # Which of those files are the inventory's, not context: discovered again, only in this case.
     named = {os.path.abspath(path) for path in plan.files(plan.effective.inventory)}
-    for file, issue in workspace.issues:
-        if issue.kind in _UNREADABLE and file not in workspace.checked_files and os.path.abspath(file) in named:
+    for file, issue in unread:
+        if os.path.abspath(file) in named:
             raise InputError(f"{file}:{issue.line}:{issue.column}: the inventory cannot be read: {issue.message}")
 
 

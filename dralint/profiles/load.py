@@ -318,10 +318,6 @@ def _rule(file: userfile.UserFile, at: Path, entry: Mapping[str, Any], validate:
             compile_rule(entry["rule"])
         except CelCompileError as error:
             first = error.message.split("\n", 1)[0]
-            where = file.where((*at, "rule"))
-            if error.offset is not None and file.document is not None:  # the column inside the expression
-                line, column = file.document.scalar_position((*file.base, *at, "rule"), error.offset)
-                where = f"{file.name}:{line}:{column}"
-            raise ConfigError(f"{where}: {first}") from None
+            raise ConfigError(f"{file.where((*at, 'rule'), error.offset)}: {first}") from None
     path = tuple(part for part in entry.get("path", "").split(".") if part)
     return ConfigRule(entry["rule"], entry["message"], path, entry.get("source", ""))

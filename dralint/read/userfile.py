@@ -40,8 +40,13 @@ class UserFile:
             return (self.line, self.column)
         return self.document.position(self.base + path)
 
-    def where(self, path: Path = ()) -> str:
-        line, column = self.position(path)
+    def where(self, path: Path = (), offset: int | None = None) -> str:
+        """``file:line:column`` of the value at ``path``; of its character ``offset`` when it is a string
+        scalar of a YAML document (a CEL error inside an expression)."""
+        if offset is not None and self.document is not None:
+            line, column = self.document.scalar_position(self.base + path, offset)
+        else:
+            line, column = self.position(path)
         return f"{self.name}:{line}:{column}"
 
 

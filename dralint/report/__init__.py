@@ -8,7 +8,6 @@ with ``show_suppressed``.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import importlib
 import os
@@ -159,9 +158,19 @@ def refuse_replacing_manifests(paths: Iterable[str], manifests: Iterable[str]) -
     """A usage error if a report file would replace one of ``manifests`` (files that hold Kubernetes
     objects): ``-o app.yaml`` for ``-o app.json``. A file of an earlier report, read back as
     input, holds no objects and may be replaced."""
-    existing = [path for path in paths if os.path.isfile(path)]
-    for manifest in manifests if existing else ():
-        for path in existing:
-            with contextlib.suppress(OSError):
-                if os.path.samefile(path, manifest):
-                    raise UsageError(f"-o {path}: it is one of the manifests read; write the report to another file")
+    outputs = {_file_id(path): path for path in paths if os.path.isfile(path)}
+    if not outputs:
+        return
+    for manifest in manifests:
+        path = outputs.get(_file_id(manifest))
+        if path is not None:
+            raise UsageError(f"-o {path}: it is one of the manifests read; write the report to another file")
+
+
+def _file_id(path: str) -> tuple[int, int] | None:
+    """The device and inode of ``path`` (what ``os.path.samefile`` compares), ``None`` when it cannot be read."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return (status.st_dev, status.st_ino)

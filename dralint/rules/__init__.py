@@ -240,12 +240,7 @@ def _compile_policy(rule: Rule, data: Mapping[str, Any], file: userfile.UserFile
         try:
             cel.compile_expression(text, result)
         except cel.CelCompileError as error:
-            full = (index, "policy", *path)
-            if error.offset is not None and file.document is not None:
-                line, column = file.document.scalar_position(file.base + full, error.offset)
-                where = f"{file.name}:{line}:{column}"
-            else:
-                where = file.where(full)
+            where = file.where((index, "policy", *path), error.offset)
             raise ConfigError(f"{where}: rule {rule.id}: policy.{'.'.join(map(str, path))}: {error.message}") from None
 
 
