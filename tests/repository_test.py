@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+
 import pytest
 
 from tests.conftest import ROOT
