@@ -14,5 +14,4 @@ def run() -> int:
         ):
             raise
         raise UsageError(f"dralint lsp needs {error.name}: pip install 'dralint[lsp]'") from None
-    serve()
-    return 0
+    return serve()

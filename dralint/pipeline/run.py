@@ -141,11 +141,16 @@ class Plan:
     def files(self, paths: Sequence[str], *, ignore_files: bool = True) -> list[str]:
         """The files under ``paths`` minus the excluded ones (named files too, so that hooks honour ``exclude``)."""
         found = sources.discover(paths, ignore_files=ignore_files)
-        exclude = self.effective.exclude
-        if not exclude:
+        if not self.effective.exclude:
             return found
-        root = self.root
-        return [f for f in found if f == sources.STDIN or not globs.matches_any(exclude, globs.relative_to(f, root))]
+        return [f for f in found if not self.excluded(f)]
+
+    def excluded(self, path: str) -> bool:
+        """Whether the configuration's ``exclude`` leaves ``path`` out (standard input never is)."""
+        exclude = self.effective.exclude
+        if not exclude or path == sources.STDIN:
+            return False
+        return globs.matches_any(exclude, globs.relative_to(path, self.root))
 
     def options(
         self, *, simulate: bool = True, rule_options: Mapping[str, Mapping[str, object]] | None = None
