@@ -167,45 +167,54 @@ class DralintServer(LanguageServer):
             checking = pipeline.checking(pipeline.Request(no_config=True))
         session = Session(checking)
         self.facts = selectors.Facts(profiles=checking.plan.profiles)  # until the inventory is read
-        try:
-            files = checking.plan.inputs(())
-        except DralintError as error:  # a workspace without manifests yet: documents are added as they open
-            self.log(f"dralint: {error}")
-            files = []
-        if len(files) > self.max_files:
-            files = _bounded(files, _inventory(checking.plan), self.max_files)
-            self.window_show_message(
-                types.ShowMessageParams(
-                    types.MessageType.Warning,
-                    f"dralint: the workspace has more manifests than maxFiles ({self.max_files}): only "
-                    f"{self.max_files} are read for the checks across files (the inventory first); exclude "
-                    "folders in .dralint.yaml (exclude:) or raise initializationOptions.maxFiles",
-                )
-            )
         for uri, document in self.workspace.text_documents.items():  # a restart keeps the unsaved buffers
             name = self.name_of(uri)
             if not checking.plan.excluded(name):
                 session.set_text(name, document.source)
         self.session = session
         self.indexed = False
-        self.index(session, files)
+        self.index(session)
 
-    def index(self, session: Session, files: list[Input]) -> None:
-        """Read ``files`` into ``session`` in a thread; then run the checks across files."""
+    def index(self, session: Session) -> None:
+        """Find the workspace's files and read them into ``session`` in a thread; then run the checks across files."""
         started = time.perf_counter()
+        plan, limit = session.checking.plan, self.max_files
 
         def cancelled() -> bool:  # the configuration changed (a new session), or the client is leaving
             return self.session is not session or self.stopping
 
-        future = _in_thread(partial(session.index, files, cancelled=cancelled))
+        def work() -> tuple[int, str | None]:
+            """How many files ``dralint check .`` would read (or why none), the first ``limit`` of them read."""
+            try:
+                files = plan.inputs(())
+            except DralintError as error:  # a workspace without manifests yet: documents are added as they open
+                return 0, str(error)
+            chosen = _bounded(files, _inventory(plan), limit) if len(files) > limit else files
+            session.index(chosen, cancelled=cancelled)
+            return len(files), None
+
+        future = _in_thread(work)
         future.add_done_callback(lambda done: self._indexed(session, done, started))
 
-    def _indexed(self, session: Session, done: asyncio.Future[int], started: float) -> None:
+    def _indexed(self, session: Session, done: asyncio.Future[tuple[int, str | None]], started: float) -> None:
         if self.session is not session or self.stopping:
             return
         error = done.exception()
         if error is not None:  # what was read is used: the checks across files still run on it
             self.failed("indexing the workspace", error)
+        else:
+            found, problem = done.result()
+            if problem is not None:
+                self.log(f"dralint: {problem}")
+            if found > self.max_files:
+                self.window_show_message(
+                    types.ShowMessageParams(
+                        types.MessageType.Warning,
+                        f"dralint: the workspace has {found} manifests, more than maxFiles ({self.max_files}): "
+                        f"{self.max_files} are read for the checks across files (the inventory first); exclude "
+                        "folders in .dralint.yaml (exclude:) or raise initializationOptions.maxFiles",
+                    )
+                )
         self.indexed = True
         took = (time.perf_counter() - started) * 1000
         self.log(f"{INDEXED} {len(session.files)} files in {self.root} ({took:.0f} ms)")
@@ -362,6 +371,9 @@ class DralintServer(LanguageServer):
         )
 
 
+_WORKER = "dralint-check"
+
+
 def _in_thread(function: Callable[[], _T]) -> asyncio.Future[_T]:
     """``function()`` in a daemon thread, as a future of the running loop.
 
@@ -390,7 +402,7 @@ def _in_thread(function: Callable[[], _T]) -> asyncio.Future[_T]:
         with contextlib.suppress(RuntimeError):  # the loop is closed: the server is gone
             loop.call_soon_threadsafe(settle, result, error)
 
-    threading.Thread(target=work, name="dralint-check", daemon=True).start()
+    threading.Thread(target=work, name=_WORKER, daemon=True).start()
     return future
 
 
@@ -669,4 +681,12 @@ def serve() -> int:
     # "I/O operation on closed file", an internal error, after every normal shutdown).
     with os.fdopen(os.dup(sys.stdout.fileno()), "wb") as output:
         server.start_io(sys.stdin.buffer, output)
-    return 0 if server.stopping else 1
+    code = 0 if server.stopping else 1
+    if any(thread.name == _WORKER and thread.is_alive() for thread in threading.enumerate()):
+        # An index or a check still runs (see _in_thread): Python's finalisation would stop its
+        # thread inside a C++ extension (RE2), which aborts the process ("terminate called
+        # without an active exception", exit -6). Nothing of it is wanted any more.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code

@@ -87,9 +87,7 @@ def walked(path: str) -> bool:
         return False
     ignore = IgnoreFiles()
     folders = ["/".join(parts[:n]) for n in range(1, len(parts))]
-    return not any(ignore.ignored(folder, is_dir=True) for folder in folders) and not ignore.ignored(
-        path, is_dir=False
-    )
+    return not any(ignore.ignored(folder, is_dir=True) for folder in folders) and not ignore.ignored(path, is_dir=False)
 
 
 @dataclass(slots=True)
