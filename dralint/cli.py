@@ -163,7 +163,7 @@ def _layer(
     baseline: str | None = None,
 ) -> Any:
     """The command-line layer of the settings: only what was given (``None`` lets environment and file decide)."""
-    from dralint.config.resolve import Layer, Ref
+    from dralint.config.resolve import Layer, Ref, named_by
 
     def refs(values: tuple[str, ...], flag: str) -> tuple[Ref, ...] | None:
         parts = [p.strip() for value in values for p in value.split(",") if p.strip()]
@@ -180,6 +180,7 @@ def _layer(
         exclude=exclude or None,
         fail_on=Ref(fail_on, "--fail-on") if fail_on is not None else None,
         baseline=baseline,
+        named=named_by(None, inventory=inventory, rule_paths=rules, profile_paths=profiles, baseline=baseline),
     )
 
 
@@ -634,6 +635,17 @@ def profile_extract(
         inventory=inventory, drivers=drivers, output=output, config=config, no_config=no_config
     )
     _run(lambda: command.extract(settings))
+
+
+@profile.command("show")
+@click.argument("driver")
+@_config_option
+@_no_config_option
+def profile_show(driver: str, config: str | None, no_config: bool) -> None:
+    """Print the driver profile dralint uses for DRIVER (yours from profiles:, else the shipped one)."""
+    from dralint.commands import profile as command
+
+    _run(lambda: command.show(command.ShowSettings(driver=driver, config=config, no_config=no_config)))
 
 
 @main.command()

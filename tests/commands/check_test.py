@@ -64,8 +64,8 @@ def test_exit_code_does_not_depend_on_the_format(fmt: str) -> None:
             "dralint: error: unknown format 'yaml'; known: auto, concise, full, github, json, junit, sarif, text",
         ),
         (["--select", "DRA2000"], "dralint: error: --select: unknown rule 'DRA2000'; did you mean 'DRA200'?"),
-        (["--config", "nowhere.yaml"], "dralint: error: nowhere.yaml: no such file"),
-        (["--baseline", "nowhere.json"], "dralint: error: nowhere.json: no such baseline file"),
+        (["--config", "nowhere.yaml"], "dralint: error: --config: nowhere.yaml: no such file\n"),
+        (["--baseline", "nowhere.json"], "dralint: error: --baseline: nowhere.json: no such file or directory\n"),
     ],
 )
 def test_usage_and_configuration_errors_exit_2_with_one_line(args: list[str], message: str) -> None:
