@@ -21,6 +21,7 @@ from dralint.report.simulation.model import (
     PodRow,
     PoolRow,
     SimulationReport,
+    placed_summary,
     unplaced_subject,
 )
 
@@ -42,8 +43,7 @@ def _body(report: SimulationReport) -> Iterator[str]:
         return
     release = text(report.target.get("kubernetesVersion", ""))
     yield (
-        f'<p class="summary" id="summary">{report.placed} of {len(report.pods)} pods placed on {report.nodes} nodes '
-        f"(Kubernetes {release}, {text(report.strategy)}).</p>"
+        f'<p class="summary" id="summary">{text(placed_summary(report))} (Kubernetes {release}).</p>'
     )
     yield '<h2>Nodes</h2><div id="nodes">'
     yield (

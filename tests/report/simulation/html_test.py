@@ -97,7 +97,7 @@ def test_html_report_renders_groups_and_workloads_in_chromium(tmp_path: Path) ->
     page.feed(chromium("--dump-dom", _report(tmp_path).as_uri()))
     # The partitionable node's selectors read an attribute the kubectl-list GPUs lack: the pods of
     # partitions.yaml hit CEL runtime errors, the Job with the extended resource takes node-0.
-    assert page.texts["summary"] == "3 of 10 pods placed on 3 nodes (Kubernetes 1.37, pack)."
+    assert page.texts["summary"] == "3 of 10 pods placed; 3 nodes in the cluster; strategy pack (Kubernetes 1.37)."
     # node-0 comes from the node pool "node" of an Inventory; worker-1 is only named by slices (no
     # labels but its hostname); worker-2 is a Node labelled pool=l4
     assert page.groups == ["node", "", "pool=l4"]
