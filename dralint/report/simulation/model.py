@@ -253,10 +253,11 @@ def pool_rows(pools: Iterable[PoolUtilisation]) -> tuple[PoolRow, ...]:
 
 
 def target_of(analysis: Analysis) -> dict[str, Any]:
-    """The target cluster as reports show it: the release and the feature gates set explicitly."""
+    """The target cluster as reports show it: the release and every feature gate as it is there (the
+    defaults of the release with the gates given applied), as ``check``'s JSON shows them."""
     return {
         "kubernetesVersion": analysis.target.release,
-        "featureGates": dict(sorted(analysis.target.overrides.items())),
+        "featureGates": dict(sorted(analysis.target.gates.items())),
     }
 
 
