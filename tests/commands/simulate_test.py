@@ -107,7 +107,7 @@ def test_simulate_json_has_a_version_and_the_targets_effective_gates_as_check_sh
     gates = ("--feature-gates", "DRAConsumableCapacity=true")
     simulated = json.loads(_invoke(*inputs, *gates, "-f", "json")[1])
     checked = json.loads(in_root("check", "--no-config", *inputs, *gates, "-f", "json")[1])
-    assert simulated["version"] == 1 and list(simulated)[0] == "version"
+    assert simulated["version"] == 1 and next(iter(simulated)) == "version"
     assert simulated["target"] == checked["target"]
     assert simulated["target"]["featureGates"]["DRAConsumableCapacity"] is True
     assert len(simulated["target"]["featureGates"]) > 1  # every gate of the release, not only those given

@@ -29,6 +29,7 @@ def _report(tmp_path: Path) -> Path:
         main,
         [
             "simulate",
+            "--no-config",
             str(SIMULATE / "workloads/mixed.yaml"),
             "--inventory",
             str(SIMULATE / "inventory/kubectl-list.yaml"),
