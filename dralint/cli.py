@@ -669,7 +669,8 @@ def profile_show(driver: str, config: str | None, no_config: bool) -> None:
 @click.option("--stdio", is_flag=True, help="Speak over standard input and output (the default and only transport).")
 def lsp(stdio: bool) -> None:
     """Run the language server (LSP over standard input and output) for editors: diagnostics across the
-    workspace, hover, quick fixes and completion in CEL selectors. Needs: pip install 'dralint[lsp]'."""
+    workspace, hover, quick fixes and completion in CEL selectors. Needs the lsp extra (pygls), which
+    pip install -e '.[dev]' in a clone includes."""
     from dralint.commands import lsp as command
 
     _run(command.run)
