@@ -1,7 +1,8 @@
 """The DRA CEL environment, device values and selectors (``k8s.io/dynamic-resource-allocation/cel``).
 
 ``selector_environment()`` is the scheduler's StoredExpressions environment; with a target it is
-the API server's NewExpressions environment for that release and feature gates. A
+the API server's NewExpressions environment for that release and feature gates, built from what
+that release's ``cel/compile.go`` (:func:`dra_options`) and ``base.go`` declare. A
 :class:`DeviceValue` is built once per device; :meth:`Selector.matches` evaluates a selector on
 it, memoised by the device's projection onto the attribute and capacity paths the selector reads.
 """
@@ -16,6 +17,7 @@ from dralint.cel.checker.decls import Environment, Overload
 from dralint.cel.checker.types import ANY, BOOL, DYN, STRING, Type, map_of, object_type
 from dralint.cel.device import DeviceValue
 from dralint.cel.errors import CelCompileError, CelRuntimeError
+from dralint.cel.lib import semver
 from dralint.cel.lib.environments import VersionedOption, base_options, build, compatibility_version
 from dralint.cel.lib.quantity import QUANTITY
 from dralint.cel.lib.semver_value import SemverError
@@ -107,58 +109,105 @@ def _install_includes(env: Environment) -> None:
     )
 
 
+def _semver_v0(env: Environment) -> None:
+    semver.install(env, version=0)
+
+
 def dra_options(*, consumable_capacity: bool, list_type_attributes: bool) -> list[VersionedOption]:
-    """DRA's versioned options; the device declarations are selected by the two feature gates."""
+    """DRA's versioned options as each release's ``cel/compile.go`` declares them (``shipped`` says
+    which); the device declarations are selected by the two feature gates."""
     cc, lta = consumable_capacity, list_type_attributes
+    device_131 = _declare_device(_device_fields(consumable_capacity=False, list_type_attributes=False))
+    device_134 = _declare_device(_device_fields(consumable_capacity=True, list_type_attributes=False))
     return [
-        VersionedOption("1.31", _bind_macro),
+        # kubernetes-1.31: introduced "1.0" so that new expressions have it, with DRA's own semver
+        # library (cel/semverlib.go: version 0's functions, no normalisation).
+        VersionedOption("1.0", _bind_macro, shipped=("1.31", "1.31")),
+        VersionedOption("1.0", device_131, shipped=("1.31", "1.31")),
+        VersionedOption("1.0", _semver_v0, shipped=("1.31", "1.31")),
+        # kubernetes-1.32 on: introduced 1.31; Kubernetes' semver library at version 0 until the base
+        # environment has it (1.33, version 1), kept for new expressions until then.
+        VersionedOption("1.31", _bind_macro, shipped=("1.32", None)),
+        VersionedOption("1.31", device_131, shipped=("1.32", "1.33")),
+        VersionedOption("1.31", _semver_v0, shipped=("1.32", "1.32")),
+        VersionedOption("1.31", _semver_v0, removed="1.33", shipped=("1.33", "1.33")),
+        # kubernetes-1.34 to 1.36: DRAConsumableCapacity picks the declaration; in 1.36
+        # DRAListTypeAttributes makes attribute values dyn in both.
         VersionedOption(
             "1.31",
-            _declare_device(_device_fields(consumable_capacity=False, list_type_attributes=False)),
-            enabled=not cc and not lta,
+            _declare_device(_device_fields(consumable_capacity=False, list_type_attributes=lta)),
+            enabled=not cc,
+            shipped=("1.34", "1.36"),
         ),
         VersionedOption(
             "1.34",
-            _declare_device(_device_fields(consumable_capacity=True, list_type_attributes=False)),
-            enabled=cc and not lta,
+            _declare_device(_device_fields(consumable_capacity=True, list_type_attributes=lta)),
+            enabled=cc,
+            shipped=("1.34", "1.36"),
         ),
+        # kubernetes-1.37: one declaration per combination of the gates, oldest first (the stored
+        # environment keeps the last).
+        VersionedOption("1.31", device_131, enabled=not cc and not lta, shipped=("1.37", None)),
+        VersionedOption("1.34", device_134, enabled=cc and not lta, shipped=("1.37", None)),
         VersionedOption(
             "1.36",
             _declare_device(_device_fields(consumable_capacity=False, list_type_attributes=True)),
             enabled=not cc and lta,
+            shipped=("1.37", None),
         ),
         VersionedOption(
             "1.36",
             _declare_device(_device_fields(consumable_capacity=True, list_type_attributes=True)),
             enabled=cc and lta,
+            shipped=("1.37", None),
         ),
         VersionedOption("1.36", _install_includes, enabled=lta),
     ]
 
 
 @lru_cache(maxsize=64)
-def _environment(release: str | None, consumable_capacity: bool, list_type_attributes: bool) -> Environment:
-    if release is None:
-        # StoredExpressions: everything; the newest device declaration wins.
-        options = base_options() + dra_options(consumable_capacity=True, list_type_attributes=True)
-        env = build("dra-stored", options, compatibility=None, honour_gates=False)
-    else:
-        options = base_options() + dra_options(
-            consumable_capacity=consumable_capacity, list_type_attributes=list_type_attributes
+def _environment(
+    release: str | None, stored: bool, consumable_capacity: bool, list_type_attributes: bool
+) -> Environment:
+    options = base_options() + dra_options(
+        consumable_capacity=consumable_capacity, list_type_attributes=list_type_attributes
+    )
+    if stored:
+        # StoredExpressions: every option the release's code ships; the newest device declaration wins.
+        env = build(
+            f"dra-stored-{release or 'newest'}", options, release=release, compatibility=None, honour_gates=False
         )
-        env = build(f"dra-new-{release}", options, compatibility=compatibility_version(release), honour_gates=True)
+    else:
+        assert release is not None
+        env = build(
+            f"dra-new-{release}",
+            options,
+            release=release,
+            compatibility=compatibility_version(release),
+            honour_gates=True,
+        )
     env.cost_limit = COST_LIMIT
     env.sizes = _device_sizes
     return env
 
 
-def selector_environment(*, target: Target | None = None) -> Environment:
-    """The allocator's StoredExpressions environment, or the API server's NewExpressions one for ``target``."""
+def selector_environment(*, target: Target | None = None, stored: bool = False) -> Environment:
+    """The allocator's StoredExpressions environment of the newest release; for ``target``, the API
+    server's NewExpressions environment of its release and gates (``stored``: its StoredExpressions one)."""
     if target is None:
-        return _environment(None, True, True)
+        return _environment(None, True, True, True)
     return _environment(
-        target.release, target.enabled("DRAConsumableCapacity"), target.enabled("DRAListTypeAttributes")
+        target.release,
+        stored,
+        target.enabled("DRAConsumableCapacity"),
+        target.enabled("DRAListTypeAttributes"),
     )
+
+
+def cost_limit_enforced(target: Target) -> bool:
+    """Whether the API server rejects a new selector whose estimated cost exceeds :data:`COST_LIMIT`:
+    from 1.32 on (kubernetes#128101); 1.31 only stops the evaluation at run time."""
+    return target.release != "1.31"
 
 
 @dataclass(frozen=True, slots=True)

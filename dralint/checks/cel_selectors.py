@@ -69,7 +69,7 @@ def _selectors(holder: Any, path: Path) -> Iterator[tuple[Path, str]]:
 
 
 def _check_expression(target: Target, env: Any, obj: Any, path: Path, expression: str) -> Iterator[Violation]:
-    from dralint.cel.dra import COST_LIMIT, compile_selector
+    from dralint.cel.dra import COST_LIMIT, compile_selector, cost_limit_enforced
 
     if len(expression.encode("utf-8")) > MAX_LENGTH:
         return  # the API server does not compile it; its length is an API validation finding
@@ -78,7 +78,7 @@ def _check_expression(target: Target, env: Any, obj: Any, path: Path, expression
     except CelCompileError as error:
         yield from _compile_error(target, obj, path, expression, error)
         return
-    if selector.program.max_cost > COST_LIMIT:
+    if selector.program.max_cost > COST_LIMIT and cost_limit_enforced(target):
         yield Violation(
             RuleId.SELECTOR_COST_EXCEEDS_LIMIT,
             f"too complex, exceeds cost limit: estimated worst-case cost {selector.program.max_cost} "
