@@ -364,6 +364,12 @@ class Selector:
             return result
         raise CelRuntimeError(_not_bool(result))
 
+    def error_offset(self, device: DeviceValue) -> int | None:
+        """Where in the expression the evaluation on ``device`` fails (see :meth:`Program.error_offset`)."""
+        if device.error is not None:
+            return None  # the device's own attribute fails, before the selector runs
+        return self.program.error_offset({"device": device.value})
+
     def matches(self, device: DeviceValue) -> bool:
         """Whether ``device`` satisfies the selector; raises :class:`CelRuntimeError` like upstream."""
         if device.error is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from ruamel.yaml import YAML
@@ -192,3 +193,18 @@ def test_device_value_is_shared_by_devices_made_of_the_same_maps() -> None:
     assert device_value("other.example.com", twin) is not shared  # the driver is part of the value
     own = device_value("gpu.example.com", alike)  # equal maps, not the same ones: a value of its own
     assert own is not shared and (own.value, own.flat, own.error) == (shared.value, shared.flat, shared.error)
+
+
+ERROR_POSITIONS = YAML(typ="safe", pure=True).load((FIXTURES / "error_positions.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", ERROR_POSITIONS, ids=[c["expression"][:50] for c in ERROR_POSITIONS])
+def test_selector_error_offset_is_the_node_raising_it(case: dict[str, Any]) -> None:
+    selector = compile_selector(case["expression"])
+    offset = selector.error_offset(_slice_devices()["fine"])
+    assert (case["expression"][offset:] if offset is not None else None) == case["at"]
+
+
+def test_selector_error_offset_is_none_for_the_devices_own_error() -> None:
+    selector = compile_selector('device.attributes["gpu.example.com"].modle == "A100"')
+    assert selector.error_offset(_slice_devices()["bad-version"]) is None
