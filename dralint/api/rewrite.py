@@ -77,12 +77,13 @@ def _nest_request(request: MutableMapping[str, Any]) -> None:
     _wrap(request, "exactly", [key for key in request if key in FLAT_REQUEST_FIELDS])
 
 
-def _wrap(mapping: MutableMapping[str, Any], wrapper: str, keys: list[str]) -> None:
-    """Move ``keys`` of ``mapping`` into a new ``mapping[wrapper]``, placed where the first of them was."""
-    if not keys:
+def _wrap(mapping: MutableMapping[str, Any], wrapper: str, keys: list[str], *, always: bool = False) -> None:
+    """Move ``keys`` of ``mapping`` into a new ``mapping[wrapper]``, placed where the first of them was
+    (with ``always``, an empty wrapper at the end when there is none)."""
+    if not keys and not always:
         return
     inner = _empty_like(mapping)
-    position = list(mapping).index(keys[0])
+    position = list(mapping).index(keys[0]) if keys else len(mapping)
     for key in keys:
         _move(mapping, inner, key)
     _insert(mapping, position, wrapper, inner)
@@ -119,8 +120,10 @@ def _unwrap(mapping: MutableMapping[str, Any], wrapper: str, at: Path) -> None:
 
 
 def _wrap_basic(device: MutableMapping[str, Any]) -> None:
-    """Device fields → ``basic``: everything but the name, in its order."""
-    _wrap(device, "basic", [key for key in device if key != "name"])
+    """Device fields → ``basic``: everything but the name, in its order. A device with only a name
+    gets an empty ``basic``, as the API server writes v1beta1 devices: 1.31 and 1.32 refuse a device
+    without one (``spec.devices[i].basic: Required value``)."""
+    _wrap(device, "basic", [key for key in device if key != "name"], always=True)
 
 
 def _convert_capacity(device: MutableMapping[str, Any], source: str, target: str, at: Path) -> None:
