@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import MutableMapping
 from typing import Any
 
-from dralint.api.convert import FLAT_REQUEST_FIELDS, FLAT_VERSIONS, drop_unset_node_fields
+from dralint.api.convert import FLAT_REQUEST_FIELDS, FLAT_VERSIONS, drop_unset_node_fields, is_flat_exactly
 from dralint.api.versions import VERSIONS
 from dralint.apimachinery.fieldpath import Path, render
 from dralint.errors import InputError
@@ -73,8 +73,17 @@ def _requests(spec: Any) -> list[tuple[int, MutableMapping[str, Any]]]:
 
 
 def _nest_request(request: MutableMapping[str, Any]) -> None:
-    """Flat request → ``exactly``: its exact-request fields move into a new ``exactly`` where the first one was."""
-    _wrap(request, "exactly", [key for key in request if key in FLAT_REQUEST_FIELDS])
+    """Flat request → ``exactly``: its exact-request fields move into a new ``exactly`` where the first one was.
+
+    When they all hold their "not set" value (a request of ``firstAvailable`` alternatives with
+    ``count: 0``), the API server makes no ``exactly`` of them, and they go."""
+    keys = [key for key in request if key in FLAT_REQUEST_FIELDS]
+    if not is_flat_exactly(request):
+        for key in keys:
+            _pop_comment(request, key)
+            del request[key]
+        return
+    _wrap(request, "exactly", keys)
 
 
 def _wrap(mapping: MutableMapping[str, Any], wrapper: str, keys: list[str], *, always: bool = False) -> None:

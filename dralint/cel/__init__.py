@@ -63,7 +63,7 @@ _LAZY = {
     "compile_selector": "dralint.cel.dra",
     "device_value": "dralint.cel.dra",
     "estimate_cost": "dralint.cel.dra",
-    "selector_environment": "dralint.cel.dra",
+    "selector_environment": "dralint.cel.dra_environment",
     "Program": "dralint.cel.program",
     "compile": "dralint.cel.program",
     "policy_environment": "dralint.cel.policy",

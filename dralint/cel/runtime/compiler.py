@@ -31,7 +31,16 @@ from dralint.cel.parser.nodes import (
 )
 from dralint.cel.pricing import LIST_CREATE_COST, MAP_CREATE_COST, Pricing
 from dralint.cel.runtime import semantics as runtime
-from dralint.cel.runtime.closures import NOT_CONSTANT, Cancelled, ErrorValue, Fn, FoldError, const
+from dralint.cel.runtime.closures import (
+    NOT_CONSTANT,
+    Cancelled,
+    ErrorValue,
+    Fn,
+    FoldError,
+    LocatedError,
+    const,
+    located,
+)
 from dralint.cel.runtime.comprehensions import comprehension
 from dralint.cel.runtime.costs import call_cost, cost_before
 from dralint.cel.runtime.dispatch import bind, direct_call
@@ -61,28 +70,6 @@ class CompiledProgram:
         for name, slot in self.slots.items():
             frame[slot] = activation[name] if name in activation else _Missing(name)
         return frame
-
-
-class LocatedError(CelRuntimeError):
-    """A runtime error and the id of the innermost node that raised it."""
-
-    def __init__(self, message: str, node: int) -> None:
-        super().__init__(message)
-        self.node = node
-
-
-def _located(fn: Fn, node: int) -> Fn:
-    def run(f: list[Any]) -> Any:
-        try:
-            return fn(f)
-        except LocatedError:
-            raise
-        except CelRuntimeError as error:
-            if type(error) is not CelRuntimeError:  # a kind of its own (the cost limit): left as it is
-                raise
-            raise LocatedError(error.message, node) from None
-
-    return run
 
 
 class _Missing:
@@ -140,7 +127,7 @@ class Compiler:
     def compile(self, e: Expr) -> tuple[Fn, Any]:
         fn, value = self._compile(e)
         if self.locate and value is NOT_CONSTANT:
-            fn = _located(fn, e.id)
+            fn = located(fn, e.id)
         return fn, value
 
     def _compile(self, e: Expr) -> tuple[Fn, Any]:
