@@ -1,4 +1,4 @@
-"""What the API server's defaulting changes in a device request that the user did not mean (DRA134, DRA135).
+"""What the API server's defaulting changes in a device request that the user did not mean (DRA140, DRA141).
 
 A request's ``count`` is an integer without "unset": ``count: 0`` is the same as no count, and
 defaulting (``SetDefaults_ExactDeviceRequest`` / ``SetDefaults_DeviceSubRequest``, every release
