@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from dralint.allocator.capacity import Amount, Demand, demand_fits, requested_amounts
 from dralint.allocator.constraints import Constraint, claim_constraint
+from dralint.allocator.derived import derive
 from dralint.allocator.devices import DeviceInfo
 from dralint.allocator.scope import NodeScope
 from dralint.allocator.selection import per_device_node_matches, selectors_match
@@ -34,6 +35,8 @@ class RequestData:
         "claim_index",
         "count",
         "demands",
+        "derived",
+        "derived_values",
         "device_class",
         "matched",
         "mode",
@@ -68,6 +71,8 @@ class RequestData:
         self.capacity: dict[str, Amount] | None = (
             requested_amounts(request.capacity.requests) if request.capacity is not None else None
         )
+        self.derived = request.derived_attributes
+        self.derived_values: dict[int, dict[str, model.DeviceAttribute]] = {}  # device key -> derived attributes
         self.all_devices: list[DeviceInfo] = []
         self.selectable: dict[int, bool] = {}
         self.demands: dict[int, Demand] = {}
@@ -104,6 +109,11 @@ class RequestData:
                 cache, self.device_class.selectors, device, self.class_owner
             ) and selectors_match(cache, self.selectors, device, self.claim_owner)
         result = matched and (not device.slice.per_device_node_selection or per_device_node_matches(device, scope.node))
+        if result and self.derived and scope.features.derived_attributes:
+            # Evaluated once the device passed the request's selectors; an error aborts like theirs.
+            self.derived_values[key] = derive(
+                scope.cache.derived, self.derived, device, claim_ref(self.claim), self.name
+            )
         self.selectable[key] = result
         return result
 
