@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ALLOCATION_RESULTS_MAX_SIZE",
     "DEFAULT_SEARCH_BUDGET",
+    "NEWEST",
     "AllocatedState",
     "Allocator",
     "AllocatorError",

@@ -100,7 +100,7 @@ def explain(claims: Sequence[model.ResourceClaim], scope: NodeScope) -> Explanat
 def _request(
     claim_index: int, claim: model.ResourceClaim, part: model.RequestPart, scope: NodeScope, pools: Sequence[Pool]
 ) -> RequestExplanation:
-    spec, label, registry = part.spec, part.label, scope.registry
+    spec, label, features, registry = part.spec, part.label, scope.features, scope.registry
     ref = claim_ref(claim)
     device_class = scope.classes.get(spec.device_class_name)
     if device_class is None:
@@ -108,7 +108,9 @@ def _request(
             ref, label, spec.allocation_mode, spec.count, 0, 0, {},
             error=f'deviceclass.resource.k8s.io "{spec.device_class_name}" not found',
         )  # fmt: skip
-    data = RequestData(claim_index, claim, part.name, part.parent, device_class, spec)
+    data = RequestData(
+        claim_index, claim, part.name, part.parent, device_class, spec, fractional=features.fractional_capacity_range
+    )
     # Scalar mode: a device only needs the attribute here, whatever the other picks hold.
     constraints = [
         built

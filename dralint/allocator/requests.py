@@ -38,6 +38,7 @@ class RequestData:
         "derived",
         "derived_values",
         "device_class",
+        "fractional",
         "matched",
         "mode",
         "name",
@@ -56,8 +57,11 @@ class RequestData:
         parent: str | None,
         device_class: model.DeviceClass,
         request: model.ExactDeviceRequest | model.DeviceSubRequest,
+        *,
+        fractional: bool = False,
     ) -> None:
         self.claim_index = claim_index
+        self.fractional = fractional  # DRAFractionalCapacityRange
         self.claim = claim
         self.name = name
         self.parent = parent
@@ -82,7 +86,7 @@ class RequestData:
         """What this request asks of the device's capacities (cached)."""
         found = self.demands.get(device.key)
         if found is None:
-            found = self.demands[device.key] = Demand(self.capacity, device.capacities)
+            found = self.demands[device.key] = Demand(self.capacity, device.capacities, fractional=self.fractional)
         return found
 
     @property
@@ -251,7 +255,9 @@ def _validate_request(
             claim=ref,
             request=name,
         )
-    data = RequestData(claim_index, claim, name, part.parent, device_class, request)
+    data = RequestData(
+        claim_index, claim, name, part.parent, device_class, request, fractional=features.fractional_capacity_range
+    )
     data.matched = scope.cache.matched(device_class.selectors, request.selectors)
     if data.mode == "ExactCount":
         return data

@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from dralint.allocator import AllocatorError, Explanation, Features
-from dralint.allocator.prepare import apply_taint_rules, features_for, taint_rules_apply
+from dralint.allocator.prepare import apply_taint_rules, features_for, release_for, taint_rules_apply
 from dralint.api import model
 from dralint.api.versions import Target
 from dralint.cluster import pods as pods_module
@@ -182,7 +182,14 @@ class Analysis:  # not slotted: it caches lazily computed properties
     def empty(self) -> Cluster:
         """The inventory's devices with nothing allocated, not even what the inventory says is in use."""
         cluster = self.cluster
-        return Cluster(cluster.slices, cluster.classes, self.features, budget=cluster.budget, contents=cluster.contents)
+        return Cluster(
+            cluster.slices,
+            cluster.classes,
+            self.features,
+            budget=cluster.budget,
+            contents=cluster.contents,
+            release=cluster.release,
+        )
 
     def never_allocatable(self, claim: model.ResourceClaim) -> list[why.RequestWhy] | AllocatorError | None:
         """Why a claim no pod uses could not be allocated on any node of the empty cluster.
@@ -259,19 +266,19 @@ def analyse(
     namespaces, for the namespaceSelector of pod affinity terms; ``produced`` the claims and
     templates other objects create (not dry-run: their content is unknown).
     """
-    features = features_for(target)
+    features, release = features_for(target), release_for(target)
     slices = [entry.slice for entry in inventory.slices]
-    if taint_rules_apply(target):
-        slices = apply_taint_rules(slices, [entry.rule for entry in inventory.taint_rules])
     classes = {name: entry.device_class for name, entry in inventory.classes.items()}
+    if taint_rules_apply(target):
+        slices = apply_taint_rules(slices, [entry.rule for entry in inventory.taint_rules], classes)
     index = pods_module.claim_index(normalised.values(), rejected, produced)
     extended = pods_module.extended_resource_classes(inventory.classes) if target.enabled("DRAExtendedResource") else {}
     pods = pods_module.expand(pod_templates, index, inventory.nodes, extended, rejected=rejected_workloads)
     # The scheduler evaluates selectors in the StoredExpressions environment (everything enabled).
     budget = SearchBudget(limits.max_search_steps, limits.max_dry_run_steps)
     contents = SliceContents()
-    cluster = Cluster(slices, classes, features, budget=budget, contents=contents)
-    base = Cluster(slices, classes, features, budget=budget, contents=contents)
+    cluster = Cluster(slices, classes, features, budget=budget, contents=contents, release=release)
+    base = Cluster(slices, classes, features, budget=budget, contents=contents, release=release)
     existing = [entry.claim for entry in inventory.allocated]
     for claims_cluster in (cluster, base):
         claims_cluster.add(c.allocation for c in existing if c.allocation is not None)
