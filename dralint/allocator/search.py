@@ -324,9 +324,7 @@ class Search:
                     if all(value == 0 for value in allocating.values()):
                         del self.allocating_capacity[key]
         elif self.features.partitionable_devices and device.consumes:
-            deallocate_counters(
-                device, counters_key(device, pick.pool, in_slice=self.in_slice), self.consumed_counters
-            )
+            deallocate_counters(device, counters_key(device, pick.pool, in_slice=self.in_slice), self.consumed_counters)
         if pick.groups:
             rollback(pick.groups, self.consumed_groups[pick.pool.name])
         self.results[c].pop()

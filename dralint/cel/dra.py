@@ -391,8 +391,7 @@ def _compile_expression(expression: str, env: Environment) -> Selector | CelComp
         checked = check(expression, env)
         if checked.output_type not in _DERIVED_TYPES:
             raise CelCompileError(
-                "must evaluate to a string, int, bool or version, or a list of one of them, "
-                f"not {checked.output_type}",
+                f"must evaluate to a string, int, bool or version, or a list of one of them, not {checked.output_type}",
                 None,
                 (),
                 "result-type",
