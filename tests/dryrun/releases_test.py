@@ -8,22 +8,11 @@ from __future__ import annotations
 
 from dralint.dryrun.analysis import Analysis
 from testing.simulate import context
+from testing.simulate import placement_rows as _placements
 
 
 def _dry_run(name: str, release: str, **gates: bool) -> Analysis:
     return context(f"releases/{name}", release=release, gates=gates).dry_run()
-
-
-def _placements(analysis: Analysis) -> list[tuple[str, str, str, str]]:
-    return [
-        (
-            p.pod.name,
-            p.outcome,
-            p.node or "-",
-            ",".join(r.device for _, a in p.allocations for r in a.results),
-        )
-        for p in analysis.simulation.placements
-    ]
 
 
 def test_partitionable_devices_with_counters_in_their_slice_allocate_on_1_33_and_1_34() -> None:
