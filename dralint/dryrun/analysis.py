@@ -20,6 +20,7 @@ from dralint.cluster import pods as pods_module
 from dralint.cluster.inventory import Inventory
 from dralint.dataclass import dataclass
 from dralint.diagnose import demand, hints, why
+from dralint.dryrun import nodealloc
 from dralint.dryrun.filters import PlacedPods
 from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Strategy, simulate
 from dralint.dryrun.shapes import SliceContents
@@ -285,7 +286,13 @@ def analyse(
     preallocated = {(c.namespace, c.name): c.allocation for c in existing if c.allocation is not None}
     consumers = {(c.namespace, c.name): c.reserved_for for c in existing}
     inter_pod = any(t.spec.scheduling.inter_pod for t in pod_templates)
-    placed = PlacedPods(inventory.nodes, namespaces=namespaces, dra_backed=extended.keys(), inter_pod=inter_pod)
+    placed = PlacedPods(
+        inventory.nodes,
+        namespaces=namespaces,
+        dra_backed=extended.keys(),
+        inter_pod=inter_pod,
+        node_allocatable=nodealloc.lookup(slices) if target.enabled("DRANodeAllocatableResources") else None,
+    )
     reserved_for = RESERVED_FOR_LIMIT.get(target.release, RESERVED_FOR_MAX)
     result = (
         simulate(

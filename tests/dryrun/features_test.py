@@ -64,3 +64,45 @@ def test_fractional_capacity_range_off_rounds_to_whole_cores() -> None:
         ("infer-2", "unsatisfiable", "-", ""),
         ("infer-3", "unsatisfiable", "-", ""),
     ]
+
+
+def test_node_allocatable_cpu_mapping_is_charged_against_the_node() -> None:
+    # KEP-5517 / nodeallocatabledynamicresources.go: consumedCapacity[capacityKey] x capacityMultiplier
+    # is added to the pod's 4 cpu; 2 x (4 + 4) = 16 fills the node
+    assert _run("node-allocatable-cpu.yaml", DRANodeAllocatableResources=True) == [
+        ("compute-0", "placed", "node-0", "cpudevnuma000"),
+        ("compute-1", "placed", "node-0", "cpudevnuma000"),
+        ("compute-2", "no-node", "-", ""),  # NodeResourcesFit: 4 cpu requested, 0 free
+    ]
+    assert _run("node-allocatable-cpu.yaml") == [  # alpha, off: only the containers' cpu counts
+        (f"compute-{i}", "placed", "node-0", "cpudevnuma000") for i in range(3)
+    ]
+
+
+def test_node_allocatable_overhead_per_pod_and_per_container() -> None:
+    # addDeviceOverhead: perPod once, perContainer for each of the 2 containers using the claim
+    analysis = context("features/node-allocatable-overhead.yaml", release="1.37").dry_run()
+    assert len(placement_rows(analysis)) == 3
+    gated = context(
+        "features/node-allocatable-overhead.yaml", release="1.37", gates={"DRANodeAllocatableResources": True}
+    ).dry_run()
+    assert placement_rows(gated) == [
+        ("infer-0", "placed", "node-0", "gpu-0"),
+        ("infer-1", "placed", "node-0", "gpu-1"),
+        ("infer-2", "unsatisfiable", "-", ""),
+    ]
+    assert gated.simulation.placements[2].reason.endswith(
+        "on node-0: lacks memory: requested 7Gi, free 2Gi (with what its devices take)"
+    )
+
+
+def test_node_allocatable_mapped_claim_is_not_shared_by_pods() -> None:
+    # validateNodeAllocatableDRAClaimSharing: a mapped device's claim, reserved by one pod, refuses others
+    assert _run("node-allocatable-shared.yaml", DRANodeAllocatableResources=True) == [
+        ("web-0", "placed", "node-0", "cpudevnuma000"),
+        ("web-1", "claim-consumers", "-", ""),
+    ]
+    assert _run("node-allocatable-shared.yaml") == [
+        ("web-0", "placed", "node-0", "cpudevnuma000"),
+        ("web-1", "placed", "node-0", "cpudevnuma000"),
+    ]
