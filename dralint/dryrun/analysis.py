@@ -18,6 +18,7 @@ from dralint.api import model
 from dralint.api.versions import Target
 from dralint.cluster import pods as pods_module
 from dralint.cluster.inventory import Inventory
+from dralint.cluster.layout import counters_beside_devices
 from dralint.dataclass import dataclass
 from dralint.diagnose import demand, hints, why
 from dralint.dryrun import nodealloc
@@ -269,6 +270,11 @@ def analyse(
     """
     features, release = features_for(target), release_for(target)
     slices = [entry.slice for entry in inventory.slices]
+    if release.counters_in_device_slice and any(entry.generated for entry in inventory.slices):
+        # (compact Inventory documents expand to the 1.35 layout: 1.33-1.34 drivers publish another)
+        slices = [e.slice for e in inventory.slices if not e.generated] + counters_beside_devices(
+            [e.slice for e in inventory.slices if e.generated]
+        )
     classes = {name: entry.device_class for name, entry in inventory.classes.items()}
     if taint_rules_apply(target):
         slices = apply_taint_rules(slices, [entry.rule for entry in inventory.taint_rules], classes)

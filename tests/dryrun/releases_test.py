@@ -65,3 +65,15 @@ def test_admin_access_dropped_on_1_35_makes_all_an_exclusive_request() -> None:
     assert _placements(analysis) == [("monitor", "unsatisfiable", "-", "")]  # gpu-0 is held by claim busy
     analysis = _dry_run("admin-off-1.35.yaml", "1.35")
     assert _placements(analysis) == [("monitor", "placed", "node-0", "gpu-0,gpu-1")]
+
+
+def test_compact_inventory_partitions_keep_their_counters_on_1_34() -> None:
+    analysis = _dry_run("partitions-compact-1.34.yaml", "1.34", DRAPartitionableDevices=True)
+    assert [row[:3] for row in _placements(analysis)] == [
+        ("small-0", "placed", "node-0"),
+        ("small-1", "placed", "node-0"),
+        ("small-2", "placed", "node-0"),
+        ("small-3", "placed", "node-0"),
+        ("small-4", "unsatisfiable", "-"),  # 4 x 10Gi of the GPU's 40Gi
+        ("big", "placed", "node-0"),
+    ]
