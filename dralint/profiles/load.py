@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import field, replace
+from dataclasses import field
 from pathlib import Path as FilePath
 from typing import Any
 
@@ -128,7 +128,7 @@ def _shipped(path: FilePath) -> DriverProfile | None:
             _profile(userfile.UserFile(name, content, line=line, column=column), validate=False)
             for line, column, content in found[path.name]
         ]
-    return next((replace(p, shipped=True) for p in profiles if p.driver == path.stem), None)
+    return next((p for p in profiles if p.driver == path.stem), None)
 
 
 def decode_shipped(name: str, text: str) -> list[tuple[int, int, Any]]:
@@ -205,6 +205,7 @@ def _profile(file: userfile.UserFile, *, validate: bool) -> DriverProfile:
         unlisted=tuple(_spans(file, spec, versions)),
         sharing=tuple(_sharing(file, spec, versions, kind_names)),
         request_rules=tuple(_request_rules(file, spec, versions, kind_names, validate=validate)),
+        shipped=not validate,  # only dralint's own profiles are read unvalidated (the tests validate them)
     )
 
 
