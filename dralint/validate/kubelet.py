@@ -88,8 +88,7 @@ def problem(version: str, target: Target) -> KubeletProblem | None:
             True,
             f"kubelet {version} reads ResourceClaims through {GROUP}/{api}, which Kubernetes {target.release} "
             f"{served}: pods with claims placed there never start" + (f"; it is {skew}" if skew else ""),
-            "upgrade the node's kubelet to the API server's release, or keep pods with claims off the node"
-            + enable,
+            "upgrade the node's kubelet to the API server's release, or keep pods with claims off the node" + enable,
         )
     if skew:
         remedy = (

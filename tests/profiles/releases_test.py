@@ -20,9 +20,7 @@ RELEASES = FIXTURES / "drivers" / "releases"
 
 
 def _known(file: str, driver: str, pins: dict[str, str] | None = None) -> Known | None:
-    ctx = CheckContext(
-        load_files([str(RELEASES / file)]), make_target("1.37"), Options(profiles=load([], pins=pins))
-    )
+    ctx = CheckContext(load_files([str(RELEASES / file)]), make_target("1.37"), Options(profiles=load([], pins=pins)))
     return ctx.driver_releases.of(driver)
 
 

@@ -42,7 +42,9 @@ def test_claims_api_is_the_version_the_kubelet_release_reads(release: str, api: 
         ("v1.30.5", "1.34", True, True),  # before structured DRA, and four minors older
     ],
 )
-def test_problem_tells_blocked_claims_and_skew(version: str, target: str, blocks: bool | None, skew: bool | None) -> None:
+def test_problem_tells_blocked_claims_and_skew(
+    version: str, target: str, blocks: bool | None, skew: bool | None
+) -> None:
     found = problem(version, make_target(target))
     if blocks is None:
         assert found is None
