@@ -114,6 +114,8 @@ class _Uses:
 
 
 def _shared_by_replicas(ctx: CheckContext, uses: _Uses) -> Iterator[Violation]:
+    from dralint.diagnose.claim_sharing import network_attached, shareable
+
     for consumer in uses.consumers:
         template = consumer.template
         entry = template.spec.resource_claims[consumer.entry]
@@ -124,26 +126,30 @@ def _shared_by_replicas(ctx: CheckContext, uses: _Uses) -> Iterator[Violation]:
         if limits and limits[0].sharing.consumers in ("pod", "container"):
             continue  # the driver refuses the second pod: DRA607 says so
         strictest = limits[0].sharing.consumers if limits else "pods"
-        if strictest == "pods" and _reach_several_nodes(ctx, uses, consumer):
+        devices = _reachable(ctx, uses, consumer)
+        if strictest == "pods" and network_attached(devices):
             continue  # network-attached devices any number of pods may share: sharing is the point
+        hint = "use resourceClaimTemplateName to give every pod its own claim, unless sharing is intended"
+        if shareable(devices):
+            hint += "; the devices allow multiple allocations, so the pods' own claims can still share them"
         yield Violation(
             RuleId.SHARED_CLAIM_MULTIPLE_REPLICAS,
             f"{who} share ResourceClaim {template.namespace}/{entry.resource_claim_name}: they get the same "
             "devices and can only run on the nodes its allocation is usable on",
             template.owner,
             (*_entry(template, consumer.entry), "resourceClaimName"),
-            "use resourceClaimTemplateName to give every pod its own claim, unless sharing is intended",
+            hint,
         )
 
 
-def _reach_several_nodes(ctx: CheckContext, uses: _Uses, consumer: Consumer) -> bool:
-    """Whether every device the consumer's claim can get sits in a pool that several nodes reach."""
-    from dralint.diagnose.claim_sharing import network_attached
+def _reachable(ctx: CheckContext, uses: _Uses, consumer: Consumer) -> list[tuple[model.ResourceSlice, model.Device]]:
+    """The inventory devices the consumer's claim can get (none without an inventory)."""
+    from dralint.diagnose.claim_sharing import reachable
 
     found = uses.spec(consumer)
     if found is None or not ctx.inventory.has_devices:
-        return False
-    return network_attached(found[2], uses.classes, [e.slice for e in ctx.inventory.slices]) is True
+        return []
+    return reachable(found[2], uses.classes, [e.slice for e in ctx.inventory.slices])
 
 
 def _beyond_driver(uses: _Uses) -> Iterator[Violation]:

@@ -18,7 +18,17 @@ from dralint.diagnose.profile_selectors import Readings
 from dralint.profiles.model import CONSUMERS, DriverProfile, Sharing
 from dralint.profiles.releases import Releases
 
-__all__ = ["Consumer", "Limit", "consumers", "limits", "network_attached", "selectors_of", "strictest"]
+__all__ = [
+    "Consumer",
+    "Limit",
+    "consumers",
+    "limits",
+    "network_attached",
+    "reachable",
+    "selectors_of",
+    "shareable",
+    "strictest",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,19 +122,30 @@ def _rank(sharing: Sharing) -> int:
     return CONSUMERS.index(sharing.consumers)
 
 
-def network_attached(
+def reachable(
     spec: model.ResourceClaimSpec, classes: Mapping[str, model.DeviceClass], slices: Sequence[model.ResourceSlice]
-) -> bool | None:
-    """Whether every device the claim's requests can get is in a slice without ``nodeName`` (None: no such device)."""
+) -> list[tuple[model.ResourceSlice, model.Device]]:
+    """Every inventory device some request of the claim can get (its class's and its own selectors accept), with
+    its slice."""
     from dralint.diagnose.candidates import accepted_devices
 
-    attached = {id(d): s.node_name is None for s in slices for d in s.devices}
-    every: list[bool] = []
+    slice_of = {id(d): s for s in slices for d in s.devices}
+    out: list[tuple[model.ResourceSlice, model.Device]] = []
     for request, _ in selectors_of(spec, classes):
         device_class = classes.get(request.device_class_name)
         if device_class is None:
             continue
         devices = ((s.driver, d) for s in slices for d in s.devices)
         chosen = accepted_devices([*device_class.selectors, *request.selectors], devices)
-        every.extend(attached[id(device)] for _, device in chosen)
-    return all(every) if every else None
+        out.extend((slice_of[id(device)], device) for _, device in chosen)
+    return out
+
+
+def network_attached(devices: Sequence[tuple[model.ResourceSlice, model.Device]]) -> bool:
+    """Whether every one of ``devices`` sits in a slice without ``nodeName`` (so several nodes reach it)."""
+    return bool(devices) and all(s.node_name is None for s, _ in devices)
+
+
+def shareable(devices: Sequence[tuple[model.ResourceSlice, model.Device]]) -> bool:
+    """Whether every one of ``devices`` allows multiple allocations (claims of their own can share it)."""
+    return bool(devices) and all(d.allow_multiple_allocations is True for _, d in devices)
