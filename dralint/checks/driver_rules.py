@@ -22,7 +22,7 @@ from dralint.pipeline.context import CheckContext
 if TYPE_CHECKING:
     from dralint.api import model
     from dralint.api.objects import KubeObject
-    from dralint.api.requests import WrittenRequest
+    from dralint.api.requests import ClaimSpec, WrittenRequest
     from dralint.diagnose.profile_selectors import Readings
     from dralint.profiles.model import DriverProfile, RequestRule
 
@@ -45,10 +45,11 @@ class _Applied:
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
     profiles = ctx.options.profiles
-    if not profiles or not any(p is not None and p.request_rules for p in map(profiles.get, profiles.drivers())):
+    specs = claim_specs_of(ctx)
+    if not profiles or not specs:
         return
     from dralint.api import model
-    from dralint.api.requests import claim_specs, written_requests
+    from dralint.api.requests import written_requests
     from dralint.cel.dra import selector_environment
     from dralint.diagnose.claim_sharing import selectors_of
     from dralint.diagnose.profile_selectors import Readings
@@ -61,7 +62,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             classes[normalised.typed.name] = normalised.typed
             class_objects[normalised.typed.name] = normalised.obj
     devices = _devices_by_driver(ctx)
-    for spec, obj, base in claim_specs(ctx.normalised.values()):
+    for spec, obj, base in specs:
         parts = list(written_requests([(spec, obj, base)]))
         for request, (_, expressions) in zip(parts, selectors_of(spec, classes), strict=True):
             for driver in readings.drivers(expressions):
@@ -72,6 +73,13 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
                 applied += _class_configs(classes, class_objects, request.spec.device_class_name, driver)
                 for rule in profile.request_rules:
                     yield from _judge(ctx, profile, rule, request, expressions, applied, readings, devices)
+
+
+def claim_specs_of(ctx: CheckContext) -> list[ClaimSpec]:
+    """The claim specs of the inputs' ResourceClaims and ResourceClaimTemplates that have requests."""
+    from dralint.api.requests import claim_specs
+
+    return [item for item in claim_specs(ctx.normalised.values()) if item[0].requests]
 
 
 def _judge(

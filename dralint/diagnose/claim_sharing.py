@@ -51,9 +51,17 @@ class Limit:
 
 
 def consumers(templates: Iterable[PodTemplate]) -> list[Consumer]:
-    """Every entry of every pod template, with the containers that list it, in input order."""
-    out = []
+    """Every entry of every pod template, with the containers that list it, in input order.
+
+    A workload defined twice (the same kind, namespace and name) is one workload, as ``kubectl
+    apply -f`` leaves it: its last definition.
+    """
+    last: dict[tuple[str, str, str, str | None, tuple[object, ...]], PodTemplate] = {}
     for template in templates:
+        owner = template.owner
+        last[(owner.group, owner.kind, template.namespace, owner.name, template.path)] = template
+    out = []
+    for template in last.values():
         spec = template.spec
         for index, entry in enumerate(spec.resource_claims):
             listing = tuple(c for c in spec.containers if any(claim.name == entry.name for claim in c.claims))
