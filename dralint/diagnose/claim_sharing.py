@@ -10,6 +10,7 @@ pods sharing it can run on different nodes (a pool without ``nodeName`` reaches 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from dralint.api import model
 from dralint.api.workloads import Container, PodTemplate
@@ -117,7 +118,19 @@ def strictest(profile: DriverProfile, kinds: Sequence[str] | None, releases: Seq
         if strict and all(
             any(_covers(profile, s, kind, release) for s in strict) for kind in every_kind for release in every_release
         ):
-            return next(s for s in strict if _rank(s) == rank)
+            used = [
+                s
+                for s in strict
+                if _rank(s) == rank and any(_covers(profile, s, k, r) for k in every_kind for r in every_release)
+            ]
+            if len(used) == 1:
+                return used[0]
+            # several declarations add up: the finding tells each one's reason and source
+            return replace(
+                used[0],
+                description="; ".join(dict.fromkeys(s.description for s in used if s.description)),
+                source="; ".join(dict.fromkeys(s.source for s in used if s.source)),
+            )
     return None
 
 
