@@ -19,11 +19,16 @@ from dralint.checks import (
     capacity,
     cel_runtime,
     cel_selectors,
+    defaulting,
+    driver_objects,
+    driver_rules,
     duplicates,
+    empty_all,
     gated_fields,
     input,
     inventory_defects,
     limits,
+    node_skew,
     opaque_config,
     profile_inventory,
     profile_selectors,
@@ -47,11 +52,16 @@ CHECKS: dict[str, CheckFn] = {
     "capacity": capacity.check,
     "cel-runtime": cel_runtime.check,
     "cel-selectors": cel_selectors.check,
+    "defaulting": defaulting.check,
+    "driver-objects": driver_objects.check,
+    "driver-rules": driver_rules.check,
     "duplicates": duplicates.check,
+    "empty-all": empty_all.check,
     "gated-fields": gated_fields.check,
     "input": input.check,
     "inventory-defects": inventory_defects.check,
     "limits": limits.check,
+    "node-skew": node_skew.check,
     "opaque-config": opaque_config.check,
     "profile-inventory": profile_inventory.check,
     "profile-selectors": profile_selectors.check,
@@ -66,7 +76,7 @@ CHECKS: dict[str, CheckFn] = {
 # in the worker processes that read the files. Every other check sees the whole input (objects
 # referring to each other, the dry-run) and runs once, after the workers are done.
 LOCAL_CHECKS: frozenset[str] = frozenset(
-    {"apiserver", "cel-selectors", "gated-fields", "input", "schema", "served-versions"}
+    {"apiserver", "cel-selectors", "defaulting", "gated-fields", "input", "schema", "served-versions"}
 )
 
 Scope = Literal["all", "local", "global"]
