@@ -9,7 +9,7 @@ that importing the registry stays cheap and a run that needs no dry-run never lo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
 
 from dralint.checks import (
@@ -25,6 +25,7 @@ from dralint.checks import (
     inventory_defects,
     limits,
     opaque_config,
+    pending,
     profile_inventory,
     profile_selectors,
     references,
@@ -33,12 +34,24 @@ from dralint.checks import (
     sharing,
     taint_rules,
 )
-from dralint.findings import Violation
+from dralint.findings import Finding, Violation
 from dralint.pipeline.context import CheckContext
 
-__all__ = ["CHECKS", "ENGINE_CHECKS", "LOCAL_CHECKS", "CheckFn", "Scope", "in_scope", "is_engine", "known"]
+__all__ = [
+    "CHECKS",
+    "ENGINE_CHECKS",
+    "LATE_CHECKS",
+    "LOCAL_CHECKS",
+    "CheckFn",
+    "LateCheckFn",
+    "Scope",
+    "in_scope",
+    "is_engine",
+    "known",
+]
 
 CheckFn = Callable[[CheckContext], Iterable[Violation]]
+LateCheckFn = Callable[[CheckContext, Sequence[Finding]], Iterable[Violation]]
 
 CHECKS: dict[str, CheckFn] = {
     "admin-access": admin_access.check,
@@ -62,6 +75,12 @@ CHECKS: dict[str, CheckFn] = {
     "taint-rules": taint_rules.check,
 }
 
+# Checks that run after every other one, with their findings (resolved and filtered to the checked
+# files, not yet suppressed): they report what no other finding says. The engine calls them.
+LATE_CHECKS: dict[str, LateCheckFn] = {
+    "pending-pods": pending.check,
+}
+
 # Checks that look at one object (or one file) at a time, never at others: ``--jobs`` runs them
 # in the worker processes that read the files. Every other check sees the whole input (objects
 # referring to each other, the dry-run) and runs once, after the workers are done.
@@ -78,7 +97,7 @@ ENGINE_CHECKS: frozenset[str] = frozenset({"suppressions"})
 
 def known(name: str) -> bool:
     """Whether a rule may name ``name`` as its check."""
-    return name in CHECKS or name in ENGINE_CHECKS
+    return name in CHECKS or name in LATE_CHECKS or name in ENGINE_CHECKS
 
 
 def is_engine(name: str | None) -> bool:

@@ -68,8 +68,10 @@ def finish(
     found: Found,
     suppressor: Suppressor | None = None,
 ) -> list[Finding]:
-    """Sort and deduplicate, then apply suppressions in that order (so baselines are used the same way whatever
-    order the checks ran in), then add the findings about the suppressions themselves."""
+    """Run the late checks on what the others found, sort and deduplicate, then apply suppressions in that order
+    (so baselines are used the same way whatever order the checks ran in), then add the findings about the
+    suppressions themselves."""
+    found = [*found, *_late(ctx, rules, selection, found)]
     seen: set[tuple[object, ...]] = set()
     findings: list[Finding] = []
     for finding, obj in sorted(found, key=lambda pair: pair[0].sort_key()):
@@ -92,6 +94,25 @@ def finish(
     return sort_unique(findings)
 
 
+def _late(ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, found: Found) -> Found:
+    """The findings of the enabled rules of the late checks (:data:`registry.LATE_CHECKS`), given the others'."""
+    wanted: dict[str, set[str]] = {}
+    for rule_id in sorted(selection.enabled):
+        check = rules[rule_id].check
+        if check is not None and check in registry.LATE_CHECKS:
+            wanted.setdefault(check, set()).add(rule_id)
+    out: Found = []
+    reported = [finding for finding, _ in found]
+    for check_name in sorted(wanted):
+        for violation in registry.LATE_CHECKS[check_name](ctx, reported):
+            if violation.rule not in wanted[check_name]:
+                continue
+            finding = resolve(ctx, violation, rules[violation.rule], selection)
+            if finding is not None and not _path_ignored(finding, selection):
+                out.append((finding, violation.obj))
+    return out
+
+
 def _violations(
     ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, scope: registry.Scope
 ) -> Iterator[Violation]:
@@ -102,7 +123,7 @@ def _violations(
         rule = rules[rule_id]
         if rule.policy is not None:
             policies.append(rule)
-        elif rule.check is not None and not registry.is_engine(rule.check) and registry.in_scope(rule.check, scope):
+        elif rule.check is not None and rule.check in registry.CHECKS and registry.in_scope(rule.check, scope):
             wanted.setdefault(rule.check, set()).add(rule_id)
     for check_name in sorted(wanted):
         for violation in registry.CHECKS[check_name](ctx):
