@@ -171,7 +171,10 @@ def _unsatisfiable(analysis: Analysis, failure: Failure, scaling: str | None) ->
             )
         hint = _with(scaling, "; ".join(reason.hints) if reason.hints else _hint(reason))
         message += _skipped(analysis, failure, reason.device_class)
-        yield Violation(RuleId.CLAIM_UNSATISFIABLE, message, obj, path, hint, offset=offset)
+        # A change to the class or to the slices can make the claim unsatisfiable (a change to the workload
+        # alone is reported on the workload by DRA521).
+        involves = analysis.class_parties(reason.device_class)[1]
+        yield Violation(RuleId.CLAIM_UNSATISFIABLE, message, obj, path, hint, offset=offset, involves=involves)
 
 
 def _skipped(analysis: Analysis, failure: Failure, device_class: str) -> str:
@@ -251,6 +254,7 @@ def _oversubscribed(analysis: Analysis, failure: Failure, scaling: str | None) -
             path,
             _with(scaling, "add devices to the inventory, lower the replicas, or request fewer devices per pod"),
             details=(("unplacedPods", unplaced), ("pods", total), *details),
+            involves=tuple(part for parties in analysis.class_parties(reason.device_class) for part in parties),
         )
 
 

@@ -57,7 +57,7 @@ def check(ctx: CheckContext, reported: Sequence[Finding]) -> Iterator[Violation]
     analysis = ctx.analysis
     groups: dict[tuple[int, str], list[Placement]] = {}
     for placement in analysis.simulation.placements:
-        if placement.outcome != "placed" and not _about(placement.pod) & explained:
+        if placement.outcome != "placed" and not _absent(analysis, placement) and not _about(placement.pod) & explained:
             # (the reason names each pod's own claim: the pods of a template that fail alike are one finding)
             groups.setdefault((placement.pod.template_index, placement.outcome), []).append(placement)
     for group in groups.values():
@@ -85,6 +85,31 @@ def _about(pod: Pod) -> set[Identity]:
     return out
 
 
+def _absent(analysis: Analysis, placement: Placement) -> bool:
+    """Whether the pod names a claim, template or class that the inputs simply lack: the reference rules
+    (DRA300-DRA306) report that, and dralint assumes the cluster has it (the dry-run cannot)."""
+    from dralint.allocator.types import Cause
+
+    if placement.outcome == "error":
+        return placement.failure is not None and placement.failure.cause is Cause.MISSING_CLASS
+    if placement.outcome != "missing-claim" or analysis.claim_index is None:
+        return False
+    rejected = analysis.claim_index.rejected
+    pod = placement.pod
+    for use in pod.claims:
+        if not use.missing:
+            continue
+        entry = use.entry
+        kind, name = (
+            ("ResourceClaimTemplate", entry.resource_claim_template_name)
+            if entry.resource_claim_template_name is not None
+            else ("ResourceClaim", entry.resource_claim_name)
+        )
+        if (kind, pod.namespace, name) in rejected:
+            return False
+    return True
+
+
 def explains(finding: Finding) -> bool:
     """Whether ``finding``, on a pod's workload or claims, tells the user that the pod does not start."""
     return finding.severity == "error" or finding.rule in EXPLAINING
@@ -110,7 +135,20 @@ def _pending(ctx: CheckContext, analysis: Analysis, group: list[Placement]) -> V
         pod.template.owner,
         pod.template.path,
         hint,
+        involves=_parties(analysis, first),
     )
+
+
+def _parties(analysis: Analysis, placement: Placement) -> tuple[KubeObject, ...]:
+    """The claims and templates the pod uses, and the classes, slices and workloads their devices involve."""
+    found: list[KubeObject] = [use.source for use in placement.pod.claims if use.source is not None]
+    for use in placement.pod.claims:
+        for request in use.claim.spec.requests if use.claim is not None else ():
+            for part in request.parts():
+                if part.spec is not None:
+                    workloads, inventory = analysis.class_parties(part.spec.device_class_name)
+                    found += [*inventory, *workloads]
+    return tuple(dict.fromkeys(found))
 
 
 def _detail(ctx: CheckContext, analysis: Analysis, placement: Placement) -> tuple[str, str | None]:
@@ -177,4 +215,3 @@ def where(ctx: CheckContext, obj: KubeObject, path: Path) -> str:
     normalised = ctx.normalised.get(obj)
     source = normalised.paths.to_source(path) if normalised is not None else path
     return f"{obj.file}:{obj.position(source)[0]}"
-

@@ -68,6 +68,7 @@ class Analysis:  # not slotted: it caches lazily computed properties
     _class_devices: dict[str, list[tuple[str, model.Device]]] = field(default_factory=dict)
     _class_demands: dict[str, tuple[str, Details]] = field(default_factory=dict)
     _capacity_demands: dict[tuple[str, str], demand.CapacityDemand] = field(default_factory=dict)
+    _parties: dict[str, tuple[tuple[KubeObject, ...], tuple[KubeObject, ...]]] = field(default_factory=dict)
     # (claims' shape, id of the candidates) -> (the candidates, whether the claims fit one of them when empty)
     _fits_empty: dict[tuple[object, int], tuple[tuple[str, ...], bool]] = field(default_factory=dict)
 
@@ -172,6 +173,42 @@ class Analysis:  # not slotted: it caches lazily computed properties
             for device in entry.slice.devices
             if id(device) in accepted
         ]
+
+    def class_parties(self, name: str) -> tuple[tuple[KubeObject, ...], tuple[KubeObject, ...]]:
+        """What a finding about the devices of DeviceClass ``name`` involves: the workloads whose placed pods
+        hold some of them, then those whose pods ask for the class; and the class with the objects publishing
+        them (every slice's when none does)."""
+        cached = self._parties.get(name)
+        if cached is None:
+            matching = {(driver, pool, device.name) for driver, pool, device in self.class_device_ids(name)}
+            holders = [
+                p.pod.template.owner
+                for p in self.simulation.placements
+                if any((r.driver, r.pool, r.device) in matching for _, a in p.allocations for r in a.results)
+            ]
+            askers = [
+                pod.template.owner
+                for pod in self.pods
+                if any(
+                    part.spec is not None and part.spec.device_class_name == name
+                    for use in pod.claims
+                    if use.claim is not None
+                    for request in use.claim.spec.requests
+                    for part in request.parts()
+                )
+            ]
+            publishing = [
+                e.origin.obj
+                for e in self.inventory.slices
+                if not matching or any((e.slice.driver, e.slice.pool.name, d.name) in matching for d in e.slice.devices)
+            ]
+            entry = self.inventory.classes.get(name)
+            inventory = [entry.origin.obj] if entry is not None else []
+            cached = self._parties[name] = (
+                tuple(dict.fromkeys([*holders, *askers])),
+                tuple(dict.fromkeys([*inventory, *publishing])),
+            )
+        return cached
 
     def reasons(self, failure: Failure) -> list[why.RequestWhy]:
         """Per request of the failing pod's claims: the funnel, failing clauses and hints."""

@@ -152,7 +152,8 @@ def _path_ignored(finding: Finding, selection: Selection) -> bool:
 def resolve(
     ctx: CheckContext, violation: Violation, rule: Rule, selection: Selection, *, context_filter: bool = True
 ) -> Finding | None:
-    """The finding for one violation, or ``None`` when it lies in a file that is only context."""
+    """The finding for one violation, or ``None`` when it lies in a file that is only context and none of the
+    objects it involves is in a checked file (then the message says which one is)."""
     severity = selection.severities.get(rule.id, rule.severity)
     obj = violation.obj
     path: Path = violation.path if violation.location is not None else _source_path(ctx, violation)
@@ -168,13 +169,22 @@ def resolve(
         location = Location(document.file, line, column)
     else:
         location = Location("-", 1, 1)
-    if context_filter and ctx.workspace.checked_files and location.file not in ctx.workspace.checked_files:
-        return None
+    message = violation.message
+    checked = ctx.workspace.checked_files
+    if context_filter and checked and location.file not in checked:
+        # The first object of a checked file, in the check's order (the most involved first), names the reason.
+        taking_part = list(dict.fromkeys(o for o in violation.involves if o.file in checked))
+        if not taking_part:
+            return None
+        first = taking_part[0]
+        more = f" (and {len(taking_part) - 1} more)" if len(taking_part) > 1 else ""
+        name = f"{first.namespace}/{first.name}" if first.namespace else first.name
+        message += f"; reported because {first.kind} {name}{more} of the checked file {first.file} takes part in it"
     return Finding(
         rule=rule.id,
         name=rule.name,
         severity=severity,
-        message=bounded(violation.message),
+        message=bounded(message),
         location=location,
         object=obj.ref() if obj is not None else None,
         path=path,
