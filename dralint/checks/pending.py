@@ -146,7 +146,7 @@ def _parties(analysis: Analysis, placement: Placement) -> tuple[KubeObject, ...]
         for request in use.claim.spec.requests if use.claim is not None else ():
             for part in request.parts():
                 if part.spec is not None:
-                    workloads, inventory = analysis.class_parties(part.spec.device_class_name)
+                    workloads, inventory = analysis.contention.parties(part.spec.device_class_name)
                     found += [*inventory, *workloads]
     return tuple(dict.fromkeys(found))
 
@@ -181,6 +181,7 @@ def _detail(ctx: CheckContext, analysis: Analysis, placement: Placement) -> tupl
         found, path = locate.request(use, reason.request) if use is not None else (None, ())
         written = f"{locate.describe(use)} at {where(ctx, found, path)}, " if use is not None and found else ""
         text += f"; {written}{why.sentence(reason)}"
+    text += "".join(f"; {constraint}" for constraint in analysis.constraints(failure))
     skipped = [note for r in blocking for note in analysis.skipped(failure.first.candidates, r.device_class)]
     text += "".join(f"; {note}" for note in dict.fromkeys(skipped))
     hints = [h for reason in blocking for h in reason.hints]

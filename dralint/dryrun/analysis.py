@@ -19,7 +19,7 @@ from dralint.api.versions import Target
 from dralint.cluster import pods as pods_module
 from dralint.cluster.inventory import Inventory
 from dralint.dataclass import dataclass
-from dralint.diagnose import demand, hints, why
+from dralint.diagnose import hints, why
 from dralint.dryrun.filters import PlacedPods
 from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Strategy, simulate
 from dralint.dryrun.shapes import SliceContents
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from dralint.api.objects import KubeObject
     from dralint.api.producers import Created
     from dralint.api.workloads import PodTemplate
-    from dralint.findings import Details
+    from dralint.dryrun.contention import Contention
     from dralint.limits import Limits as InputLimits
 
 RESERVED_FOR_LIMIT = {"1.31": 32}  # consumers of a claim; 256 from 1.32
@@ -66,9 +66,6 @@ class Analysis:  # not slotted: it caches lazily computed properties
     inter_pod: bool = True
     reserved_for: int = RESERVED_FOR_MAX
     _class_devices: dict[str, list[tuple[str, model.Device]]] = field(default_factory=dict)
-    _class_demands: dict[str, tuple[str, Details]] = field(default_factory=dict)
-    _capacity_demands: dict[tuple[str, str], demand.CapacityDemand] = field(default_factory=dict)
-    _parties: dict[str, tuple[tuple[KubeObject, ...], tuple[KubeObject, ...]]] = field(default_factory=dict)
     # (claims' shape, id of the candidates) -> (the candidates, whether the claims fit one of them when empty)
     _fits_empty: dict[tuple[object, int], tuple[tuple[str, ...], bool]] = field(default_factory=dict)
 
@@ -142,73 +139,30 @@ class Analysis:  # not slotted: it caches lazily computed properties
             counts[index] = counts.get(index, 0) + 1
         return counts
 
-    def class_demand(self, name: str) -> tuple[str, Details]:
-        """Demand for DeviceClass ``name`` over every simulated pod against its matching devices: the
-        text and the details of :class:`~dralint.diagnose.demand.ClassDemand`.
+    @cached_property
+    def contention(self) -> Contention:
+        """What the pods competing for devices hold and need (DRA501's arithmetic), and what it involves."""
+        from dralint.dryrun.contention import Contention
 
-        The same for every failing workload of the class, so computed once per class: per
-        workload it would make the dry-run's cost grow with the square of the workloads.
-        """
-        cached = self._class_demands.get(name)
-        if cached is None:
-            ids = [(driver, pool, device.name) for driver, pool, device in self.class_device_ids(name)]
-            found = demand.class_demand(self.pods, name, ids, self.simulation.placements)
-            cached = self._class_demands[name] = (found.text(), found.details())
-        return cached
+        return Contention(self)
 
-    def capacity_demand(self, name: str, capacity: str) -> demand.CapacityDemand:
-        """Demand for ``capacity`` of DeviceClass ``name`` against its shareable devices (once per pair)."""
-        cached = self._capacity_demands.get((name, capacity))
-        if cached is None:
-            cached = demand.capacity_demand(self.pods, name, capacity, self.class_devices(name))
-            self._capacity_demands[name, capacity] = cached
-        return cached
+    def constraints(self, failure: Failure) -> list[str]:
+        """The constraints of the failing pod's claims that none of its candidate nodes can satisfy, even empty."""
+        from dralint.diagnose import constraints
+        from dralint.diagnose.demand import request_key
 
-    def class_device_ids(self, name: str) -> list[tuple[str, str, model.Device]]:
-        """Like :meth:`class_devices`, with each device's pool: (driver, pool, device)."""
-        accepted = {id(device) for _, device in self.class_devices(name)}
-        return [
-            (entry.slice.driver, entry.slice.pool.name, device)
-            for entry in self.inventory.slices
-            for device in entry.slice.devices
-            if id(device) in accepted
+        slices = [entry.slice for entry in self.inventory.slices]
+        nodes = [
+            constraints.on_node(slices, self.nodes_by_name[n]) for n in failure.first.candidates[:MAX_EXPLAINED_NODES]
         ]
-
-    def class_parties(self, name: str) -> tuple[tuple[KubeObject, ...], tuple[KubeObject, ...]]:
-        """What a finding about the devices of DeviceClass ``name`` involves: the workloads whose placed pods
-        hold some of them, then those whose pods ask for the class; and the class with the objects publishing
-        them (every slice's when none does)."""
-        cached = self._parties.get(name)
-        if cached is None:
-            matching = {(driver, pool, device.name) for driver, pool, device in self.class_device_ids(name)}
-            holders = [
-                p.pod.template.owner
-                for p in self.simulation.placements
-                if any((r.driver, r.pool, r.device) in matching for _, a in p.allocations for r in a.results)
-            ]
-            askers = [
-                pod.template.owner
-                for pod in self.pods
-                if any(
-                    part.spec is not None and part.spec.device_class_name == name
-                    for use in pod.claims
-                    if use.claim is not None
-                    for request in use.claim.spec.requests
-                    for part in request.parts()
-                )
-            ]
-            publishing = [
-                e.origin.obj
-                for e in self.inventory.slices
-                if not matching or any((e.slice.driver, e.slice.pool.name, d.name) in matching for d in e.slice.devices)
-            ]
-            entry = self.inventory.classes.get(name)
-            inventory = [entry.origin.obj] if entry is not None else []
-            cached = self._parties[name] = (
-                tuple(dict.fromkeys([*holders, *askers])),
-                tuple(dict.fromkeys([*inventory, *publishing])),
+        return [
+            text
+            for use in failure.first.attempted
+            if use.claim is not None and use.claim.spec.constraints
+            for text in constraints.unsatisfiable(
+                use.claim, nodes, lambda spec: self.contention.devices(request_key(spec))
             )
-        return cached
+        ]
 
     def reasons(self, failure: Failure) -> list[why.RequestWhy]:
         """Per request of the failing pod's claims: the funnel, failing clauses and hints."""

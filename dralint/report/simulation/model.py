@@ -158,7 +158,7 @@ def unplaced_subject(pod: PodRow, count: int) -> str:
 def build(analysis: Analysis) -> SimulationReport:
     details: dict[int, tuple[str, ...]] = {}
     for failure in analysis.failures:
-        lines = tuple(why.sentence(reason) for reason in analysis.reasons(failure))
+        lines = (*(why.sentence(reason) for reason in analysis.reasons(failure)), *analysis.constraints(failure))
         prefix = (
             () if not failure.fits_empty else ("fits on the cluster without the earlier pods: devices are exhausted",)
         )
