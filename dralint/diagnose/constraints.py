@@ -52,7 +52,9 @@ def unsatisfiable(claim: model.ResourceClaim, nodes: Sequence[Collection[DeviceI
         if constraint.match_attribute is not None:
             counts = [s.count for _, s in covered]
             if not any(_shared(values, counts, devices) for devices in nodes):
-                wanted = " and ".join(f"{s.count} device{'s' if s.count != 1 else ''} of request {n}" for n, s in covered)
+                wanted = " and ".join(
+                    f"{s.count} device{'s' if s.count != 1 else ''} of request {n}" for n, s in covered
+                )
                 at_most = f", at most {_most(values, nodes)} on one node" if len(covered) == 1 else ""
                 out.append(
                     f"constraint matchAttribute {attribute} over {over} cannot be satisfied: no node has {wanted} "

@@ -76,13 +76,25 @@ class ClassDemand:
         Names the largest :data:`MAX_NAMED` workloads (by devices, then document order) and counts
         the rest, so the message stays short however many workloads compete.
         """
+        total = f" (total {self.total})" if len(self.workloads) > 1 else ""
+        return f"demand for {self.what}: {self.named()}{total}; matching devices = {self.supply}"
+
+    def named(self) -> str:
+        """The workloads' demands, the largest :data:`MAX_NAMED` named and the rest counted."""
         named = _largest(self.workloads, lambda w: w.total)
         parts = [w.text() for w in named]
         rest = len(self.workloads) - len(named)
         if rest:
             parts.append(_more(rest, sum(w.pods for w in self.workloads) - sum(w.pods for w in named)))
-        total = f" (total {self.total})" if len(self.workloads) > 1 else ""
-        return f"demand for {self.what}: {', '.join(parts)}{total}; matching devices = {self.supply}"
+        return ", ".join(parts)
+
+    def in_any_order(self, said: str = "") -> str:
+        """What :func:`must_take` found, as the reason no order fits: ``no order fits them: pods that can use
+        no other devices need 25 of the 16 devices of class gpu (...)``; without the workloads when ``said``
+        (the demand as placed) already names the same ones."""
+        named = self.named()
+        workloads = f" ({named})" if named != said else ""
+        return f"no order fits them: pods that can use no other devices need {self.total} of {self.what}{workloads}"
 
     def details(self) -> Details:
         """The numbers behind the text, for machine-readable output: totals, and the workloads it names.
@@ -277,3 +289,41 @@ def _least_share(wanted: Quantity, capacity: str, devices: Iterable[model.Device
         if least is None or amount < least:
             least = amount
     return least if least is not None else wanted
+
+
+def must_take(
+    placements: Sequence[Placement], counted: Collection[int], inside: Callable[[RequestKey], bool]
+) -> tuple[WorkloadDemand, ...]:
+    """Per workload, the devices its pods (the placed ones and those of ``counted``) must take from a set of
+    devices in any order: the requests (every alternative of a ``firstAvailable`` one) that can use no device
+    outside it, as ``inside`` says of each request's key. A ResourceClaim shared by pods counts once."""
+    workloads: dict[int, tuple[str, dict[int, int], int]] = {}
+    seen_shared: set[tuple[str, str]] = set()
+    holding: set[tuple[str, str]] = set()  # shared claims that need some of the devices
+    for placement in placements:
+        if placement.outcome != "placed" and id(placement) not in counted:
+            continue
+        pod = placement.pod
+        own, shared = 0, 0
+        for use in pod.claims:
+            if use.claim is None or (use.shared and use.key in seen_shared):
+                continue
+            need = 0
+            for request in use.claim.spec.requests:
+                parts = request.alternatives()
+                if all(p.spec.allocation_mode != "All" and inside(request_key(p.spec)) for p in parts):
+                    need += min(p.spec.count for p in parts)
+            if not use.shared:
+                own += need
+                continue
+            seen_shared.add(use.key)
+            shared += need
+            holding.update((use.key,) if need else ())
+        if own or any(use.shared and use.claim is not None and use.key in holding for use in pod.claims):
+            name, counts, total_shared = workloads.get(pod.template_index, (pod.workload, {}, 0))
+            counts[own] = counts.get(own, 0) + 1
+            workloads[pod.template_index] = (name, counts, total_shared + shared)
+    return tuple(
+        WorkloadDemand(name, tuple((pods, each) for each, pods in counts.items()), shared)
+        for name, counts, shared in workloads.values()
+    )

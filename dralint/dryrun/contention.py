@@ -8,15 +8,18 @@ square of the workloads.
 
 from __future__ import annotations
 
+import functools
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 from dralint.api import model
 from dralint.diagnose import demand
 from dralint.diagnose.candidates import accepted_devices
+from dralint.dryrun.orders import Orders
 
 if TYPE_CHECKING:
     from dralint.api.objects import KubeObject
+    from dralint.cluster.pods import Pod
     from dralint.dryrun.analysis import Analysis
 
 DeviceId = demand.DeviceId
@@ -29,6 +32,7 @@ class Contention:
         self._demands: dict[tuple[demand.RequestKey, str], demand.ClassDemand] = {}
         self._capacity: dict[tuple[demand.RequestKey, str], demand.CapacityDemand] = {}
         self._parties: dict[str, tuple[tuple[KubeObject, ...], tuple[KubeObject, ...]]] = {}
+        self._id_sets: dict[demand.RequestKey, frozenset[DeviceId]] = {}
 
     def devices(self, key: demand.RequestKey) -> list[tuple[DeviceId, model.Device]]:
         """The inventory devices a request of ``key`` can use: its class's selectors and its own accept them."""
@@ -111,3 +115,117 @@ class Contention:
                 tuple(dict.fromkeys([*inventory, *publishing])),
             )
         return found
+
+    def in_any_order(self, spec: demand.Spec) -> demand.ClassDemand | None:
+        """Why the devices a request (``spec``) can use are too few in any order, when the arithmetic proves
+        it: the pods that can use no other device than those (or than those of the classes that share some
+        with them) need more than there are free. ``None`` when it proves nothing (devices that can be shared
+        prove nothing either)."""
+        key = demand.request_key(spec)
+        own = self._ids(key)
+        keys = self._keys
+        around = frozenset().union(own, *(self._ids(k) for k in keys if self._ids(k) & own))
+        plural = "s" if len(own) != 1 else ""
+        for devices, what in ((own, f"the {len(own)} device{plural} the request can use"), (around, "")):
+            if what == "" and devices == own:
+                continue
+            if devices & self._shareable:
+                continue
+            workloads = demand.must_take(
+                self.analysis.simulation.placements, self.competing, functools.partial(self._within, devices)
+            )
+            free = len(devices - self._allocated_before)
+            if sum(w.total for w in workloads) > free:
+                classes = sorted({k[0] for k in keys if self._ids(k) <= devices})
+                names = " and ".join([", ".join(classes[:-1]), classes[-1]] if len(classes) > 1 else classes)
+                what = what or f"the {len(devices)} devices of class{'es' if len(classes) > 1 else ''} {names}"
+                if free < len(devices):
+                    what += f" ({len(devices) - free} already allocated)"
+                return demand.ClassDemand(what, key[0], workloads, free)
+        return None
+
+    def _within(self, devices: frozenset[DeviceId], key: demand.RequestKey) -> bool:
+        return self._ids(key) <= devices
+
+    def _ids(self, key: demand.RequestKey) -> frozenset[DeviceId]:
+        found = self._id_sets.get(key)
+        if found is None:
+            found = self._id_sets[key] = frozenset(ident for ident, _ in self.devices(key))
+        return found
+
+    @cached_property
+    def _keys(self) -> list[demand.RequestKey]:
+        """The request shapes of the pods that are placed or compete for devices."""
+        competing = self.competing
+        keys: dict[demand.RequestKey, None] = {}
+        for placement in self.analysis.simulation.placements:
+            if placement.outcome == "placed" or id(placement) in competing:
+                for use in placement.pod.claims:
+                    for request in use.claim.spec.requests if use.claim is not None else ():
+                        keys.update((demand.request_key(p.spec), None) for p in request.alternatives())
+        return list(keys)
+
+    @cached_property
+    def _shareable(self) -> frozenset[DeviceId]:
+        return frozenset(
+            (e.slice.driver, e.slice.pool.name, d.name)
+            for e in self.analysis.inventory.slices
+            for d in e.slice.devices
+            if d.allow_multiple_allocations
+        )
+
+    @cached_property
+    def _allocated_before(self) -> frozenset[DeviceId]:
+        """Devices the inventory's allocated claims hold before the dry-run."""
+        return frozenset(
+            (r.driver, r.pool, r.device)
+            for entry in self.analysis.inventory.allocated
+            if entry.claim.allocation is not None
+            for r in entry.claim.allocation.results
+            if not r.admin_access
+        )
+
+    @cached_property
+    def orders(self) -> Orders:
+        """The search for orders in which the pods left without devices get them (:mod:`dralint.dryrun.orders`)."""
+        failing = [f.first.pod.template_index for f in self.analysis.failures if f.fits_empty]
+        return Orders(self.analysis, self.scarcity, failing)
+
+    def scarcity(self, pod: Pod) -> int:
+        """How many devices the pod's scarcest request can use (its first alternative's)."""
+        sizes = [
+            len(self._ids(demand.request_key(request.alternatives()[0].spec)))
+            for use in pod.claims
+            if use.claim is not None
+            for request in use.claim.spec.requests
+        ]
+        return min(sizes, default=1 << 62)
+
+    def steerable(self, spec: demand.Spec) -> tuple[list[str], int]:
+        """The workloads whose placed pods hold devices a request (``spec``) can use while devices they could
+        use instead stay free, and how many of those stay free."""
+        own = self._ids(demand.request_key(spec))
+        taken = self._taken
+        out: dict[str, None] = {}
+        free: set[DeviceId] = set()
+        for placement in self.analysis.simulation.placements:
+            if placement.outcome != "placed":
+                continue
+            for use, allocation in placement.allocations:
+                for result in allocation.results:
+                    if (result.driver, result.pool, result.device) not in own or use.claim is None:
+                        continue
+                    found = model.find_part(use.claim.spec.requests, result.request)
+                    part = found[1] if found is not None else None
+                    elsewhere = self._ids(demand.request_key(part.spec)) - own - taken if part is not None else set()
+                    if elsewhere:
+                        out[placement.pod.workload] = None
+                        free |= elsewhere
+        return list(out), len(free)
+
+    @cached_property
+    def _taken(self) -> frozenset[DeviceId]:
+        """Devices allocated at the end of the dry-run (before it, and by its pods)."""
+        return self._allocated_before | frozenset(
+            (r.driver, r.pool, r.device) for a in self.analysis.simulation.allocated.values() for r in a.results
+        )

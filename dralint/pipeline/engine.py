@@ -179,7 +179,8 @@ def resolve(
         first = taking_part[0]
         more = f" (and {len(taking_part) - 1} more)" if len(taking_part) > 1 else ""
         name = f"{first.namespace}/{first.name}" if first.namespace else first.name
-        message += f"; reported because {first.kind} {name}{more} of the checked file {first.file} takes part in it"
+        # (in parentheses: fingerprints leave them out, so a baseline entry matches in every run)
+        message += f" (reported because {first.kind} {name}{more} of the checked file {first.file} takes part in it)"
     return Finding(
         rule=rule.id,
         name=rule.name,

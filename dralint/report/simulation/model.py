@@ -159,9 +159,13 @@ def build(analysis: Analysis) -> SimulationReport:
     details: dict[int, tuple[str, ...]] = {}
     for failure in analysis.failures:
         lines = (*(why.sentence(reason) for reason in analysis.reasons(failure)), *analysis.constraints(failure))
-        prefix = (
-            () if not failure.fits_empty else ("fits on the cluster without the earlier pods: devices are exhausted",)
-        )
+        prefix: tuple[str, ...] = ()
+        if failure.fits_empty:
+            prefix = ("fits on the cluster without the earlier pods: devices are exhausted",)
+            order = analysis.contention.orders.counter_example(failure.first.pod.template_index)
+            if order is not None:
+                first = " and ".join(order.first)
+                prefix += (f"fits in another order: placing {first} first gives them devices",)
         details[failure.first.pod.template_index] = (*prefix, *lines)
     holders = _holders(analysis.simulation.placements)
     rows = []
