@@ -87,7 +87,7 @@ def _oversubscribed(analysis: Analysis, failure: Failure, scaling: str | None) -
         elif proofs:
             texts.append("; or ".join(proofs))
         elif contention.orders.tried:
-            texts.append(f"no other order dralint tried ({len(contention.orders.tried)}) places them")
+            texts.append(f"no other order dralint tried ({contention.orders.tried}) places them")
         where = " in file order" if order is not None else ""
         message = f"{who} no devices{where}: earlier pods hold them ({'; '.join(texts)})"
         if failure.first.filters:
@@ -95,8 +95,7 @@ def _oversubscribed(analysis: Analysis, failure: Failure, scaling: str | None) -
             passing = "only 1 node passes" if n == 1 else f"only {n} nodes pass"
             message += f"; {passing} its {' and '.join(failure.first.filters)} filters"
         message += skipped(analysis, failure, group[0].device_class)
-        workloads, inventory = contention.parties(group[0].device_class)
-        involves = (*workloads, *inventory)
+        involves = contention.involved(group[0].device_class)
         details = (("unplacedPods", unplaced), ("pods", total), *details)
         if order is not None:
             hint = _reorder_hint(contention.steerable(specs[0]) if specs else ([], 0), _names(order.first))
@@ -150,8 +149,8 @@ def _arithmetic(analysis: Analysis, use: ClaimUse, reason: why.RequestWhy) -> tu
         names = sorted(spec.capacity.requests)
         return "; ".join(contention.capacity_demand(spec, name).text() for name in names), (), ""
     found = contention.class_demand(spec, reason.request)
-    text = found.text()
+    text = found.text
     if found.total <= found.supply:
         # Enough devices in all, too few together on any one node the pod may run on.
         text += f", at most {reason.most_on_one_node} of them free on one node the pod may run on"
-    return text, found.details(), found.named()
+    return text, found.details, found.named

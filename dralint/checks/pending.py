@@ -168,7 +168,7 @@ def _detail(ctx: CheckContext, analysis: Analysis, placement: Placement) -> tupl
         return f"the scheduler's allocator fails: {placement.reason}", None
     if placement.outcome != "unsatisfiable":
         return placement.reason, None
-    failure = next((f for f in analysis.failures if f.first.pod.template_index == placement.pod.template_index), None)
+    failure = analysis.failure_of(placement.pod.template_index)
     if failure is None:
         return placement.reason, None
     text = placement.reason

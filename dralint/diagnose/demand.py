@@ -88,13 +88,9 @@ class ClassDemand:
             parts.append(_more(rest, sum(w.pods for w in self.workloads) - sum(w.pods for w in named)))
         return ", ".join(parts)
 
-    def in_any_order(self, said: str = "") -> str:
-        """What :func:`must_take` found, as the reason no order fits: ``no order fits them: pods that can use
-        no other devices need 25 of the 16 devices of class gpu (...)``; without the workloads when ``said``
-        (the demand as placed) already names the same ones."""
-        named = self.named()
-        workloads = f" ({named})" if named != said else ""
-        return f"no order fits them: pods that can use no other devices need {self.total} of {self.what}{workloads}"
+    def summary(self) -> Summary:
+        """The texts and numbers, worked out once (every failing workload of a request shape reports them)."""
+        return Summary(self.what, self.total, self.supply, self.named(), self.text(), self.details())
 
     def details(self) -> Details:
         """The numbers behind the text, for machine-readable output: totals, and the workloads it names.
@@ -118,6 +114,25 @@ class ClassDemand:
                 ],
             ),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """A :class:`ClassDemand` as findings use it."""
+
+    what: str
+    total: int
+    supply: int
+    named: str  # the workloads' demands, the largest named
+    text: str
+    details: Details
+
+    def in_any_order(self, said: str = "") -> str:
+        """The demand as the reason no order fits: ``no order fits them: pods that can use no other devices
+        need 25 of the 16 devices of class gpu (...)``; without the workloads when ``said`` (the demand as
+        placed) already names the same ones."""
+        workloads = f" ({self.named})" if self.named != said else ""
+        return f"no order fits them: pods that can use no other devices need {self.total} of {self.what}{workloads}"
 
 
 _T = TypeVar("_T")

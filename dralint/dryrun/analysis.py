@@ -94,6 +94,14 @@ class Analysis:  # not slotted: it caches lazily computed properties
                 groups.setdefault(placement.pod.template_index, []).append(placement)
         return [self._failure(group) for group in groups.values()]
 
+    def failure_of(self, template: int) -> Failure | None:
+        """The failure of the pods of pod template ``template`` (by index) that did not fit, if they did not."""
+        return self._failures_by_template.get(template)
+
+    @cached_property
+    def _failures_by_template(self) -> dict[int, Failure]:
+        return {failure.first.pod.template_index: failure for failure in self.failures}
+
     @cached_property
     def vocabulary(self) -> hints.Vocabulary:
         return hints.vocabulary(entry.slice for entry in self.inventory.slices)

@@ -29,10 +29,13 @@ class Contention:
     def __init__(self, analysis: Analysis) -> None:
         self.analysis = analysis
         self._devices: dict[demand.RequestKey, list[tuple[DeviceId, model.Device]]] = {}
-        self._demands: dict[tuple[demand.RequestKey, str], demand.ClassDemand] = {}
+        self._demands: dict[tuple[demand.RequestKey, str], demand.Summary] = {}
         self._capacity: dict[tuple[demand.RequestKey, str], demand.CapacityDemand] = {}
         self._parties: dict[str, tuple[tuple[KubeObject, ...], tuple[KubeObject, ...]]] = {}
+        self._involved: dict[str, tuple[KubeObject, ...]] = {}
         self._id_sets: dict[demand.RequestKey, frozenset[DeviceId]] = {}
+        self._proofs: dict[demand.RequestKey, demand.Summary | None] = {}
+        self._steerable: dict[demand.RequestKey, tuple[list[str], int]] = {}
 
     def devices(self, key: demand.RequestKey) -> list[tuple[DeviceId, model.Device]]:
         """The inventory devices a request of ``key`` can use: its class's selectors and its own accept them."""
@@ -58,14 +61,14 @@ class Contention:
         """The unplaced pods (ids of their placements) that would fit the cluster without the earlier pods."""
         return frozenset(id(p) for f in self.analysis.failures if f.fits_empty for p in f.placements)
 
-    def class_demand(self, spec: demand.Spec, request: str) -> demand.ClassDemand:
+    def class_demand(self, spec: demand.Spec, request: str) -> demand.Summary:
         """Demand for the devices request ``request`` (``spec``) can use, over every pod of the dry-run."""
         key = demand.request_key(spec)
         found = self._demands.get((key, request))
         if found is None:
             ids = {ident for ident, _ in self.devices(key)}
             placements = self.analysis.simulation.placements
-            found = demand.class_demand(placements, self.competing, key, request, ids)
+            found = demand.class_demand(placements, self.competing, key, request, ids).summary()
             self._demands[key, request] = found
         return found
 
@@ -77,6 +80,14 @@ class Contention:
             placements = self.analysis.simulation.placements
             found = demand.capacity_demand(placements, self.competing, key, capacity, self.devices(key))
             self._capacity[key, capacity] = found
+        return found
+
+    def involved(self, name: str) -> tuple[KubeObject, ...]:
+        """:meth:`parties` as one tuple, the same object for every finding of the class (they all carry it)."""
+        found = self._involved.get(name)
+        if found is None:
+            workloads, inventory = self.parties(name)
+            found = self._involved[name] = (*workloads, *inventory)
         return found
 
     def parties(self, name: str) -> tuple[tuple[KubeObject, ...], tuple[KubeObject, ...]]:
@@ -116,12 +127,17 @@ class Contention:
             )
         return found
 
-    def in_any_order(self, spec: demand.Spec) -> demand.ClassDemand | None:
+    def in_any_order(self, spec: demand.Spec) -> demand.Summary | None:
         """Why the devices a request (``spec``) can use are too few in any order, when the arithmetic proves
         it: the pods that can use no other device than those (or than those of the classes that share some
         with them) need more than there are free. ``None`` when it proves nothing (devices that can be shared
         prove nothing either)."""
         key = demand.request_key(spec)
+        if key not in self._proofs:  # (the same for every failing workload of one request shape)
+            self._proofs[key] = self._in_any_order(key)
+        return self._proofs[key]
+
+    def _in_any_order(self, key: demand.RequestKey) -> demand.Summary | None:
         own = self._ids(key)
         keys = self._keys
         around = frozenset().union(own, *(self._ids(k) for k in keys if self._ids(k) & own))
@@ -141,7 +157,7 @@ class Contention:
                 what = what or f"the {len(devices)} devices of class{'es' if len(classes) > 1 else ''} {names}"
                 if free < len(devices):
                     what += f" ({len(devices) - free} already allocated)"
-                return demand.ClassDemand(what, key[0], workloads, free)
+                return demand.ClassDemand(what, key[0], workloads, free).summary()
         return None
 
     def _within(self, devices: frozenset[DeviceId], key: demand.RequestKey) -> bool:
@@ -203,24 +219,35 @@ class Contention:
 
     def steerable(self, spec: demand.Spec) -> tuple[list[str], int]:
         """The workloads whose placed pods hold devices a request (``spec``) can use while devices they could
-        use instead stay free, and how many of those stay free."""
-        own = self._ids(demand.request_key(spec))
+        use instead stay free, and how many of those stay free (once per request shape)."""
+        key = demand.request_key(spec)
+        found = self._steerable.get(key)
+        if found is None:
+            found = self._steerable[key] = self._find_steerable(self._ids(key))
+        return found
+
+    def _find_steerable(self, own: frozenset[DeviceId]) -> tuple[list[str], int]:
         taken = self._taken
+        elsewhere: dict[tuple[int, str], frozenset[DeviceId]] = {}  # (claim spec, request) -> free devices it could use
         out: dict[str, None] = {}
         free: set[DeviceId] = set()
         for placement in self.analysis.simulation.placements:
-            if placement.outcome != "placed":
+            if placement.outcome != "placed" or placement.pod.workload in out:
                 continue
             for use, allocation in placement.allocations:
+                claim = use.claim
                 for result in allocation.results:
-                    if (result.driver, result.pool, result.device) not in own or use.claim is None:
+                    if claim is None or (result.driver, result.pool, result.device) not in own:
                         continue
-                    found = model.find_part(use.claim.spec.requests, result.request)
-                    part = found[1] if found is not None else None
-                    elsewhere = self._ids(demand.request_key(part.spec)) - own - taken if part is not None else set()
-                    if elsewhere:
+                    known = elsewhere.get((id(claim.spec), result.request))
+                    if known is None:
+                        found = model.find_part(claim.spec.requests, result.request)
+                        part = found[1] if found is not None else None
+                        ids = self._ids(demand.request_key(part.spec)) if part is not None else frozenset()
+                        known = elsewhere[id(claim.spec), result.request] = ids - own - taken
+                    if known:
                         out[placement.pod.workload] = None
-                        free |= elsewhere
+                        free |= known
         return list(out), len(free)
 
     @cached_property

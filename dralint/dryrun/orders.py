@@ -2,15 +2,16 @@
 
 The scheduler takes pods in the order they are created (within a priority), and the dry-run in the order
 the files are read; a workload that gets no devices in that order may fit in another one. A bounded
-search tells the two apart: the dry-run is replayed with each failing workload first, then with the
-workloads that can use the fewest devices first (at most :data:`MAX_ORDERS` replays in all), and an order
+search tells the two apart: the dry-run is replayed with the failing workload first, then with the
+workloads that can use the fewest devices first (that one first when several workloads fail, then each
+of them first; at most :data:`MAX_ORDERS` replays in all), and an order
 that places the workload's pods without leaving any pod placed in file order without its devices is a
 counter-example. No counter-example is no proof: the arithmetic of :mod:`dralint.diagnose.demand` is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -71,42 +72,70 @@ class Orders:
         self.analysis = analysis
         self.scarcity = scarcity
         self.failing = tuple(failing)
+        self._done: list[tuple[Order, frozenset[str]]] = []
 
     def counter_example(self, template: int) -> Order | None:
-        """An order in which the pods of ``template`` get devices and no pod placed in file order loses its own."""
+        """An order in which the pods of ``template`` get devices and no pod placed in file order loses its own.
+
+        Orders are replayed lazily, as questions need them: the first that fits every workload answers all.
+        """
         wanted = {pod.display for pod in self.analysis.pods if pod.template_index == template}
         placed_now = self._placed_now
-        return next((order for order, placed in self.tried if wanted <= placed and placed_now <= placed), None)
+        for order, placed in self._replayed():
+            if wanted <= placed and placed_now <= placed:
+                return order
+        return None
+
+    @property
+    def tried(self) -> int:
+        """How many orders were replayed so far."""
+        return len(self._done)
 
     @cached_property
     def _placed_now(self) -> frozenset[str]:
         return frozenset(p.pod.display for p in self.analysis.simulation.placements if p.outcome == "placed")
 
-    @cached_property
-    def tried(self) -> list[tuple[Order, frozenset[str]]]:
-        """The orders replayed, each with the pods it places: each failing workload first (file order otherwise),
-        then the workloads that can use the fewest devices first; at most :data:`MAX_ORDERS`, none twice."""
-        pods = self.analysis.pods
-        by_template: dict[int, list[Pod]] = {}
-        for pod in pods:
-            by_template.setdefault(pod.template_index, []).append(pod)
-        file_order = list(by_template)
-        scarcest = {t: min(self.scarcity(pod) for pod in members) for t, members in by_template.items()}
-        candidates = [[t, *(u for u in file_order if u != t)] for t in self.failing]
-        candidates.append(sorted(file_order, key=lambda t: scarcest[t]))
-        competing = {p.pod.display for f in self.analysis.failures if f.fits_empty for p in f.placements}
-        fits_alone = self._placed_now | competing
-        out: list[tuple[Order, frozenset[str]]] = []
-        seen = {tuple(file_order)}
-        for order in candidates:
-            if len(out) == MAX_ORDERS or tuple(order) in seen:
-                continue
-            seen.add(tuple(order))
-            simulation = replay(self.analysis, [pod for t in order for pod in by_template[t]])
+    def _replayed(self) -> Iterator[tuple[Order, frozenset[str]]]:
+        """The orders replayed so far, then the next ones (replayed now), until one fits every workload."""
+        yield from self._done
+        while self._pending and (not self._done or not self._done[-1][0].everything):
+            order = self._pending.pop(0)
+            simulation = replay(self.analysis, [pod for t in order for pod in self._by_template[t]])
             placed = frozenset(p.pod.display for p in simulation.placements if p.outcome == "placed")
-            first = tuple(by_template[t][0].workload for t in _moved(order, file_order))
-            out.append((Order(tuple(order), first, fits_alone <= placed), placed))
-        return out
+            first = tuple(self._by_template[t][0].workload for t in _moved(order, self._file_order))
+            self._done.append((Order(tuple(order), first, self._fits_alone <= placed), placed))
+            yield self._done[-1]
+
+    @cached_property
+    def _by_template(self) -> dict[int, list[Pod]]:
+        found: dict[int, list[Pod]] = {}
+        for pod in self.analysis.pods:
+            found.setdefault(pod.template_index, []).append(pod)
+        return found
+
+    @cached_property
+    def _file_order(self) -> list[int]:
+        return list(self._by_template)
+
+    @cached_property
+    def _fits_alone(self) -> frozenset[str]:
+        """The pods placed in file order and those that fit the empty cluster but got no devices."""
+        competing = {p.pod.display for f in self.analysis.failures if f.fits_empty for p in f.placements}
+        return self._placed_now | competing
+
+    @cached_property
+    def _pending(self) -> list[list[int]]:
+        """The orders to replay: each failing workload first (file order otherwise), and the workloads that can
+        use the fewest devices first (before the others when several fail); at most :data:`MAX_ORDERS`, none
+        twice, none file order itself."""
+        file_order = self._file_order
+        scarcest = {t: min(self.scarcity(pod) for pod in pods) for t, pods in self._by_template.items()}
+        candidates = [[t, *(u for u in file_order if u != t)] for t in self.failing]
+        scarcest_first = sorted(file_order, key=lambda t: scarcest[t])
+        # One failing workload: first itself (the simplest order to name); several: one order may fit them all.
+        candidates.insert(0 if len(self.failing) > 1 else len(candidates), scarcest_first)
+        unique = list({tuple(order): order for order in candidates if order != file_order}.values())
+        return unique[:MAX_ORDERS]
 
 
 def _moved(order: Sequence[int], file_order: Sequence[int]) -> list[int]:
