@@ -67,11 +67,15 @@ def finish(
     selection: Selection,
     found: Found,
     suppressor: Suppressor | None = None,
+    *,
+    late_checks: bool = True,
 ) -> list[Finding]:
-    """Run the late checks on what the others found, sort and deduplicate, then apply suppressions in that order
-    (so baselines are used the same way whatever order the checks ran in), then add the findings about the
-    suppressions themselves."""
-    found = [*found, *_late(ctx, rules, selection, found)]
+    """Run the late checks on what the others found (unless ``late_checks`` is off: the language server runs
+    them with its global checks, on the whole workspace), sort and deduplicate, then apply suppressions in
+    that order (so baselines are used the same way whatever order the checks ran in), then add the findings
+    about the suppressions themselves."""
+    if late_checks:
+        found = [*found, *late(ctx, rules, selection, found)]
     seen: set[tuple[object, ...]] = set()
     findings: list[Finding] = []
     for finding, obj in sorted(found, key=lambda pair: pair[0].sort_key()):
@@ -94,7 +98,7 @@ def finish(
     return sort_unique(findings)
 
 
-def _late(ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, found: Found) -> Found:
+def late(ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, found: Found) -> Found:
     """The findings of the enabled rules of the late checks (:data:`registry.LATE_CHECKS`), given the others'."""
     wanted: dict[str, set[str]] = {}
     for rule_id in sorted(selection.enabled):
