@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # the dry-run's modules are imported only when there is an in
     from dralint.apimachinery.fieldpath import Path
     from dralint.diagnose import locate, why
     from dralint.dryrun.analysis import Analysis, Failure
+    from dralint.dryrun.contention import Contention
     from dralint.dryrun.placement import Placement
 
 
@@ -29,7 +30,9 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     scaled = Scaling(ctx)
     for failure in analysis.failures:
         if not failure.fits_empty:  # (pods that fit an emptier cluster: checks/contention.py)
-            yield from _unsatisfiable(analysis, failure, scaled.of([p.pod.display for p in failure.placements]))
+            yield from _unsatisfiable(
+                analysis, ctx.contention, failure, scaled.of([p.pod.display for p in failure.placements])
+            )
     yield from _never_allocatable(ctx, analysis)
     reported: set[int] = set()
     for placement in analysis.simulation.placements:
@@ -136,7 +139,9 @@ def _pods_text(failure: Failure) -> str:
     return f"{count} pod{'s' if count != 1 else ''} of {pod.workload}"
 
 
-def _unsatisfiable(analysis: Analysis, failure: Failure, scaling: str | None) -> Iterator[Violation]:
+def _unsatisfiable(
+    analysis: Analysis, contention: Contention, failure: Failure, scaling: str | None
+) -> Iterator[Violation]:
     from dralint.diagnose import locate, why
 
     pod = failure.first.pod
@@ -157,7 +162,7 @@ def _unsatisfiable(analysis: Analysis, failure: Failure, scaling: str | None) ->
             path = (*path, "cel", "expression")
             if reason.clauses:
                 offset = _offset(use, reason, reason.clauses[0].clause)
-        named = [] if blocked else analysis.constraints(failure)
+        named = [] if blocked else contention.constraints(failure)
         if blocked or named:
             detail = why.sentence(reason) if blocked else "; ".join(named)
             message = f"{locate.describe(use)} cannot be allocated for {_pods_text(failure)} on any node: {detail}"
@@ -171,7 +176,7 @@ def _unsatisfiable(analysis: Analysis, failure: Failure, scaling: str | None) ->
         message += skipped(analysis, failure, reason.device_class)
         # A change to the class or to the slices can make the claim unsatisfiable (a change to the workload
         # alone is reported on the workload by DRA521).
-        involves = analysis.contention.parties(reason.device_class)[1]
+        involves = contention.parties(reason.device_class)[1]
         yield Violation(RuleId.CLAIM_UNSATISFIABLE, message, obj, path, hint, offset=offset, involves=involves)
 
 

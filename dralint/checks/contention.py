@@ -4,7 +4,7 @@ pod holds of them and what the unplaced ones still need), told apart by whether 
 
 DRA520 (a warning) when a replay of the dry-run in another order of the workloads places them without
 leaving any other pod without its devices (:mod:`dralint.dryrun.orders`); DRA501 (an error) otherwise,
-saying when the arithmetic proves that no order can (:meth:`Contention.in_any_order`).
+saying when the arithmetic proves that no order can (``Contention.in_any_order``).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # the dry-run's modules are imported only when there is an in
     from dralint.cluster.pods import ClaimUse
     from dralint.diagnose import why
     from dralint.dryrun.analysis import Analysis, Failure
+    from dralint.dryrun.contention import Contention
 
 REMEDY = "add devices to the inventory, lower the replicas, or request fewer devices per pod"
 MAX_NAMED = 5  # workloads an order names
@@ -33,10 +34,13 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     scaled = Scaling(ctx)
     for failure in analysis.failures:
         if failure.fits_empty:
-            yield from _oversubscribed(analysis, failure, scaled.of([p.pod.display for p in failure.placements]))
+            scaling = scaled.of([p.pod.display for p in failure.placements])
+            yield from _oversubscribed(analysis, ctx.contention, failure, scaling)
 
 
-def _oversubscribed(analysis: Analysis, failure: Failure, scaling: str | None) -> Iterator[Violation]:
+def _oversubscribed(
+    analysis: Analysis, contention: Contention, failure: Failure, scaling: str | None
+) -> Iterator[Violation]:
     from dralint.diagnose import locate, why
 
     pod = failure.first.pod
@@ -50,14 +54,13 @@ def _oversubscribed(analysis: Analysis, failure: Failure, scaling: str | None) -
             groups.setdefault((reason.claim, reason.request.partition("/")[0]), []).append(reason)
     total = analysis.template_pods[pod.template_index]
     unplaced = len(failure.placements)
-    contention = analysis.contention
     for (claim, _), group in groups.items():
         use = use_by_ref[claim]
         texts: list[str] = []
         details: Details = ()
         said: list[str] = []  # the workloads each arithmetic names
         for reason in group:
-            text, found, named = _arithmetic(analysis, use, reason)
+            text, found, named = _arithmetic(contention, use, reason)
             texts.append(text)
             said.append(named)
             details = details or found
@@ -136,7 +139,7 @@ def _reorder_hint(steerable: tuple[list[str], int], first: str) -> str:
     return hint
 
 
-def _arithmetic(analysis: Analysis, use: ClaimUse, reason: why.RequestWhy) -> tuple[str, Details, str]:
+def _arithmetic(contention: Contention, use: ClaimUse, reason: why.RequestWhy) -> tuple[str, Details, str]:
     """The demand against the supply of the devices one (sub)request can use: text, details, and the
     workloads it names."""
     from dralint.diagnose import why
@@ -144,7 +147,6 @@ def _arithmetic(analysis: Analysis, use: ClaimUse, reason: why.RequestWhy) -> tu
     spec = why.request_spec(use.claim, reason.request)
     if spec is None:
         return f"request {reason.request}", (), ""
-    contention = analysis.contention
     if reason.rejected.get("capacity") and spec.capacity is not None:
         names = sorted(spec.capacity.requests)
         return "; ".join(contention.capacity_demand(spec, name).text() for name in names), (), ""

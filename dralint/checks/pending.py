@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # the dry-run's modules are imported only when there is an in
     from dralint.apimachinery.fieldpath import Path
     from dralint.cluster.pods import Pod
     from dralint.dryrun.analysis import Analysis
+    from dralint.dryrun.contention import Contention
     from dralint.dryrun.placement import Placement
 
 # Findings that say why a pod of the workload they are on is not placed, whatever their severity: the
@@ -136,18 +137,18 @@ def _pending(ctx: CheckContext, analysis: Analysis, group: list[Placement]) -> V
         pod.template.owner,
         pod.template.path,
         hint,
-        involves=_parties(analysis, first),
+        involves=_parties(ctx.contention, first),
     )
 
 
-def _parties(analysis: Analysis, placement: Placement) -> tuple[KubeObject, ...]:
+def _parties(contention: Contention, placement: Placement) -> tuple[KubeObject, ...]:
     """The claims and templates the pod uses, and the classes, slices and workloads their devices involve."""
     found: list[KubeObject] = [use.source for use in placement.pod.claims if use.source is not None]
     for use in placement.pod.claims:
         for request in use.claim.spec.requests if use.claim is not None else ():
             for part in request.parts():
                 if part.spec is not None:
-                    workloads, inventory = analysis.contention.parties(part.spec.device_class_name)
+                    workloads, inventory = contention.parties(part.spec.device_class_name)
                     found += [*inventory, *workloads]
     return tuple(dict.fromkeys(found))
 
@@ -182,7 +183,7 @@ def _detail(ctx: CheckContext, analysis: Analysis, placement: Placement) -> tupl
         found, path = locate.request(use, reason.request) if use is not None else (None, ())
         written = f"{locate.describe(use)} at {where(ctx, found, path)}, " if use is not None and found else ""
         text += f"; {written}{why.sentence(reason)}"
-    text += "".join(f"; {constraint}" for constraint in analysis.constraints(failure))
+    text += "".join(f"; {constraint}" for constraint in ctx.contention.constraints(failure))
     skipped = [note for r in blocking for note in analysis.skipped(failure.first.candidates, r.device_class)]
     text += "".join(f"; {note}" for note in dict.fromkeys(skipped))
     hints = [h for reason in blocking for h in reason.hints]

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from dralint.api.objects import KubeObject
     from dralint.api.producers import Created
     from dralint.api.workloads import PodTemplate
-    from dralint.dryrun.contention import Contention
     from dralint.limits import Limits as InputLimits
 
 RESERVED_FOR_LIMIT = {"1.31": 32}  # consumers of a claim; 256 from 1.32
@@ -146,31 +145,6 @@ class Analysis:  # not slotted: it caches lazily computed properties
             index = placement.pod.template_index
             counts[index] = counts.get(index, 0) + 1
         return counts
-
-    @cached_property
-    def contention(self) -> Contention:
-        """What the pods competing for devices hold and need (DRA501's arithmetic), and what it involves."""
-        from dralint.dryrun.contention import Contention
-
-        return Contention(self)
-
-    def constraints(self, failure: Failure) -> list[str]:
-        """The constraints of the failing pod's claims that none of its candidate nodes can satisfy, even empty."""
-        from dralint.diagnose import constraints
-        from dralint.diagnose.demand import request_key
-
-        slices = [entry.slice for entry in self.inventory.slices]
-        nodes = [
-            constraints.on_node(slices, self.nodes_by_name[n]) for n in failure.first.candidates[:MAX_EXPLAINED_NODES]
-        ]
-        return [
-            text
-            for use in failure.first.attempted
-            if use.claim is not None and use.claim.spec.constraints
-            for text in constraints.unsatisfiable(
-                use.claim, nodes, lambda spec: self.contention.devices(request_key(spec))
-            )
-        ]
 
     def reasons(self, failure: Failure) -> list[why.RequestWhy]:
         """Per request of the failing pod's claims: the funnel, failing clauses and hints."""

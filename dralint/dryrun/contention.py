@@ -15,17 +15,20 @@ from typing import TYPE_CHECKING
 from dralint.api import model
 from dralint.diagnose import demand
 from dralint.diagnose.candidates import accepted_devices
+from dralint.dryrun.analysis import MAX_EXPLAINED_NODES
 from dralint.dryrun.orders import Orders
 
 if TYPE_CHECKING:
     from dralint.api.objects import KubeObject
     from dralint.cluster.pods import Pod
-    from dralint.dryrun.analysis import Analysis
+    from dralint.dryrun.analysis import Analysis, Failure
 
 DeviceId = demand.DeviceId
 
 
 class Contention:
+    """Built once per dry-run (``CheckContext.contention``, or by a report): everything here is cached."""
+
     def __init__(self, analysis: Analysis) -> None:
         self.analysis = analysis
         self._devices: dict[demand.RequestKey, list[tuple[DeviceId, model.Device]]] = {}
@@ -36,6 +39,24 @@ class Contention:
         self._id_sets: dict[demand.RequestKey, frozenset[DeviceId]] = {}
         self._proofs: dict[demand.RequestKey, demand.Summary | None] = {}
         self._steerable: dict[demand.RequestKey, tuple[list[str], int]] = {}
+
+    def constraints(self, failure: Failure) -> list[str]:
+        """The constraints of the failing pod's claims that none of its candidate nodes can satisfy, even empty."""
+        from dralint.diagnose import constraints
+
+        analysis = self.analysis
+        slices = [entry.slice for entry in analysis.inventory.slices]
+        candidates = failure.first.candidates[:MAX_EXPLAINED_NODES]
+        nodes = [constraints.on_node(slices, analysis.nodes_by_name[name]) for name in candidates]
+        return [
+            text
+            for use in failure.first.attempted
+            if use.claim is not None and use.claim.spec.constraints
+            for text in constraints.unsatisfiable(use.claim, nodes, self._usable)
+        ]
+
+    def _usable(self, spec: demand.Spec) -> list[tuple[DeviceId, model.Device]]:
+        return self.devices(demand.request_key(spec))
 
     def devices(self, key: demand.RequestKey) -> list[tuple[DeviceId, model.Device]]:
         """The inventory devices a request of ``key`` can use: its class's selectors and its own accept them."""

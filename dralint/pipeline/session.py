@@ -210,9 +210,7 @@ class Session:
         """Suppressions applied (and reported on), sorted: :func:`engine.finish` with this run's suppressions."""
         checking = self.checking
         suppressor = Suppressor(context, checking.rules, exceptions=checking.exceptions, root=checking.plan.root)
-        return engine.finish(
-            context, checking.rules, checking.selection, list(found), suppressor, late_checks=False
-        )
+        return engine.finish(context, checking.rules, checking.selection, list(found), suppressor, late_checks=False)
 
 
 def _contents(part: Part) -> list[tuple[str, str, object]]:

@@ -15,6 +15,7 @@ from dralint.cluster.inventory import NodeEntry, is_inventory_document
 from dralint.dataclass import dataclass
 from dralint.diagnose import why
 from dralint.dryrun.analysis import Analysis
+from dralint.dryrun.contention import Contention
 from dralint.dryrun.placement import Placement
 from dralint.dryrun.utilisation import PoolUtilisation, natural_key
 
@@ -156,13 +157,14 @@ def unplaced_subject(pod: PodRow, count: int) -> str:
 
 
 def build(analysis: Analysis) -> SimulationReport:
+    contention = Contention(analysis)
     details: dict[int, tuple[str, ...]] = {}
     for failure in analysis.failures:
-        lines = (*(why.sentence(reason) for reason in analysis.reasons(failure)), *analysis.constraints(failure))
+        lines = (*(why.sentence(reason) for reason in analysis.reasons(failure)), *contention.constraints(failure))
         prefix: tuple[str, ...] = ()
         if failure.fits_empty:
             prefix = ("fits on the cluster without the earlier pods: devices are exhausted",)
-            order = analysis.contention.orders.counter_example(failure.first.pod.template_index)
+            order = contention.orders.counter_example(failure.first.pod.template_index)
             if order is not None:
                 first = " and ".join(order.first)
                 prefix += (f"fits in another order: placing {first} first gives them devices",)
