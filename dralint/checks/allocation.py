@@ -172,8 +172,9 @@ def _unsatisfiable(
                 f"{locate.describe(use)} cannot be allocated for {_pods_text(failure)} on any node together with "
                 f"the pod's other requests: {detail}"
             )
-        hint = with_scaling(scaling, "; ".join(reason.hints) if reason.hints else _hint(reason))
-        message += skipped(analysis, failure, reason.device_class)
+        notes = skipped(analysis, failure, reason.device_class)
+        hint = with_scaling(scaling, "; ".join(reason.hints) if reason.hints else _hint(reason, bool(notes)))
+        message += notes
         # A change to the class or to the slices can make the claim unsatisfiable (a change to the workload
         # alone is reported on the workload by DRA521).
         involves = contention.parties(reason.device_class)[1]
@@ -200,8 +201,10 @@ def _offset(use: locate.ClaimUse, reason: why.RequestWhy, clause: str) -> int | 
     return found if found >= 0 else None
 
 
-def _hint(reason: why.RequestWhy) -> str | None:
+def _hint(reason: why.RequestWhy, pools_skipped: bool) -> str | None:
     rejected = reason.rejected
+    if reason.seen == 0 and pools_skipped:
+        return "fix the pools named in the inventory: the scheduler takes no device of them"
     if reason.seen == 0:
         return "no ResourceSlice of the inventory publishes devices on the nodes the pod may run on"
     if rejected.get("class-selector") == reason.seen:

@@ -77,6 +77,21 @@ def find(slices: Sequence[SliceEntry], allocated: Sequence[AllocatedClaim] = ())
     return _unique(defects)
 
 
+def incomplete_pools(slices: Sequence[SliceEntry]) -> dict[tuple[str, str], tuple[Defect, list[SliceEntry]]]:
+    """(driver, pool) -> the INCOMPLETE_POOL defect of each pool the scheduler allocates nothing from, with the
+    slices of its newest generation (the nodes they are on)."""
+    pools: dict[tuple[str, str], list[SliceEntry]] = {}
+    for entry in slices:
+        pools.setdefault((entry.slice.driver, entry.slice.pool.name), []).append(entry)
+    out = {}
+    for key, entries in pools.items():
+        newest = max(e.slice.pool.generation for e in entries)
+        current = [e for e in entries if e.slice.pool.generation == newest]
+        for defect in _completeness(key, current):
+            out[key] = (defect, current)
+    return out
+
+
 def _unique(defects: list[Defect]) -> list[Defect]:
     """One defect per place and message: an Inventory entry generates the same defect on every node."""
     seen: set[tuple[Kind, int, tuple[object, ...], str]] = set()

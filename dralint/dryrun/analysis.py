@@ -17,10 +17,10 @@ from dralint.allocator.prepare import apply_taint_rules, features_for, release_f
 from dralint.api import model
 from dralint.api.versions import Target
 from dralint.cluster import pods as pods_module
-from dralint.cluster.inventory import Inventory
+from dralint.cluster.inventory import Inventory, SliceEntry
 from dralint.cluster.layout import counters_beside_devices
 from dralint.dataclass import dataclass
-from dralint.diagnose import hints, why
+from dralint.diagnose import defects, hints, why
 from dralint.dryrun import nodealloc
 from dralint.dryrun.filters import PlacedPods
 from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Strategy, simulate
@@ -108,26 +108,39 @@ class Analysis:  # not slotted: it caches lazily computed properties
         return hints.vocabulary(entry.slice for entry in self.inventory.slices)
 
     def skipped(self, nodes: Iterable[str], device_class: str) -> list[str]:
-        """Why pools that could serve a request of ``device_class`` on these nodes are not in the cluster model.
+        """Why pools that could serve a request of ``device_class`` on these nodes give it no device.
 
-        A pool is skipped when the API server rejects one of its slices. It counts when it is on one
-        of the nodes (or on none) and its driver is one whose devices the class accepts, or, when the
-        class accepts no stored device at all, one its selectors name (or the class has none).
+        A pool is left out of the cluster model when the API server rejects one of its slices, and
+        the allocator takes nothing from an incomplete pool. It counts when it is on one of the nodes
+        (or on none) and its driver is one whose devices the class accepts, or, when the class
+        accepts no stored device at all, one its selectors name (or the class has none).
         """
-        if not self.inventory.skipped_pools:
+        if not self.inventory.skipped_pools and not self._incomplete_pools:
             return []  # (the usual case: nothing to gather per failing workload)
         names = set(nodes)
         accepted = {driver for driver, _ in self.class_devices(device_class)}
         entry = self.inventory.classes.get(device_class)
         selectors = entry.device_class.selectors if entry is not None else ()
         text = " ".join(s.cel.expression for s in selectors if s.cel is not None)
-        out = []
-        for (driver, _), pool in self.inventory.skipped_pools.items():
-            if pool.node is not None and pool.node not in names:
-                continue
-            if driver in accepted or (not accepted and (not selectors or driver in text)):
-                out.append(pool.reason)
+
+        def serves(driver: str, pool_nodes: Iterable[str | None]) -> bool:
+            on_nodes = any(node is None or node in names for node in pool_nodes)
+            return on_nodes and (driver in accepted or (not accepted and (not selectors or driver in text)))
+
+        out = [pool.reason for (driver, _), pool in self.inventory.skipped_pools.items() if serves(driver, [pool.node])]
+        for (driver, name), (defect, current) in self._incomplete_pools.items():
+            if serves(driver, [e.slice.node_name for e in current]):
+                obj = defect.origin.obj
+                what = defect.message.removeprefix(f"pool {driver}/{name} ")
+                out.append(
+                    f"pool {driver}/{name} is skipped: the scheduler allocates nothing from an incomplete pool "
+                    f"({what}, at {obj.file}:{obj.position(defect.origin.path)[0]})"
+                )
         return out
+
+    @cached_property
+    def _incomplete_pools(self) -> dict[tuple[str, str], tuple[defects.Defect, list[SliceEntry]]]:
+        return defects.incomplete_pools(self.inventory.slices)
 
     def class_devices(self, name: str) -> list[tuple[str, model.Device]]:
         """Inventory devices the selectors of DeviceClass ``name`` accept."""

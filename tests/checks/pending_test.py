@@ -76,6 +76,39 @@ def test_a_pod_whose_template_is_reported_gets_no_second_finding() -> None:
     assert "pool gpu.example.com/node-a is skipped: ResourceSlice node-a-gpu is rejected by the API server" in output
 
 
+def test_an_incomplete_pool_of_the_inventory_is_named_with_where_its_slice_is_written() -> None:
+    # The pool announces 2 slices and publishes 1: the allocator takes nothing from an incomplete pool
+    # (upstream test "no-allocation-from-incomplete-pools": no allocation), so node-a has no usable GPU
+    # and the template fits nothing. The slice is context: DRA500 on the template names the pool, the
+    # line of the slice's pool (19) and that the pool is the cause, not a missing ResourceSlice.
+    scenario = PENDING / "incomplete-pool"
+    assert _text("apps", cwd=scenario, inventory=("cluster",)) == (
+        "apps/train.yaml:10:9: error DRA500 ResourceClaimTemplate ml/one-gpu cannot be allocated for 2 pods of Job "
+        "ml/train on any node: request gpu needs 1 device of class gpu.example.com: 0 devices on 1 node; pool "
+        "gpu.example.com/node-a is skipped: the scheduler allocates nothing from an incomplete pool (generation 1 "
+        "has 1 slice but resourceSliceCount is 2, at cluster/inventory.yaml:19) (ResourceClaimTemplate/ml/one-gpu); "
+        "fix the pools named in the inventory: the scheduler takes no device of them\n"
+        "1 file, 2 objects: 1 error, 0 warnings, 0 info\n"
+    )
+
+
+def test_simulate_names_the_incomplete_pool_among_the_reasons_the_job_is_unplaced() -> None:
+    from dralint.report.simulation.model import build
+
+    here = os.getcwd()
+    os.chdir(PENDING / "incomplete-pool")
+    try:
+        analysis = dry_run(SimulateSettings(paths=("apps", "cluster"), no_config=True, environment={}))
+    finally:
+        os.chdir(here)
+    [pod, _] = build(analysis).unplaced
+    assert pod.details == (
+        "request gpu needs 1 device of class gpu.example.com: 0 devices on 1 node",
+        "pool gpu.example.com/node-a is skipped: the scheduler allocates nothing from an incomplete pool (generation 1 "
+        "has 1 slice but resourceSliceCount is 2, at cluster/inventory.yaml:19)",
+    )
+
+
 # --- simulate and check agree ---------------------------------------------------------------------------
 
 _INVENTORY = re.compile(r"^\s*(?:-\s+)?kind:\s*(?:ResourceSlice|Inventory)\s*$", re.MULTILINE)

@@ -160,7 +160,10 @@ def build(analysis: Analysis) -> SimulationReport:
     contention = Contention(analysis)
     details: dict[int, tuple[str, ...]] = {}
     for failure in analysis.failures:
-        lines = (*(why.sentence(reason) for reason in analysis.reasons(failure)), *contention.constraints(failure))
+        reasons = analysis.reasons(failure)
+        # (pools with a rejected slice or incomplete: the scheduler takes no device of them)
+        skipped = [note for r in reasons for note in analysis.skipped(failure.first.candidates, r.device_class)]
+        lines = (*(why.sentence(r) for r in reasons), *contention.constraints(failure), *dict.fromkeys(skipped))
         prefix: tuple[str, ...] = ()
         if failure.fits_empty:
             prefix = ("fits on the cluster without the earlier pods: devices are exhausted",)
