@@ -20,6 +20,7 @@ from dralint.checks import (
     cel_runtime,
     cel_selectors,
     contention,
+    defaulting,
     driver_objects,
     driver_rules,
     duplicates,
@@ -66,6 +67,7 @@ CHECKS: dict[str, CheckFn] = {
     "cel-runtime": cel_runtime.check,
     "cel-selectors": cel_selectors.check,
     "contention": contention.check,
+    "defaulting": defaulting.check,
     "driver-objects": driver_objects.check,
     "driver-rules": driver_rules.check,
     "duplicates": duplicates.check,
@@ -95,7 +97,7 @@ LATE_CHECKS: dict[str, LateCheckFn] = {
 # in the worker processes that read the files. Every other check sees the whole input (objects
 # referring to each other, the dry-run) and runs once, after the workers are done.
 LOCAL_CHECKS: frozenset[str] = frozenset(
-    {"apiserver", "cel-selectors", "gated-fields", "input", "schema", "served-versions"}
+    {"apiserver", "cel-selectors", "defaulting", "gated-fields", "input", "schema", "served-versions"}
 )
 
 Scope = Literal["all", "local", "global"]
