@@ -111,11 +111,11 @@ class Analysis:  # not slotted: it caches lazily computed properties
         """Why pools that could serve a request of ``device_class`` on these nodes give it no device.
 
         A pool is left out of the cluster model when the API server rejects one of its slices, and
-        the allocator takes nothing from an incomplete pool. It counts when it is on one of the nodes
+        the allocator takes nothing from an incomplete or invalid pool. It counts when it is on one of the nodes
         (or on none) and its driver is one whose devices the class accepts, or, when the class
         accepts no stored device at all, one its selectors name (or the class has none).
         """
-        if not self.inventory.skipped_pools and not self._incomplete_pools:
+        if not self.inventory.skipped_pools and not self._unusable_pools:
             return []  # (the usual case: nothing to gather per failing workload)
         names = set(nodes)
         accepted = {driver for driver, _ in self.class_devices(device_class)}
@@ -128,19 +128,20 @@ class Analysis:  # not slotted: it caches lazily computed properties
             return on_nodes and (driver in accepted or (not accepted and (not selectors or driver in text)))
 
         out = [pool.reason for (driver, _), pool in self.inventory.skipped_pools.items() if serves(driver, [pool.node])]
-        for (driver, name), (defect, current) in self._incomplete_pools.items():
+        for (driver, name), (state, defect, current) in self._unusable_pools.items():
             if serves(driver, [e.slice.node_name for e in current]):
                 obj = defect.origin.obj
                 what = defect.message.removeprefix(f"pool {driver}/{name} ")
                 out.append(
-                    f"pool {driver}/{name} is skipped: the scheduler allocates nothing from an incomplete pool "
+                    f"pool {driver}/{name} is skipped: the scheduler allocates nothing from an {state} pool "
                     f"({what}, at {obj.file}:{obj.position(defect.origin.path)[0]})"
                 )
         return out
 
     @cached_property
-    def _incomplete_pools(self) -> dict[tuple[str, str], tuple[defects.Defect, list[SliceEntry]]]:
-        return defects.incomplete_pools(self.inventory.slices)
+    def _unusable_pools(self) -> dict[tuple[str, str], tuple[str, defects.Defect, list[SliceEntry]]]:
+        counters_checked = self.features.partitionable_devices and not self.cluster.release.counters_in_device_slice
+        return defects.unusable_pools(self.inventory.slices, counters_checked=counters_checked)
 
     def class_devices(self, name: str) -> list[tuple[str, model.Device]]:
         """Inventory devices the selectors of DeviceClass ``name`` accept."""

@@ -109,6 +109,20 @@ def test_simulate_names_the_incomplete_pool_among_the_reasons_the_job_is_unplace
     )
 
 
+def test_an_invalid_pool_of_the_inventory_is_named_at_the_duplicate_device() -> None:
+    # Device gpu-0 is published by both slices of the pool: upstream's allocator marks the pool invalid
+    # ("duplicate device name gpu-0"), takes no device of it and fails the node with "invalid resource
+    # pools were encountered" (upstream test "duplicate-slice"), which the scheduler counts as the node
+    # not fitting: both pods stay pending. The second gpu-0 is written at line 33.
+    output = _text("apps", cwd=PENDING / "invalid-pool", inventory=("cluster",))
+    assert output.splitlines()[0].split(" ")[2] == "DRA500"
+    assert (
+        "; pool gpu.example.com/node-a is skipped: the scheduler allocates nothing from an invalid pool (device "
+        "name gpu-0 appears in slices node-a-gpu-0 and node-a-gpu-1 of pool gpu.example.com/node-a, at "
+        "cluster/inventory.yaml:33) (ResourceClaimTemplate/ml/one-gpu); fix the pools named in the inventory"
+    ) in output
+
+
 # --- simulate and check agree ---------------------------------------------------------------------------
 
 _INVENTORY = re.compile(r"^\s*(?:-\s+)?kind:\s*(?:ResourceSlice|Inventory)\s*$", re.MULTILINE)
