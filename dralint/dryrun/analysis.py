@@ -111,9 +111,9 @@ class Analysis:  # not slotted: it caches lazily computed properties
         """Why pools that could serve a request of ``device_class`` on these nodes give it no device.
 
         A pool is left out of the cluster model when the API server rejects one of its slices, and
-        the allocator takes nothing from an incomplete or invalid pool. It counts when it is on one of the nodes
-        (or on none) and its driver is one whose devices the class accepts, or, when the class
-        accepts no stored device at all, one its selectors name (or the class has none).
+        the allocator takes nothing from an incomplete or invalid pool. It counts when it is on one
+        of the nodes (or on none) and its driver is one whose devices the class accepts, or, when
+        the class accepts no stored device at all, one its selectors name (or the class has none).
         """
         if not self.inventory.skipped_pools and not self._unusable_pools:
             return []  # (the usual case: nothing to gather per failing workload)
