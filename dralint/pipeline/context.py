@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from dralint.diagnose.profile_selectors import Readings
     from dralint.diagnose.selector_errors import SelectorErrors
     from dralint.dryrun.analysis import Analysis
+    from dralint.dryrun.contention import Contention
     from dralint.dryrun.placement import Strategy
     from dralint.plan.planner import Plan
     from dralint.profiles.releases import Releases
@@ -204,6 +205,14 @@ class CheckContext:
     def analysis(self) -> Analysis:
         """The cluster dry-run every simulation check reads (run at most once)."""
         return self.dry_run()
+
+    @cached_property
+    def contention(self) -> Contention:
+        """The pods of the dry-run competing for devices: DRA501's arithmetic, the orders tried, what a finding
+        involves (worked out at most once per question)."""
+        from dralint.dryrun.contention import Contention
+
+        return Contention(self.analysis)
 
     @cached_property
     def plan(self) -> Plan:

@@ -15,6 +15,7 @@ from dralint.cluster.inventory import NodeEntry, is_inventory_document
 from dralint.dataclass import dataclass
 from dralint.diagnose import why
 from dralint.dryrun.analysis import Analysis
+from dralint.dryrun.contention import Contention
 from dralint.dryrun.placement import Placement
 from dralint.dryrun.utilisation import PoolUtilisation, natural_key
 
@@ -156,12 +157,20 @@ def unplaced_subject(pod: PodRow, count: int) -> str:
 
 
 def build(analysis: Analysis) -> SimulationReport:
+    contention = Contention(analysis)
     details: dict[int, tuple[str, ...]] = {}
     for failure in analysis.failures:
-        lines = tuple(why.sentence(reason) for reason in analysis.reasons(failure))
-        prefix = (
-            () if not failure.fits_empty else ("fits on the cluster without the earlier pods: devices are exhausted",)
-        )
+        reasons = analysis.reasons(failure)
+        # (pools with a rejected slice or incomplete: the scheduler takes no device of them)
+        skipped = [note for r in reasons for note in analysis.skipped(failure.first.candidates, r.device_class)]
+        lines = (*(why.sentence(r) for r in reasons), *contention.constraints(failure), *dict.fromkeys(skipped))
+        prefix: tuple[str, ...] = ()
+        if failure.fits_empty:
+            prefix = ("fits on the cluster without the earlier pods: devices are exhausted",)
+            order = contention.orders.counter_example(failure.first.pod.template_index)
+            if order is not None:
+                first = " and ".join(order.first)
+                prefix += (f"fits in another order: placing {first} first gives them devices",)
         details[failure.first.pod.template_index] = (*prefix, *lines)
     holders = _holders(analysis.simulation.placements)
     rows = []
