@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # the dry-run's modules are imported where they are needed (m
 def check(ctx: CheckContext) -> Iterator[Violation]:
     yield from _shared_by_replicas(ctx)
     yield from _too_many_consumers(ctx)
-    if not ctx.options.simulate or not ctx.inventory.has_devices:
+    if not ctx.options.simulate or not ctx.inventory.has_inventory:
         return
     yield from _not_on_one_node(ctx)
     yield from _all_on_shareable(ctx)

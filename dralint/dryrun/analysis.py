@@ -78,7 +78,7 @@ class Analysis:  # not slotted: it caches lazily computed properties
     @property
     def active(self) -> bool:
         """Whether there was an inventory to dry-run against."""
-        return self.inventory.has_devices
+        return self.inventory.has_inventory
 
     @cached_property
     def utilisation(self) -> list[PoolUtilisation]:
@@ -292,7 +292,7 @@ def analyse(
             reserved_for=reserved_for,
             placed=placed,
         )
-        if inventory.has_devices
+        if inventory.has_inventory
         else Simulation()
     )
     return Analysis(
