@@ -18,7 +18,7 @@ from dataclasses import field
 from typing import Literal, Protocol
 
 from dralint import progress
-from dralint.allocator.types import AllocatorError
+from dralint.allocator.types import AllocatorError, Cause
 from dralint.api import model
 from dralint.cluster.inventory import NodeEntry
 from dralint.cluster.pods import ClaimUse, Pod
@@ -99,6 +99,10 @@ class ClaimContents:
             known = self._known[id(spec)] = (spec, repr(spec))  # the spec is kept so that its id stays its own
         return known[1]
 
+
+# Allocator errors that do not abort the pod's scheduling: upstream's ErrFailedAllocationOnNode, and
+# dralint's own search limits (what a search that ran out of steps would have found is unknown).
+_NODE_ONLY = frozenset({Cause.INVALID_POOLS, Cause.SEARCH_BUDGET, Cause.DRY_RUN_BUDGET})
 
 # The API server's cap on the consumers of one claim (ResourceClaimReservedForMaxSize; 32 in 1.31).
 RESERVED_FOR_MAX = 256
@@ -187,6 +191,8 @@ class _Run:
         self.cursor: dict[tuple[object, ...], int] = {}
         self.full: set[tuple[object, ...]] = set()
         self.failed: dict[tuple[object, ...], set[int]] = {}
+        # (node index, claims' content) -> the allocator's error for claims with an All request there
+        self.failing: dict[tuple[int, object], AllocatorError | None] = {}
 
     def place(self, pod: Pod) -> Placement:
         if pod.rejected is not None:
@@ -230,6 +236,17 @@ class _Run:
             tuple(u.key for u, _ in reused),
         )
         check = self.placed.prepare(pod)
+        elsewhere = self._error_on_any(shape[1], to_allocate, candidates, check)
+        if elsewhere is not None:
+            node_name, failure = elsewhere
+            return Placement(
+                pod,
+                "error",
+                reason=failure.message,
+                failure=failure,
+                candidates=(node_name,),
+                attempted=tuple(to_allocate),
+            )
         # The cursor and the failed positions only ever skip nodes where the claims did not fit;
         # a node another pod's filter excluded may take a later pod of the same shape.
         filtered: int | None = None  # the first position a filter excluded
@@ -278,6 +295,33 @@ class _Run:
             attempted=tuple(to_allocate),
             filters=narrowed,
         )
+
+    def _error_on_any(
+        self, contents: tuple[object, ...], uses: Sequence[ClaimUse], candidates: list[int], check: Check | None
+    ) -> tuple[str, AllocatorError] | None:
+        """The first node (that passes the other filters) where the allocator fails for claims with an
+        ``allocationMode: All`` request, and its error.
+
+        kube-scheduler runs DynamicResources' Filter on every feasible node (all of them below 100
+        nodes), and an error on any one aborts the pod's scheduling cycle, although another node
+        fits. Only an All request fails on one node and not on another before any device is
+        chosen (an incomplete or invalid pool that node sees, a selector failing on one of its
+        devices), independently of what is allocated: whether a node fails is known once per
+        node and claims' content.
+        """
+        claims = [u.claim for u in uses if u.claim is not None]
+        if not any(part.spec.allocation_mode == "All" for c in claims for r in c.spec.requests for part in r.parts()):
+            return None
+        for index in candidates:
+            key = (index, contents)
+            if key not in self.failing:
+                failure = self.allocate(self.nodes[index].node, claims).failure
+                aborts = failure is not None and failure.cause not in _NODE_ONLY
+                self.failing[key] = failure if aborts else None
+            failure = self.failing[key]
+            if failure is not None and (check is None or check(index) is None):
+                return self.nodes[index].node.name, failure
+        return None
 
     def _names(self, indexes: list[int]) -> tuple[str, ...]:
         """The names of the nodes of a cached candidate list: one tuple, which every unplaced pod of a

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dralint.dryrun.placement import Strategy
 from dralint.dryrun.utilisation import utilisation
+from testing.run import ROOT
 from testing.simulate import context
+
+RULES = ROOT / "tests" / "rules"
 
 
 def _placements(
@@ -112,3 +115,17 @@ def test_admin_access_allocations_neither_block_devices_nor_count_as_utilised() 
     assert (pool.allocated, pool.devices, pool.utilisation) == (2, 2, 1.0)
     existing = [a.claim.allocation for a in result.inventory.allocated if a.claim.allocation is not None]
     assert [(u.allocated, u.utilisation) for u in utilisation(result.inventory.slices, existing)] == [(1, 0.5)]
+
+
+def test_an_allocator_error_on_any_feasible_node_aborts_the_pod_although_another_node_fits() -> None:
+    # DynamicResources.Filter returns an Error status for an allocator error other than
+    # ErrFailedAllocationOnNode, and one Error on any node aborts the scheduling cycle.
+    simulation = context(str(RULES / "DRA505/fail/error-on-another-node.yaml")).dry_run().simulation
+    [placement] = simulation.placements
+    assert (placement.outcome, placement.candidates, placement.reason) == (
+        "error",
+        ("node-1",),
+        "claim default/burn-in-gpus, request gpus: asks for all devices, "
+        "but resource pool gpu.example.com/node-1 is currently being updated",
+    )
+    assert simulation.allocated == {}
