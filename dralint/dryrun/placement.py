@@ -29,7 +29,15 @@ from dralint.dryrun.nodeindex import NodeIndex
 
 Strategy = Literal["pack", "spread"]
 Outcome = Literal[
-    "placed", "rejected", "missing-claim", "no-node", "unsatisfiable", "error", "claim-consumers", "claim-elsewhere"
+    "placed",
+    "rejected",
+    "missing-claim",
+    "no-node",
+    "unsatisfiable",
+    "error",
+    "claim-consumers",
+    "claim-elsewhere",
+    "bypassed",  # bound by spec.nodeName: no scheduler allocates its claims
 ]
 
 
@@ -142,6 +150,24 @@ def simulate(
     return run.result
 
 
+def _bypassed(pod: Pod, uses: Sequence[ClaimUse]) -> str:
+    """Why a pod with ``spec.nodeName`` never gets the claims it needs allocated.
+
+    It bypasses the scheduler, and only the scheduler allocates claims (and creates the claim of
+    DRA-backed extended resources); the resource claim controller merely reserves claims that are
+    already allocated for such a pod, and the kubelet starts it only once every claim is.
+    """
+    claims = [f"{use.key[0]}/{use.key[1]}" for use in uses if use.kind != "extended"]
+    parts = []
+    if claims:
+        plural = len(claims) > 1
+        parts.append(f"claim{'s' if plural else ''} {', '.join(claims)} {'are' if plural else 'is'} never allocated")
+    if any(use.kind == "extended" for use in uses):
+        parts.append("its DRA-backed extended resources never get a claim")
+    node = pod.template.spec.node_name
+    return f"spec.nodeName {node} bypasses the scheduler, which alone allocates claims: {'; '.join(parts)}"
+
+
 def _eligibility_key(pod: Pod) -> tuple[object, ...]:
     """Everything :func:`eligibility.exclusion` reads of a pod: pods that agree on it may run on the same nodes."""
     spec = pod.template.spec
@@ -227,6 +253,8 @@ class _Run:
                 "claim-elsewhere",
                 reason=f"the allocation of claim {names} is not usable on any node the pod may run on",
             )
+        if pod.template.spec.node_name and to_allocate:
+            return Placement(pod, "bypassed", reason=_bypassed(pod, to_allocate), attempted=tuple(to_allocate))
         # What decides where the pod's claims fit: the nodes it may run on and the claims' content
         # and namespace, not the workload. Keyed by template, every new workload rescanned the
         # nodes its predecessors had filled: quadratic in workloads.

@@ -36,6 +36,7 @@ CATALOGUE_FILES = (
     "cel.yaml",
     "runtime.yaml",
     "allocation.yaml",
+    "scheduling.yaml",
     "sharing.yaml",
     "inventory.yaml",
     "meta.yaml",

@@ -129,3 +129,20 @@ def test_an_allocator_error_on_any_feasible_node_aborts_the_pod_although_another
         "but resource pool gpu.example.com/node-1 is currently being updated",
     )
     assert simulation.allocated == {}
+
+
+def test_a_pod_bound_by_node_name_never_gets_unallocated_claims_but_uses_allocated_ones() -> None:
+    # The resource claim controller only reserves claims already allocated for such a pod
+    # (pkg/controller/resourceclaim: "scheduler will deal with it" unless spec.nodeName is set).
+    failing = context(str(RULES / "DRA510/fail/node-name.yaml")).dry_run().simulation.placements
+    assert [(p.pod.name, p.outcome) for p in failing] == [
+        ("pinned", "bypassed"),
+        ("encoder-0", "bypassed"),
+        ("encoder-1", "bypassed"),
+    ]
+    assert failing[0].reason == (
+        "spec.nodeName node-1 bypasses the scheduler, which alone allocates claims: "
+        "claim default/pinned-gpu is never allocated"
+    )
+    passing = context(str(RULES / "DRA510/pass/allocated-claim.yaml")).dry_run().simulation.placements
+    assert [(p.pod.name, p.outcome, p.node) for p in passing] == [("pinned", "placed", "node-1")]
