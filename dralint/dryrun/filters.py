@@ -137,7 +137,8 @@ class PlacedPods:
             if not short:
                 return None
             text = " and ".join(s.text() for s in short)
-            return Exclusion("resources", f"lacks {text}", f"lack {text}")
+            reasons = " and ".join(s.reason for s in short)
+            return Exclusion("resources", text, reasons, node=self.nodes[node].node.name)
 
         return fit
 

@@ -175,6 +175,10 @@ def _eligibility_key(pod: Pod) -> tuple[object, ...]:
     return (pod.node_name, spec.node_name, selector, spec.required_affinity, pod.tolerations)
 
 
+# DynamicResources' own reason for a node ("cannot allocate all claims"), next to other filters' reasons.
+_NO_ROOM = eligibility.Exclusion("claims", "has no room for the pod's claims", "have no room for the pod's claims")
+
+
 def _no_node(pod: Pod, excluded: list[tuple[str, eligibility.Exclusion]]) -> Placement:
     filters = tuple(sorted({why.reason for _, why in excluded}))
     return Placement(pod, "no-node", reason=eligibility.summarise(excluded), filters=filters)
@@ -311,6 +315,13 @@ class _Run:
         passing, filtered_out = self._split(check, candidates)
         if not passing:  # (a node that passes and was not tried is one the claims did not fit on before)
             return _no_node(pod, [*eligible.excluded, *filtered_out])
+        if check is not None and self._fits_on_any(
+            to_allocate, [i for i in candidates if (why := check(i)) is not None and why.reason == "resources"]
+        ):
+            # The claims fit where NodeResourcesFit keeps the pod away: the node's CPU, memory or pods
+            # (named with their numbers), not its devices, leave the pod pending.
+            no_room = [(self.nodes[i].node.name, _NO_ROOM) for i in passing]
+            return _no_node(pod, [*eligible.excluded, *filtered_out, *no_room])
         count = len(passing)
         where = "the only node" if count == 1 else f"any of the {count} nodes"
         narrowed = tuple(sorted({why.reason for _, why in filtered_out}))
@@ -350,6 +361,11 @@ class _Run:
             if failure is not None and (check is None or check(index) is None):
                 return self.nodes[index].node.name, failure
         return None
+
+    def _fits_on_any(self, uses: Sequence[ClaimUse], indexes: Sequence[int]) -> bool:
+        """Whether the claims could be allocated now on one of the nodes (that a filter excluded)."""
+        claims = [u.claim for u in uses if u.claim is not None]
+        return any(self.allocate(self.nodes[i].node, claims).results is not None for i in indexes)
 
     def _names(self, indexes: list[int]) -> tuple[str, ...]:
         """The names of the nodes of a cached candidate list: one tuple, which every unplaced pod of a
