@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from dralint.api.versions import GATES
 from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
@@ -25,6 +26,9 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         if placement.outcome == "bypassed":
             reported.add(template)
             yield _bypassed(placement)
+        elif placement.outcome == "no-resource":
+            reported.add(template)
+            yield _no_resource(ctx, placement)
 
 
 def _bypassed(placement: Placement) -> Violation:
@@ -36,4 +40,38 @@ def _bypassed(placement: Placement) -> Violation:
         (*pod.template.path, "nodeName"),
         "select the node with a nodeSelector on kubernetes.io/hostname instead of spec.nodeName, so that "
         "kube-scheduler places the pod and allocates its claims",
+    )
+
+
+def _no_resource(ctx: CheckContext, placement: Placement) -> Violation:
+    """At the first container entry that requests one of the resources no node has."""
+    pod = placement.pod
+    path = pod.template.path
+    for container in pod.template.spec.containers:
+        entries = [(field, name) for field in ("requests", "limits") for name in placement.unavailable]
+        found = next(
+            ((f, n) for f, n in entries if n in (container.requests if f == "requests" else container.limits)), None
+        )
+        if found is not None:
+            path = (*pod.template.path, container.kind, container.index, "resources", *found)
+            break
+    target = ctx.target
+    if target.release not in GATES["DRAExtendedResource"]:
+        hint = (
+            f"Kubernetes {target.release} has no DRA-backed extended resources (DRAExtendedResource, from 1.34): "
+            "request the devices with a claim, or run a device plugin that advertises the resource"
+        )
+    elif not target.enabled("DRAExtendedResource"):
+        hint = (
+            f"the DRAExtendedResource feature gate is off on Kubernetes {target.release}, so no DeviceClass can back "
+            "an extended resource (on by default from 1.36): enable it, or run a device plugin that advertises it"
+        )
+    else:
+        hint = "name it in a DeviceClass's extendedResourceName, or run a device plugin that advertises it on the nodes"
+    return Violation(
+        RuleId.EXTENDED_RESOURCE_UNAVAILABLE,
+        f"{pod.subject} stay{'s' if pod.template.owner.kind == 'Pod' else ''} pending: {placement.reason}",
+        pod.template.owner,
+        path,
+        hint,
     )

@@ -69,6 +69,9 @@ class PlacedPods:
         ]
         self.constrained = any(a is not None for a in self.allocatable)
         self.active = self.constrained or inter_pod
+        # Extended resources some Node advertises (see missing()).
+        self.advertised = frozenset(name for a in self.allocatable if a is not None for name, v in a.items() if v > 0)
+        self._missing: dict[int, tuple[str, ...]] = {}  # per pod template: see missing()
         self.used: list[resources.Amounts] = [{} for _ in nodes]
         self.pod_count = [0] * len(nodes)
         # Placed pods per pod template: a selector is matched once per template, not once per pod.
@@ -81,6 +84,24 @@ class PlacedPods:
         cached = self._requests.get(pod.template_index)
         if cached is None:
             cached = self._requests[pod.template_index] = resources.pod_requests(pod.template.spec)
+        return cached
+
+    def extended(self, pod: Pod) -> bool:
+        """Whether the pod requests an extended resource (a device plugin's or a DeviceClass's)."""
+        return any(resources.extended(name) for name in self.requests(pod))
+
+    def missing(self, pod: Pod) -> tuple[str, ...]:
+        """The extended resources the pod requests that no Node advertises and no DeviceClass backs: on no
+        node, not even on those whose allocatable is unknown (no device plugin anywhere serves them)."""
+        cached = self._missing.get(pod.template_index)
+        if cached is None:
+            requests = self.requests(pod)
+            cached = tuple(
+                name
+                for name in sorted(requests)
+                if resources.extended(name) and name not in self.advertised and name not in self.dra_backed
+            )
+            self._missing[pod.template_index] = cached
         return cached
 
     def add(self, pod: Pod, node: int) -> None:

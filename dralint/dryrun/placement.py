@@ -13,6 +13,7 @@ nodes linear instead of quadratic.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import field
 from typing import Literal, Protocol
@@ -20,6 +21,7 @@ from typing import Literal, Protocol
 from dralint import progress
 from dralint.allocator.types import AllocatorError, Cause
 from dralint.api import model
+from dralint.apimachinery.fieldpath import Path
 from dralint.cluster.inventory import NodeEntry
 from dralint.cluster.pods import ClaimUse, Pod
 from dralint.dataclass import dataclass
@@ -38,6 +40,7 @@ Outcome = Literal[
     "claim-consumers",
     "claim-elsewhere",
     "bypassed",  # bound by spec.nodeName: no scheduler allocates its claims
+    "no-resource",  # it requests an extended resource no Node advertises and no DeviceClass backs
 ]
 
 
@@ -80,6 +83,7 @@ class Placement:
     # the filters that excluded nodes: for "no-node" all of them ("taint", "resources", ...), for
     # "unsatisfiable" those that depend on the pods placed before (candidates are what they left)
     filters: tuple[str, ...] = ()
+    unavailable: tuple[str, ...] = ()  # for "no-resource": the extended resources no node has
 
 
 @dataclass(slots=True)
@@ -142,12 +146,30 @@ def simulate(
     for pod in pods:
         placement = run.place(pod)
         # A rejected pod is one whose claims the API server refuses: listed even when none of its
-        # claim entries could be read (simulate shows why it has no place).
-        (run.result.placements if pod.claims or pod.rejected is not None else run.result.others).append(placement)
+        # claim entries could be read (simulate shows why it has no place). A pod asking for extended
+        # resources needs devices too (a device plugin's or, through a DeviceClass, DRA's).
+        needs_devices = pod.claims or pod.rejected is not None or run.placed.extended(pod)
+        (run.result.placements if needs_devices else run.result.others).append(placement)
         if placement.outcome == "placed":
             placed_count += 1
             progress.update(pods=placed_count)
     return run.result
+
+
+def _extended_of(uses: Sequence[ClaimUse]) -> tuple[tuple[str, Path, str], ...]:
+    return next((use.extended for use in uses if use.kind == "extended"), ())
+
+
+def _without(use: ClaimUse, served: frozenset[str]) -> ClaimUse | None:
+    """The extended-resource claim without the requests of the ``served`` resources (None if none is left)."""
+    assert use.claim is not None
+    keep = {request for request, _, resource in use.extended if resource not in served}
+    if not keep:
+        return None
+    spec = use.claim.spec
+    requests = tuple(r for r in spec.requests if r.name in keep)
+    claim = dataclasses.replace(use.claim, spec=dataclasses.replace(spec, requests=requests))
+    return dataclasses.replace(use, claim=claim, extended=tuple(e for e in use.extended if e[0] in keep))
 
 
 def _bypassed(pod: Pod, uses: Sequence[ClaimUse]) -> str:
@@ -221,6 +243,9 @@ class _Run:
         self.cursor: dict[tuple[object, ...], int] = {}
         self.full: set[tuple[object, ...]] = set()
         self.failed: dict[tuple[object, ...], set[int]] = {}
+        # (claim, resources device plugins serve on a node) -> the claim's use there (see _on_node); the
+        # original use is kept so that its id is not reused
+        self.variants: dict[tuple[int, frozenset[str]], tuple[ClaimUse, ClaimUse | None]] = {}
         # (node index, claims' content) -> the allocator's error for claims with an All request there
         self.failing: dict[tuple[int, object], AllocatorError | None] = {}
 
@@ -230,6 +255,12 @@ class _Run:
         missing = [use.missing for use in pod.claims if use.missing]
         if missing:
             return Placement(pod, "missing-claim", reason=missing[0])
+        unavailable = self.placed.missing(pod)
+        if unavailable:
+            names = ", ".join(unavailable)
+            one = len(unavailable) == 1
+            reason = f"no Node advertises {names} and no DeviceClass backs {'it' if one else 'them'}"
+            return Placement(pod, "no-resource", reason=reason, filters=("resources",), unavailable=unavailable)
         eligible = self._eligible(pod)
         if not eligible.indexes:
             return _no_node(pod, eligible.excluded)
@@ -288,9 +319,10 @@ class _Run:
                 filtered = position if filtered is None else filtered
                 continue
             node = self.nodes[index].node
-            if not to_allocate:
+            here = self._on_node(index, to_allocate)
+            if not here:
                 return self._placed(pod, index, reused, (), ())
-            attempt = self.allocate(node, [u.claim for u in to_allocate if u.claim is not None])
+            attempt = self.allocate(node, [u.claim for u in here if u.claim is not None])
             if attempt.error is not None and not attempt.failed_on_node:
                 return Placement(
                     pod,
@@ -305,7 +337,7 @@ class _Run:
                 continue
             if self.strategy == "pack":
                 self.cursor[shape] = position if filtered is None else min(position, filtered)
-            return self._placed(pod, index, reused, to_allocate, attempt.results)
+            return self._placed(pod, index, reused, here, attempt.results)
         if self.strategy == "pack":
             self.cursor[shape] = len(candidates) if filtered is None else filtered
         elif filtered is None:
@@ -362,6 +394,29 @@ class _Run:
                 return self.nodes[index].node.name, failure
         return None
 
+    def _on_node(self, index: int, uses: list[ClaimUse]) -> list[ClaimUse]:
+        """The claims to allocate on node ``index``: the extended-resource claim keeps only the requests
+        of resources no device plugin serves there (KEP-5004: a node advertising the resource gives it
+        through its device plugin), and is left out when it has none."""
+        allocatable = self.placed.allocatable[index]
+        if allocatable is None or not any(use.kind == "extended" for use in uses):
+            return uses
+        served = frozenset(resource for _, _, resource in _extended_of(uses) if allocatable.get(resource))
+        if not served:
+            return uses
+        out = []
+        for use in uses:
+            if use.kind != "extended" or use.claim is None:
+                out.append(use)
+                continue
+            key = (id(use.claim), served)
+            variant = self.variants.get(key)
+            if variant is None:
+                variant = self.variants[key] = (use, _without(use, served))
+            if variant[1] is not None:
+                out.append(variant[1])
+        return out
+
     def _fits_on_any(self, uses: Sequence[ClaimUse], indexes: Sequence[int]) -> bool:
         """Whether the claims could be allocated now on one of the nodes (that a filter excluded)."""
         claims = [u.claim for u in uses if u.claim is not None]
@@ -406,11 +461,9 @@ class _Run:
         for use, result in zip(allocated, results, strict=True):
             self.result.allocated[use.key] = result
             pairs.append((use, result))
-        for use in pod.claims:
-            if use.allocatable:
-                self.result.consumers[use.key] = self.result.consumers.get(use.key, 0) + 1
-        order = {id(use): n for n, use in enumerate(pod.claims)}
-        pairs.sort(key=lambda pair: order[id(pair[0])])
+        for use, _ in pairs:  # (an extended-resource claim device plugins made needless is not made)
+            self.result.consumers[use.key] = self.result.consumers.get(use.key, 0) + 1
+        pairs.sort(key=lambda pair: pair[0].entry_index if pair[0].entry_index >= 0 else len(pod.claims))
         return Placement(pod, "placed", self.nodes[index].node.name, tuple(pairs))
 
     def _existing(self, use: ClaimUse) -> model.AllocationResult | None:

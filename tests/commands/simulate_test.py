@@ -106,6 +106,8 @@ def test_simulate_takes_inventory_and_target_from_the_configuration(tmp_path: Pa
         os.chdir(cwd)
     report = json.loads(result.output)
     assert report["target"]["kubernetesVersion"] == "1.35"
-    # 1.35 has no DRA-backed extended resources by default: the Job needs no devices there
-    assert [p["pod"] for p in report["placements"]][-1] == "ml/monitor-worker-2"
+    # 1.35 has no DRA-backed extended resources by default (extendedResourceName is dropped) and no
+    # Node advertises example.com/gpu: the Job's pod stays pending
+    last = report["placements"][-1]
+    assert (last["pod"], last["outcome"]) == ("ml/batch-0", "no-resource")
     assert report["summary"]["nodes"] == 2

@@ -146,3 +146,46 @@ def test_a_pod_bound_by_node_name_never_gets_unallocated_claims_but_uses_allocat
     )
     passing = context(str(RULES / "DRA510/pass/allocated-claim.yaml")).dry_run().simulation.placements
     assert [(p.pod.name, p.outcome, p.node) for p in passing] == [("pinned", "placed", "node-1")]
+
+
+def _rows(name: str, release: str = "1.37") -> list[tuple[str, str, str, str, str]]:
+    """(pod, outcome, node, claims with their devices, reason) of the pods that need devices."""
+    simulation = context(name, release=release).dry_run().simulation
+    return [
+        (
+            p.pod.name,
+            p.outcome,
+            p.node or "-",
+            ",".join(f"{u.entry.name}:{'+'.join(r.device for r in a.results)}" for u, a in p.allocations),
+            p.reason,
+        )
+        for p in simulation.placements
+    ]
+
+
+def test_a_node_advertising_an_extended_resource_serves_it_by_device_plugin_and_dra_serves_the_others() -> None:
+    # KEP-5004 / filterExtendedResources: DRA only where the resource is backed by a class and the
+    # node's allocatable has none of it; NodeResourcesFit counts it where the node advertises it.
+    assert _rows("extended/device-plugin-first.yaml") == [
+        ("infer-0", "placed", "node-a", "", ""),
+        ("infer-1", "placed", "node-a", "", ""),
+        ("infer-2", "placed", "node-b", "extended-resources:gpu-0", ""),
+        ("infer-3", "placed", "node-b", "extended-resources:gpu-1", ""),
+        ("infer-4", "placed", "node-c", "extended-resources:gpu-0", ""),
+        ("infer-5", "unsatisfiable", "-", "", "the claims cannot be allocated on any of the 2 nodes the pod may run on"),
+    ]
+
+
+def test_an_extended_resource_no_class_backs_and_no_node_advertises_leaves_the_pods_pending() -> None:
+    fixture = str(RULES / "DRA511/fail/gate-off.yaml")
+    pending = "no Node advertises example.com/gpu and no DeviceClass backs it"
+    for release in ("1.34", "1.35"):  # DRAExtendedResource alpha, off: extendedResourceName is dropped
+        assert _rows(fixture, release) == [
+            ("encode-0", "no-resource", "-", "", pending),
+            ("encode-1", "no-resource", "-", "", pending),
+        ]
+    for release in ("1.36", "1.37"):  # on by default: the class backs it
+        assert _rows(fixture, release) == [
+            ("encode-0", "placed", "node-0", "extended-resources:gpu-0", ""),
+            ("encode-1", "placed", "node-1", "extended-resources:gpu-0", ""),
+        ]
