@@ -12,6 +12,8 @@ from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 
 if TYPE_CHECKING:  # the dry-run's modules are imported only when there is an inventory (see check)
+    from collections.abc import Sequence
+
     from dralint.dryrun.placement import Placement
 
 
@@ -29,6 +31,9 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         elif placement.outcome == "no-resource":
             reported.add(template)
             yield _no_resource(ctx, placement)
+        elif placement.outcome == "quota":
+            reported.add(template)
+            yield _quota(ctx.analysis.simulation.placements, placement)
 
 
 def _bypassed(placement: Placement) -> Violation:
@@ -74,4 +79,27 @@ def _no_resource(ctx: CheckContext, placement: Placement) -> Violation:
         pod.template.owner,
         path,
         hint,
+    )
+
+
+def _quota(placements: Sequence[Placement], placement: Placement) -> Violation:
+    """At what is refused: the pod's claim entry, the container's extended resource, or the pod template."""
+    pod = placement.pod
+    template = pod.template
+    path = template.path
+    refusal = pod.quota
+    if refusal is not None and refusal.entry is not None and refusal.entry >= 0:
+        path = template.claim_path(refusal.entry)
+    else:
+        extended = next((use.extended for use in placement.attempted if use.kind == "extended"), ())
+        path = extended[0][1] if extended and refusal is None else path
+    refused = sum(1 for p in placements if p.outcome == "quota" and p.pod.template_index == pod.template_index)
+    total = sum(1 for p in placements if p.pod.template_index == pod.template_index)
+    who = pod.subject if template.owner.kind == "Pod" else f"{refused} of {total} pods of {pod.workload}"
+    return Violation(
+        RuleId.QUOTA_EXCEEDED,
+        f"{who} never run{'s' if template.owner.kind == 'Pod' else ''}: {placement.reason}",
+        template.owner,
+        path,
+        "raise the ResourceQuota's hard limit, or lower the replicas or what each pod asks for",
     )

@@ -64,6 +64,14 @@ class ClaimUse:
 
 
 @dataclass(frozen=True, slots=True)
+class QuotaRefusal:
+    """ResourceQuota admission refuses the pod, or a claim it needs: the pod is not created, or waits."""
+
+    reason: str  # "pod ml/x-3 is not created: exceeded quota: ..."
+    entry: int | None = None  # the pod's resourceClaims entry whose claim is refused (-1: extended resources)
+
+
+@dataclass(frozen=True, slots=True)
 class Pod:
     template: PodTemplate
     template_index: int  # position of the template among all templates (document order)
@@ -74,6 +82,7 @@ class Pod:
     tolerations: tuple[Toleration, ...]
     node_name: str | None  # a node the pod is bound to (spec.nodeName, or a DaemonSet's node)
     rejected: str | None = None  # why the API server refuses the pod's workload (it is never created)
+    quota: QuotaRefusal | None = None  # why quota admission leaves it pending
 
     @property
     def workload(self) -> str:
@@ -367,7 +376,8 @@ def _extended_claim(template: PodTemplate, pod_name: str, extended: Mapping[str,
                     request_name, model.ExactDeviceRequest(class_name, allocation_mode="ExactCount", count=count)
                 )
             )
-            path = (*template.path, container.kind, container.index, "resources", "requests", resource)
+            where = "requests" if resource in container.requests else "limits"  # (a limit alone is the request)
+            path = (*template.path, container.kind, container.index, "resources", where, resource)
             mapping.append((request_name, path, resource))
     if not requests:
         return None

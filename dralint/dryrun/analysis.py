@@ -20,6 +20,7 @@ from dralint.cluster import pods as pods_module
 from dralint.cluster.inventory import Inventory
 from dralint.dataclass import dataclass
 from dralint.diagnose import demand, hints, why
+from dralint.dryrun import quota
 from dralint.dryrun.filters import PlacedPods
 from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Strategy, simulate
 from dralint.dryrun.shapes import SliceContents
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from dralint.api.normalise import Normalised
     from dralint.api.objects import KubeObject
     from dralint.api.producers import Created
+    from dralint.api.quota import ResourceQuota
     from dralint.api.workloads import PodTemplate
     from dralint.findings import Details
     from dralint.limits import Limits as InputLimits
@@ -250,6 +252,7 @@ def analyse(
     namespaces: Mapping[str, Mapping[str, str]] | None = None,
     rejected_workloads: Mapping[KubeObject, str] | None = None,
     produced: Created | None = None,
+    quotas: Sequence[ResourceQuota] = (),
 ) -> Analysis:
     """The dry-run of every pod of ``pod_templates`` (claims from ``normalised``) against ``inventory``.
 
@@ -257,7 +260,8 @@ def analyse(
     (kind, namespace, name), for the pods that name them; the pods of ``rejected_workloads`` (among
     ``pod_templates``) are never created and say why. ``namespaces`` gives the labels of
     namespaces, for the namespaceSelector of pod affinity terms; ``produced`` the claims and
-    templates other objects create (not dry-run: their content is unknown).
+    templates other objects create (not dry-run: their content is unknown); ``quotas`` the
+    ResourceQuotas that admit pods and claims.
     """
     features = features_for(target)
     slices = [entry.slice for entry in inventory.slices]
@@ -279,6 +283,19 @@ def analyse(
     consumers = {(c.namespace, c.name): c.reserved_for for c in existing}
     inter_pod = any(t.spec.scheduling.inter_pod for t in pod_templates)
     placed = PlacedPods(inventory.nodes, namespaces=namespaces, dra_backed=extended.keys(), inter_pod=inter_pod)
+    admitted = quota.Quotas(quotas)
+    # DeviceClass -> its extendedResourceName, for the claims' quota (when DRAExtendedResource is on)
+    names = (
+        {name: c.extended_resource_name or "" for name, c in classes.items()}
+        if target.enabled("DRAExtendedResource")
+        else None
+    )
+    stored_claims = [claim for claim, _ in index.claims.values()]
+    pods = quota.admit_pods(pods, stored_claims, admitted, placed.requests, names)
+
+    def admit(pod: pods_module.Pod, uses: Sequence[pods_module.ClaimUse]) -> str | None:
+        return quota.extended_claim(pod, uses, admitted, placed.requests, names)
+
     reserved_for = RESERVED_FOR_LIMIT.get(target.release, RESERVED_FOR_MAX)
     result = (
         simulate(
@@ -291,6 +308,7 @@ def analyse(
             strategy=strategy,
             reserved_for=reserved_for,
             placed=placed,
+            admit=admit if admitted else None,
         )
         if inventory.has_inventory
         else Simulation()

@@ -41,6 +41,7 @@ Outcome = Literal[
     "claim-elsewhere",
     "bypassed",  # bound by spec.nodeName: no scheduler allocates its claims
     "no-resource",  # it requests an extended resource no Node advertises and no DeviceClass backs
+    "quota",  # ResourceQuota refuses it, or a claim it needs
 ]
 
 
@@ -60,6 +61,12 @@ class Attempt:
     def failed_on_node(self) -> bool:
         """``invalid resource pools were encountered``: this node only."""
         return self.failure is not None and self.failure.failed_on_node
+
+
+class Admit(Protocol):
+    """Why the claims kube-scheduler itself makes for the pod (on its node: ``uses``) are refused, if they are."""
+
+    def __call__(self, pod: Pod, uses: Sequence[ClaimUse]) -> str | None: ...
 
 
 class Allocate(Protocol):
@@ -132,6 +139,7 @@ def simulate(
     reserved_for: int = RESERVED_FOR_MAX,
     placed: PlacedPods | None = None,
     explain: bool = True,
+    admit: Admit | None = None,
 ) -> Simulation:
     """Place ``pods`` in order; ``commit`` is told about every allocation that was made.
 
@@ -139,7 +147,7 @@ def simulate(
     Without ``explain``, a pod whose claims fit no node is only marked so (no reason, no
     candidates): what a caller that only counts the placed pods needs, at a fraction of the cost.
     """
-    run = _Run(nodes, allocate, commit, strategy, reserved_for, placed or PlacedPods(nodes), explain)
+    run = _Run(nodes, allocate, commit, strategy, reserved_for, placed or PlacedPods(nodes), explain, admit)
     run.result.allocated.update(preallocated or {})
     run.result.consumers.update(preconsumers or {})
     placed_count = 0
@@ -223,8 +231,10 @@ class _Run:
         reserved_for: int,
         placed: PlacedPods,
         explain: bool = True,
+        admit: Admit | None = None,
     ) -> None:
         self.nodes = nodes
+        self.admit = admit
         self.index = NodeIndex([entry.node for entry in nodes])
         self.placed = placed
         self.last_node = -1  # "spread": the node used last, by any pod
@@ -252,6 +262,8 @@ class _Run:
     def place(self, pod: Pod) -> Placement:
         if pod.rejected is not None:
             return Placement(pod, "rejected", reason=pod.rejected)
+        if pod.quota is not None:
+            return Placement(pod, "quota", reason=pod.quota.reason)
         missing = [use.missing for use in pod.claims if use.missing]
         if missing:
             return Placement(pod, "missing-claim", reason=missing[0])
@@ -335,6 +347,9 @@ class _Run:
             if attempt.results is None:
                 self.failed.setdefault(shape, set()).add(position)
                 continue
+            refusal = self.admit(pod, here) if self.admit is not None else None
+            if refusal is not None:
+                return Placement(pod, "quota", reason=refusal, candidates=(node.name,), attempted=tuple(here))
             if self.strategy == "pack":
                 self.cursor[shape] = position if filtered is None else min(position, filtered)
             return self._placed(pod, index, reused, here, attempt.results)

@@ -189,3 +189,77 @@ def test_an_extended_resource_no_class_backs_and_no_node_advertises_leaves_the_p
             ("encode-0", "placed", "node-0", "extended-resources:gpu-0", ""),
             ("encode-1", "placed", "node-1", "extended-resources:gpu-0", ""),
         ]
+
+
+def _quota_rows(name: str, release: str = "1.37") -> list[tuple[str, str, str]]:
+    simulation = context(str(RULES / "DRA512/fail" / name), release=release).dry_run().simulation
+    return [(p.pod.display, p.outcome, p.reason) for p in simulation.placements]
+
+
+DEVICES = "gpu.example.com.deviceclass.resource.k8s.io/devices"
+
+
+def test_quota_admits_claims_in_creation_order_and_counts_devices_per_class_and_claims() -> None:
+    assert _quota_rows("devices-per-class.yaml") == [
+        ("ml/notebook", "placed", ""),
+        ("ml/train-0", "placed", ""),
+        ("ml/train-1", "placed", ""),
+        (
+            "ml/train-2",
+            "quota",
+            "the ResourceClaim ml/train-2-gpu made from ResourceClaimTemplate ml/one-gpu for pod ml/train-2 "
+            f"is not created: exceeded quota: gpus, requested: {DEVICES}=1, used: {DEVICES}=3, limited: {DEVICES}=3",
+        ),
+        ("web/serve-0", "placed", ""),
+        (
+            "web/serve-1",
+            "quota",
+            "the ResourceClaim web/serve-1-gpu made from ResourceClaimTemplate web/one-gpu for pod web/serve-1 "
+            "is not created: exceeded quota: claims, requested: count/resourceclaims.resource.k8s.io=1, "
+            "used: count/resourceclaims.resource.k8s.io=4, limited: count/resourceclaims.resource.k8s.io=4",
+        ),
+    ]
+
+
+def test_quota_charges_the_largest_alternative_admin_access_and_32_for_all() -> None:
+    rows = _quota_rows("worst-case.yaml")
+    assert [row[:2] for row in rows] == [
+        ("lab/flex", "placed"),
+        ("lab/probe", "placed"),
+        ("lab/single", "quota"),
+        ("lab/sweep", "quota"),
+    ]
+    assert rows[3][2].endswith(f"requested: {DEVICES}=32, used: {DEVICES}=3, limited: {DEVICES}=3")
+
+
+def test_claims_count_for_the_extended_resource_of_their_class_only_with_dra_extended_resource() -> None:
+    refused = (
+        "the ResourceClaim media/paint-gpu made from ResourceClaimTemplate media/one-gpu for pod media/paint "
+        "is not created: exceeded quota: gpus, requested: requests.example.com/gpu=1, "
+        "used: requests.example.com/gpu=3, limited: requests.example.com/gpu=3"
+    )
+    assert _quota_rows("extended-resources.yaml") == [
+        ("media/encode-0", "placed", ""),
+        ("media/encode-1", "placed", ""),
+        ("media/render", "placed", ""),
+        ("media/paint", "quota", refused),
+    ]
+    unavailable = "no Node advertises example.com/gpu and no DeviceClass backs it"
+    assert _quota_rows("extended-resources.yaml", "1.35") == [
+        ("media/encode-0", "no-resource", unavailable),
+        ("media/encode-1", "no-resource", unavailable),
+        ("media/render", "placed", ""),
+        ("media/paint", "placed", ""),
+    ]
+
+
+def test_the_extended_resource_claim_is_admitted_when_the_pod_is_placed() -> None:
+    assert _quota_rows("extended-claim.yaml") == [
+        ("media/encode-0", "placed", ""),
+        (
+            "media/encode-1",
+            "quota",
+            "the claim kube-scheduler makes for the extended resources of pod media/encode-1 is not created: "
+            f"exceeded quota: gpus, requested: {DEVICES}=1, used: {DEVICES}=1, limited: {DEVICES}=1",
+        ),
+    ]
