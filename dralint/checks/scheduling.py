@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from dralint.api import read
 from dralint.api.versions import GATES
 from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
@@ -21,8 +22,14 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     if not ctx.options.simulate or not ctx.inventory.has_inventory:
         return
     reported: set[int] = set()
-    for placement in ctx.analysis.simulation.placements:
+    gangs: set[tuple[str, ...]] = set()
+    placements = ctx.analysis.simulation.placements
+    for placement in placements:
         template = placement.pod.template_index
+        gang = placement.pod.gang
+        if placement.outcome == "gang" and gang is not None and gang.key not in gangs:
+            gangs.add(gang.key)  # reported as a whole, once
+            yield _gang(placements, placement)
         if template in reported:
             continue
         if placement.outcome == "bypassed":
@@ -103,3 +110,28 @@ def _quota(placements: Sequence[Placement], placement: Placement) -> Violation:
         path,
         "raise the ResourceQuota's hard limit, or lower the replicas or what each pod asks for",
     )
+
+
+def _gang(placements: Sequence[Placement], placement: Placement) -> Violation:
+    """At the gang's minCount, or, when its PodGroup does not exist, where the pods name it."""
+    pod = placement.pod
+    gang = pod.gang
+    assert gang is not None
+    members = [p.pod for p in placements if p.pod.gang is not None and p.pod.gang.key == gang.key]
+    workloads = ", ".join(dict.fromkeys(p.workload for p in members))
+    message = f"the gang of {workloads} never runs: {placement.reason}"
+    if gang.obj is None:
+        field = "schedulingGroup" if pod.template.spec.scheduling_group is not None else "workloadRef"
+        hint = "create it, or take the reference to it out of the pod template"
+        return Violation(RuleId.GANG_NEVER_RUNS, message, pod.template.owner, (*pod.template.path, field), hint)
+    if gang.obj.kind == "PodGroup":
+        path: tuple[str | int, ...] = ("spec", "schedulingPolicy", "gang", "minCount")
+    else:  # a 1.35 Workload: the pod group of that name
+        groups = read.items(read.mapping_or_empty(gang.obj.raw, "spec"), "podGroups")
+        index = next((i for i, g in enumerate(groups) if read.text(g, "name") == gang.key[3]), 0)
+        path = ("spec", "podGroups", index, "policy", "gang", "minCount")
+    if len(members) < gang.min_count:
+        hint = f"make {gang.min_count} pods for the gang, or lower its minCount"
+    else:
+        hint = "add nodes or devices for the whole gang, lower its minCount, or ask for less per pod"
+    return Violation(RuleId.GANG_NEVER_RUNS, message, gang.obj, path, hint)

@@ -14,10 +14,12 @@ import dataclasses
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Literal
 
-from dralint.api import model
+from dralint.api import model, podgroups
 from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
+from dralint.api.podgroups import PodGroup
 from dralint.api.producers import Created
+from dralint.api.versions import Target
 from dralint.api.workloads import PodClaim, PodTemplate, Toleration
 from dralint.apimachinery.fieldpath import Path
 from dralint.apimachinery.quantity import QuantityError, parse_quantity
@@ -25,7 +27,8 @@ from dralint.cluster.inventory import ClassEntry, NodeEntry
 from dralint.dataclass import dataclass
 from dralint.dryrun import eligibility
 
-ClaimKind = Literal["template", "claim", "extended", "produced"]
+# "group": the claim of a PodGroup, shared by its pods (KEP-5729): named, or made once from a template
+ClaimKind = Literal["template", "claim", "group", "extended", "produced"]
 IMPLICIT_EXTENDED_PREFIX = "deviceclass.resource.kubernetes.io/"
 EXTENDED_CLAIM_ANNOTATION = "resource.kubernetes.io/extended-resource-claim"
 POD_CLAIM_NAME_ANNOTATION = "resource.kubernetes.io/pod-claim-name"
@@ -55,12 +58,88 @@ class ClaimUse:
 
     @property
     def shared(self) -> bool:
-        return self.kind == "claim"
+        return self.kind in ("claim", "group")
 
     @property
     def allocatable(self) -> bool:
         """Whether the dry-run allocates the claim (not when a controller creates it from unknown content)."""
         return self.kind != "produced"
+
+
+@dataclass(frozen=True, slots=True)
+class Gang:
+    """A group of pods kube-scheduler places all or nothing: at least ``min_count`` of them, or none."""
+
+    key: tuple[str, ...]  # its identity: the PodGroup, or the Workload's pod group and replica key
+    name: str  # "PodGroup ml/workers", "pod group workers of Workload ml/train (replica key 0)"
+    min_count: int
+    obj: KubeObject | None  # the PodGroup or Workload that says so; None when it does not exist
+    missing: str | None = None  # "PodGroup ml/workers does not exist": its pods wait for it
+
+
+@dataclass(frozen=True, slots=True)
+class Grouping:
+    """What the target makes of pod groups (scheduling.k8s.io): which pods are gangs, which claims they share."""
+
+    pod_groups: Mapping[tuple[str, str], PodGroup]  # 1.36+: (namespace, name) -> PodGroup
+    workload_groups: Mapping[tuple[str, str, str], PodGroup]  # 1.35: (namespace, Workload, pod group)
+    reference: Literal["workloadRef", "schedulingGroup"]  # the pod field the release has
+    gangs: bool  # GenericWorkload (and, before 1.37, GangScheduling): gangs are all or nothing
+    claims: bool  # GenericWorkload and DRAWorkloadResourceClaims: a group's claims are shared
+
+    def group_of(self, template: PodTemplate) -> PodGroup | None:
+        """The PodGroup the template's pods name, if it exists (1.36+)."""
+        name = template.spec.scheduling_group
+        if self.reference != "schedulingGroup" or name is None:
+            return None
+        return self.pod_groups.get((template.namespace, name))
+
+    def gang_of(self, template: PodTemplate) -> Gang | None:
+        """The gang the template's pods belong to (None: they are scheduled one by one)."""
+        if not self.gangs:
+            return None
+        namespace = template.namespace
+        if self.reference == "schedulingGroup":
+            name = template.spec.scheduling_group
+            if name is None:
+                return None
+            group = self.pod_groups.get((namespace, name))
+            what = f"PodGroup {namespace}/{name}"
+            if group is None:
+                return Gang(("PodGroup", namespace, name), what, 0, None, f"{what} does not exist")
+            if group.min_count is None:
+                return None
+            return Gang(("PodGroup", namespace, name), what, group.min_count, group.obj)
+        ref = template.spec.workload_ref
+        if ref is None:
+            return None
+        workload, pod_group, replica = ref
+        what = f"pod group {pod_group} of Workload {namespace}/{workload}" + (
+            f" (replica key {replica})" if replica else ""
+        )
+        key = ("Workload", namespace, workload, pod_group, replica)
+        found = self.workload_groups.get((namespace, workload, pod_group))
+        if found is None:
+            return Gang(
+                key, what, 0, None, f"Workload {namespace}/{workload} with pod group {pod_group} does not exist"
+            )
+        if found.min_count is None:
+            return None
+        return Gang(key, what, found.min_count, found.obj)
+
+
+def grouping(objects: Iterable[KubeObject], target: Target) -> Grouping | None:
+    """The pod groups of ``objects`` as ``target`` schedules them; None where the Workload API is off."""
+    if not target.enabled("GenericWorkload"):
+        return None
+    return Grouping(
+        podgroups.pod_groups(objects),
+        podgroups.workload_groups(objects),
+        "workloadRef" if target.release == "1.35" else "schedulingGroup",
+        # GangScheduling (1.35, 1.36) is not a DRA gate: the gate table leaves it out, the overrides say it
+        gangs=target.at_least("1.37") or target.overrides.get("GangScheduling", False),
+        claims=target.enabled("DRAWorkloadResourceClaims"),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +162,7 @@ class Pod:
     node_name: str | None  # a node the pod is bound to (spec.nodeName, or a DaemonSet's node)
     rejected: str | None = None  # why the API server refuses the pod's workload (it is never created)
     quota: QuotaRefusal | None = None  # why quota admission leaves it pending
+    gang: Gang | None = None  # the gang it is placed with, all or nothing
 
     @property
     def workload(self) -> str:
@@ -208,12 +288,13 @@ def expand(
     *,
     max_pods: int = MAX_PODS,
     rejected: Mapping[KubeObject, str] | None = None,
+    grouping: Grouping | None = None,
 ) -> list[Pod]:
     """Every pod of every template, in document order then replica order.
 
     Pods without claims are made too: they take node resources and count for other pods'
     affinity and topology spread. At most ``max_pods`` pods are made, whatever the replica
-    counts say.
+    counts say. ``grouping`` says which pods form gangs and share their PodGroup's claims.
     """
     pods: list[Pod] = []
     for t, template, base in _bases(templates):
@@ -222,9 +303,12 @@ def expand(
             tolerations = (*tolerations, *eligibility.DAEMONSET_TOLERATIONS)
         real = _real_pods(template, index)
         refused = rejected.get(template.owner) if rejected else None
+        group = grouping.group_of(template) if grouping is not None and grouping.claims else None
+        gang = grouping.gang_of(template) if grouping is not None else None
         for ordinal, name, node_name in _names(template, base, nodes, tolerations, max_pods - len(pods)):
-            claims = _claims(template, name, index, extended, real.get(ordinal))
-            pods.append(Pod(template, t, ordinal, name, template.namespace, claims, tolerations, node_name, refused))
+            claims = _claims(template, name, index, extended, real.get(ordinal), group)
+            pod = Pod(template, t, ordinal, name, template.namespace, claims, tolerations, node_name, refused)
+            pods.append(dataclasses.replace(pod, gang=gang) if gang is not None else pod)
         if len(pods) >= max_pods:
             break
     return pods
@@ -312,10 +396,13 @@ def _claims(
     index: ClaimIndex,
     extended: Mapping[str, str],
     real_pod: str | None = None,
+    group: PodGroup | None = None,
 ) -> tuple[ClaimUse, ...]:
+    """The pod's claims; an entry equal to one of its PodGroup's claims is the group's (KEP-5729)."""
     namespace = template.namespace
     uses: list[ClaimUse] = []
     for i, entry in enumerate(template.spec.resource_claims):
+        shared = group is not None and entry in group.claims
         if entry.resource_claim_name is not None:
             found = index.claims.get((namespace, entry.resource_claim_name))
             creator = index.produced.get(("ResourceClaim", namespace, entry.resource_claim_name))
@@ -325,9 +412,11 @@ def _claims(
                 missing = index.absent("ResourceClaim", namespace, entry.resource_claim_name)
                 uses.append(ClaimUse(entry, i, "claim", None, None, missing))
             else:
-                uses.append(ClaimUse(entry, i, "claim", found[0], found[1]))
+                uses.append(ClaimUse(entry, i, "group" if shared else "claim", found[0], found[1]))
         elif entry.resource_claim_template_name is not None:
-            generated = _owned(index, namespace, real_pod, entry.name)
+            # the group's claim is made once, for the PodGroup; the pod's own, per pod
+            owner = group.name if shared and group is not None else pod_name
+            generated = None if shared else _owned(index, namespace, real_pod, entry.name)
             if generated is not None:  # the pod's own claim, made from the template earlier
                 uses.append(ClaimUse(entry, i, "template", generated[0], generated[1]))
                 continue
@@ -342,12 +431,13 @@ def _claims(
                 continue
             source, obj = found_template
             meta = model.ObjectMeta(
-                name=f"{pod_name}-{entry.name}",
+                name=f"{owner}-{entry.name}",
                 namespace=namespace,
                 labels=source.claim_meta.labels,
                 annotations=source.claim_meta.annotations,
             )
-            uses.append(ClaimUse(entry, i, "template", model.ResourceClaim(meta, source.spec), obj))
+            kind: ClaimKind = "group" if shared else "template"
+            uses.append(ClaimUse(entry, i, kind, model.ResourceClaim(meta, source.spec), obj))
     extended_use = _extended_claim(template, pod_name, extended)
     if extended_use is not None:
         uses.append(extended_use)

@@ -253,6 +253,7 @@ def analyse(
     rejected_workloads: Mapping[KubeObject, str] | None = None,
     produced: Created | None = None,
     quotas: Sequence[ResourceQuota] = (),
+    grouping: pods_module.Grouping | None = None,
 ) -> Analysis:
     """The dry-run of every pod of ``pod_templates`` (claims from ``normalised``) against ``inventory``.
 
@@ -261,7 +262,7 @@ def analyse(
     ``pod_templates``) are never created and say why. ``namespaces`` gives the labels of
     namespaces, for the namespaceSelector of pod affinity terms; ``produced`` the claims and
     templates other objects create (not dry-run: their content is unknown); ``quotas`` the
-    ResourceQuotas that admit pods and claims.
+    ResourceQuotas that admit pods and claims; ``grouping`` the pod groups (gangs, shared claims).
     """
     features = features_for(target)
     slices = [entry.slice for entry in inventory.slices]
@@ -270,7 +271,9 @@ def analyse(
     classes = {name: entry.device_class for name, entry in inventory.classes.items()}
     index = pods_module.claim_index(normalised.values(), rejected, produced)
     extended = pods_module.extended_resource_classes(inventory.classes) if target.enabled("DRAExtendedResource") else {}
-    pods = pods_module.expand(pod_templates, index, inventory.nodes, extended, rejected=rejected_workloads)
+    pods = pods_module.expand(
+        pod_templates, index, inventory.nodes, extended, rejected=rejected_workloads, grouping=grouping
+    )
     # The scheduler evaluates selectors in the StoredExpressions environment (everything enabled).
     budget = SearchBudget(limits.max_search_steps, limits.max_dry_run_steps)
     contents = SliceContents()
@@ -309,6 +312,7 @@ def analyse(
             reserved_for=reserved_for,
             placed=placed,
             admit=admit if admitted else None,
+            release=cluster.remove,
         )
         if inventory.has_inventory
         else Simulation()

@@ -119,6 +119,20 @@ class PlacedPods:
                 self.repelling.append(group)
         group.nodes[node] = group.nodes.get(node, 0) + 1
 
+    def remove(self, pod: Pod, node: int) -> None:
+        """Take back :meth:`add` (a pod of a gang that could not be placed whole)."""
+        if not self.active:
+            return
+        self.pod_count[node] -= 1
+        if self.constrained:
+            used = self.used[node]
+            for name, value in self.requests(pod).items():
+                used[name] -= value
+        group = self.groups[pod.template_index]
+        group.nodes[node] -= 1
+        if not group.nodes[node]:
+            del group.nodes[node]
+
     def prepare(self, pod: Pod) -> Check | None:
         """The filters for ``pod`` against the pods placed so far; ``None`` when none can exclude a node."""
         if not self.active:

@@ -23,9 +23,9 @@ from dralint.allocator.types import AllocatorError, Cause
 from dralint.api import model
 from dralint.apimachinery.fieldpath import Path
 from dralint.cluster.inventory import NodeEntry
-from dralint.cluster.pods import ClaimUse, Pod
+from dralint.cluster.pods import ClaimUse, Gang, Pod
 from dralint.dataclass import dataclass
-from dralint.dryrun import eligibility
+from dralint.dryrun import eligibility, gangs
 from dralint.dryrun.filters import Check, PlacedPods
 from dralint.dryrun.nodeindex import NodeIndex
 
@@ -42,6 +42,7 @@ Outcome = Literal[
     "bypassed",  # bound by spec.nodeName: no scheduler allocates its claims
     "no-resource",  # it requests an extended resource no Node advertises and no DeviceClass backs
     "quota",  # ResourceQuota refuses it, or a claim it needs
+    "gang",  # its gang does not run: fewer than minCount of its pods fit, or they wait for their PodGroup
 ]
 
 
@@ -140,19 +141,30 @@ def simulate(
     placed: PlacedPods | None = None,
     explain: bool = True,
     admit: Admit | None = None,
+    release: Callable[[Sequence[model.AllocationResult]], None] | None = None,
 ) -> Simulation:
     """Place ``pods`` in order; ``commit`` is told about every allocation that was made.
 
     ``placed`` applies the filters that depend on earlier pods (resources, pod affinity, spread).
     Without ``explain``, a pod whose claims fit no node is only marked so (no reason, no
     candidates): what a caller that only counts the placed pods needs, at a fraction of the cost.
+    ``release`` takes back what ``commit`` was told, for a gang that does not run; ``admit`` says
+    why the claims kube-scheduler makes itself are refused.
     """
-    run = _Run(nodes, allocate, commit, strategy, reserved_for, placed or PlacedPods(nodes), explain, admit)
+    run = _Run(nodes, allocate, commit, strategy, reserved_for, placed or PlacedPods(nodes), explain, admit, release)
     run.result.allocated.update(preallocated or {})
     run.result.consumers.update(preconsumers or {})
     placed_count = 0
+    gang_pods = gangs.members(pods)
+    decided: dict[int, Placement] = {}  # the placements of gangs' pods, by id of the pod
     for pod in pods:
-        placement = run.place(pod)
+        placement = decided.pop(id(pod), None)
+        if placement is None and pod.gang is not None:
+            for result in run.place_gang(pod.gang, gang_pods[pod.gang.key]):
+                decided[id(result.pod)] = result
+            placement = decided.pop(id(pod))
+        elif placement is None:
+            placement = run.place(pod)
         # A rejected pod is one whose claims the API server refuses: listed even when none of its
         # claim entries could be read (simulate shows why it has no place). A pod asking for extended
         # resources needs devices too (a device plugin's or, through a DeviceClass, DRA's).
@@ -232,9 +244,11 @@ class _Run:
         placed: PlacedPods,
         explain: bool = True,
         admit: Admit | None = None,
+        release: Callable[[Sequence[model.AllocationResult]], None] | None = None,
     ) -> None:
         self.nodes = nodes
         self.admit = admit
+        self.release = release
         self.index = NodeIndex([entry.node for entry in nodes])
         self.placed = placed
         self.last_node = -1  # "spread": the node used last, by any pod
@@ -244,6 +258,7 @@ class _Run:
         self.reserved_for = reserved_for
         self.result = Simulation()
         self.explain = explain
+        self._index = {entry.node.name: i for i, entry in enumerate(nodes)}
         self.eligible_cache: dict[tuple[object, ...], _Eligible] = {}
         self.candidate_cache: dict[tuple[object, ...], list[int]] = {}
         self.contents = ClaimContents()
@@ -258,6 +273,35 @@ class _Run:
         self.variants: dict[tuple[int, frozenset[str]], tuple[ClaimUse, ClaimUse | None]] = {}
         # (node index, claims' content) -> the allocator's error for claims with an All request there
         self.failing: dict[tuple[int, object], AllocatorError | None] = {}
+
+    def place_gang(self, gang: Gang, pods: list[Pod]) -> list[Placement]:
+        """The gang's pods placed together, all kept if at least minCount fit, else none (what they took is
+        taken back)."""
+        waiting = gangs.waiting(gang, len(pods))
+        if waiting is not None:
+            return [Placement(pod, "gang", reason=waiting) for pod in pods]
+        allocated, consumers, last_node = set(self.result.allocated), dict(self.result.consumers), self.last_node
+        results = [self.place(pod) for pod in pods]
+        placed = [r for r in results if r.outcome == "placed"]
+        if len(placed) >= gang.min_count:
+            return results
+        assert self.release is not None, "a dry-run with gangs takes back allocations"
+        for placement in placed:
+            self.release([a for use, a in placement.allocations if use.key not in allocated])
+            self.placed.remove(placement.pod, self._index[placement.node or ""])
+        for key in set(self.result.allocated) - allocated:
+            del self.result.allocated[key]
+        self.result.consumers.clear()
+        self.result.consumers.update(consumers)
+        self.last_node = last_node
+        # What was known full may have room again.
+        self.cursor.clear()
+        self.full.clear()
+        self.failed.clear()
+        self.candidate_cache.clear()
+        first = next(r for r in results if r.outcome != "placed")
+        reason = gangs.too_few(gang, len(placed), len(pods), f"{first.pod.display}: {first.outcome}: {first.reason}")
+        return [Placement(r.pod, "gang", reason=reason, attempted=r.attempted) for r in results]
 
     def place(self, pod: Pod) -> Placement:
         if pod.rejected is not None:
@@ -285,7 +329,8 @@ class _Run:
             if existing is None:
                 to_allocate.append(use)
                 continue
-            if use.shared and self.result.consumers.get(use.key, 0) >= self.reserved_for:
+            # (a PodGroup's claim is reserved for the group, not for each of its pods)
+            if use.kind == "claim" and self.result.consumers.get(use.key, 0) >= self.reserved_for:
                 return Placement(
                     pod,
                     "claim-consumers",

@@ -199,6 +199,7 @@ class CheckContext:
         """The dry-run of every pod of the admitted objects against the inventory, placing pods by ``strategy``."""
         from dralint.api.quota import resource_quotas
         from dralint.cluster.namespaces import namespace_labels
+        from dralint.cluster.pods import grouping
         from dralint.dryrun import analysis
 
         admission = self.admission
@@ -220,6 +221,7 @@ class CheckContext:
             produced=self.produced,
             rejected_workloads=refused,
             quotas=resource_quotas(admission.objects),
+            grouping=grouping(admission.objects, self.target),
         )
 
     @cached_property

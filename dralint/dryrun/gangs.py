@@ -1,0 +1,42 @@
+"""Gang scheduling (KEP-4671) in the dry-run's words: which pods form each gang, and why a gang does not run.
+
+kube-scheduler places a gang all or nothing: its pods wait until the PodGroup (or Workload)
+exists and ``minCount`` of them exist (the GangScheduling plugin's PreEnqueue), and they are bound
+only when at least ``minCount`` of them fit together (Permit, then 1.37's workload scheduling
+cycle); otherwise none of them keeps a node or a device. The dry-run places a gang's pods
+together where its first pod comes, in order, and takes back what they took when too few fit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dralint.cluster.pods import Gang, Pod
+
+
+def members(pods: Sequence[Pod]) -> dict[tuple[str, ...], list[Pod]]:
+    """Each gang's pods, in order."""
+    out: dict[tuple[str, ...], list[Pod]] = {}
+    for pod in pods:
+        if pod.gang is not None:
+            out.setdefault(pod.gang.key, []).append(pod)
+    return out
+
+
+def waiting(gang: Gang, count: int) -> str | None:
+    """Why the gang's pods never get to be scheduled, if they do not: its PodGroup is missing, or the
+    inputs make fewer pods than its minCount."""
+    if gang.missing is not None:
+        return f"{gang.missing}: its pods wait for it"
+    if count < gang.min_count:
+        pods = f"{count} pod{'s' if count != 1 else ''}"
+        return f"{gang.name} waits for minCount {gang.min_count} pods, and the inputs make {pods}"
+    return None
+
+
+def too_few(gang: Gang, placed: int, count: int, first: str) -> str:
+    """Why none of a gang's pods runs although some fit: fewer than minCount do (``first`` says why one does not)."""
+    return (
+        f"only {placed} of the {count} pods of {gang.name} fit, fewer than its minCount {gang.min_count}: "
+        f"none of them is bound ({first})"
+    )
