@@ -176,9 +176,10 @@ def admit_pods(
         why = quotas.admit(claim.namespace, usage)
         if why is not None:
             refused[(claim.namespace, claim.name)] = why
+    groups: dict[tuple[str, str], str | None] = {}  # the claims made once per PodGroup: refused or not
     out = []
     for pod in pods:
-        refusal = None if pod.rejected is not None else _pod_refusal(pod, quotas, refused, requests, extended)
+        refusal = None if pod.rejected is not None else _pod_refusal(pod, quotas, refused, groups, requests, extended)
         out.append(dataclasses.replace(pod, quota=refusal) if refusal is not None else pod)
     return out
 
@@ -187,6 +188,7 @@ def _pod_refusal(
     pod: Pod,
     quotas: Quotas,
     refused: Mapping[tuple[str, str], str],
+    groups: dict[tuple[str, str], str | None],
     requests: Callable[[Pod], Mapping[str, int]],
     extended: Mapping[str, str] | None,
 ) -> QuotaRefusal | None:
@@ -197,14 +199,21 @@ def _pod_refusal(
         if use.claim is None:
             continue
         name = f"{use.key[0]}/{use.key[1]}"
-        if use.kind == "claim" and use.key in refused:
+        if use.shared and use.key in refused:
             return QuotaRefusal(f"ResourceClaim {name} is not created: {refused[use.key]}", use.entry_index)
-        if use.kind == "template" and use.source is not None and use.source.kind == "ResourceClaimTemplate":
+        if use.source is None or use.source.kind != "ResourceClaimTemplate" or use.kind not in ("template", "group"):
+            continue
+        if use.kind == "group" and use.key in groups:  # made once, for the first pod of the group
+            why = groups[use.key]
+        else:
             why = quotas.admit(pod.namespace, claim_usage(use.claim.spec, extended))
-            if why is not None:
-                template = f"{use.source.namespace or 'default'}/{use.source.name}"
-                made = f"the ResourceClaim {name} made from ResourceClaimTemplate {template} for pod {pod.display}"
-                return QuotaRefusal(f"{made} is not created: {why}", use.entry_index)
+            if use.kind == "group":
+                groups[use.key] = why
+        if why is not None:
+            template = f"{use.source.namespace or 'default'}/{use.source.name}"
+            owner = "its PodGroup" if use.kind == "group" else f"pod {pod.display}"
+            made = f"the ResourceClaim {name} made from ResourceClaimTemplate {template} for {owner}"
+            return QuotaRefusal(f"{made} is not created: {why}", use.entry_index)
     return None
 
 
