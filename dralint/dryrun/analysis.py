@@ -67,6 +67,7 @@ class Analysis:  # not slotted: it caches lazily computed properties
     namespaces: Mapping[str, Mapping[str, str]] | None = None
     inter_pod: bool = True
     reserved_for: int = RESERVED_FOR_MAX
+    grouping: pods_module.Grouping | None = None  # what the target makes of pod groups
     _class_devices: dict[str, list[tuple[str, model.Device]]] = field(default_factory=dict)
     _class_demands: dict[str, tuple[str, Details]] = field(default_factory=dict)
     _capacity_demands: dict[tuple[str, str], demand.CapacityDemand] = field(default_factory=dict)
@@ -332,4 +333,5 @@ def analyse(
         namespaces=namespaces,
         inter_pod=inter_pod,
         reserved_for=reserved_for,
+        grouping=grouping,
     )

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dralint.cluster.pods import Gang, Pod
+from dralint.api.workloads import PodTemplate
+from dralint.cluster.pods import Gang, Grouping, Pod
+
+# Kinds that make groups of pods but, with kube-scheduler, no gang unless their pods name a PodGroup.
+GROUP_KINDS = frozenset({"JobSet", "LeaderWorkerSet"})
 
 
 def members(pods: Sequence[Pod]) -> dict[tuple[str, ...], list[Pod]]:
@@ -40,3 +44,23 @@ def too_few(gang: Gang, placed: int, count: int, first: str) -> str:
         f"only {placed} of the {count} pods of {gang.name} fit, fewer than its minCount {gang.min_count}: "
         f"none of them is bound ({first})"
     )
+
+
+def scheduled_as(template: PodTemplate, gang: Gang | None, grouping: Grouping | None) -> str | None:
+    """How kube-scheduler schedules the template's pods, for the workloads that make groups of pods
+    (a JobSet, a LeaderWorkerSet) or name a pod group: as a gang, or one by one and why."""
+    spec = template.spec
+    if gang is not None:
+        return f"a gang: {gang.missing}" if gang.missing else f"a gang: {gang.name}, minCount {gang.min_count}"
+    if spec.scheduling_group is None and spec.workload_ref is None:
+        if template.owner.kind in GROUP_KINDS:
+            return "independent pods: no PodGroup names them, so kube-scheduler places each on its own"
+        return None
+    if grouping is None:
+        return "independent pods: the Workload API is off (GenericWorkload), which drops their pod group reference"
+    field = "schedulingGroup" if spec.scheduling_group is not None else "workloadRef"
+    if field != grouping.reference:
+        return f"independent pods: this release reads spec.{grouping.reference}, not spec.{field}"
+    if not grouping.gangs:
+        return "independent pods: gang scheduling is off (GangScheduling)"
+    return "independent pods: their pod group has the basic policy"
