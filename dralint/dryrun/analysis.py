@@ -17,6 +17,7 @@ from dralint.allocator.prepare import apply_taint_rules, features_for, taint_rul
 from dralint.api import model
 from dralint.api.versions import Target
 from dralint.cluster import pods as pods_module
+from dralint.cluster.groups import Grouping
 from dralint.cluster.inventory import Inventory
 from dralint.dataclass import dataclass
 from dralint.diagnose import demand, hints, why
@@ -67,7 +68,7 @@ class Analysis:  # not slotted: it caches lazily computed properties
     namespaces: Mapping[str, Mapping[str, str]] | None = None
     inter_pod: bool = True
     reserved_for: int = RESERVED_FOR_MAX
-    grouping: pods_module.Grouping | None = None  # what the target makes of pod groups
+    grouping: Grouping | None = None  # what the target makes of pod groups
     _class_devices: dict[str, list[tuple[str, model.Device]]] = field(default_factory=dict)
     _class_demands: dict[str, tuple[str, Details]] = field(default_factory=dict)
     _capacity_demands: dict[tuple[str, str], demand.CapacityDemand] = field(default_factory=dict)
@@ -254,7 +255,7 @@ def analyse(
     rejected_workloads: Mapping[KubeObject, str] | None = None,
     produced: Created | None = None,
     quotas: Sequence[ResourceQuota] = (),
-    grouping: pods_module.Grouping | None = None,
+    grouping: Grouping | None = None,
 ) -> Analysis:
     """The dry-run of every pod of ``pod_templates`` (claims from ``normalised``) against ``inventory``.
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dralint.api.workloads import PodTemplate
-from dralint.cluster.pods import Gang, Grouping, Pod
+from dralint.cluster.groups import Gang, Grouping
+from dralint.cluster.pods import Pod
 
 # Kinds that make groups of pods but, with kube-scheduler, no gang unless their pods name a PodGroup.
 GROUP_KINDS = frozenset({"JobSet", "LeaderWorkerSet"})

@@ -7,13 +7,16 @@ usable. Claims already allocated in the inventory keep their allocation.
 
 Only allocations ever get added, so a node where a pod's claims did not fit stays unfit for
 every identical pod later on; remembering that per pod shape keeps 4,000 replicas on 1,000
-nodes linear instead of quadratic.
+nodes linear instead of quadratic. The one exception is a gang that does not run: what its pods
+took is taken back, and what was remembered is forgotten.
+
+(Over 500 lines: the per-pod decision, the gangs that undo it and the caches both keep are one
+piece of state; the claims per node and the gangs' reasons live in their own modules.)
 """
 
 from __future__ import annotations
 
 import bisect
-import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import field
 from typing import Literal, Protocol
@@ -21,12 +24,13 @@ from typing import Literal, Protocol
 from dralint import progress
 from dralint.allocator.types import AllocatorError, Cause
 from dralint.api import model
-from dralint.apimachinery.fieldpath import Path
+from dralint.cluster.groups import Gang
 from dralint.cluster.inventory import NodeEntry
-from dralint.cluster.pods import ClaimUse, Gang, Pod
+from dralint.cluster.pods import ClaimUse, Pod
 from dralint.dataclass import dataclass
 from dralint.dryrun import eligibility, gangs
 from dralint.dryrun.filters import Check, PlacedPods
+from dralint.dryrun.nodeclaims import NodeClaims
 from dralint.dryrun.nodeindex import NodeIndex
 
 Strategy = Literal["pack", "spread"]
@@ -176,22 +180,6 @@ def simulate(
     return run.result
 
 
-def _extended_of(uses: Sequence[ClaimUse]) -> tuple[tuple[str, Path, str], ...]:
-    return next((use.extended for use in uses if use.kind == "extended"), ())
-
-
-def _without(use: ClaimUse, served: frozenset[str]) -> ClaimUse | None:
-    """The extended-resource claim without the requests of the ``served`` resources (None if none is left)."""
-    assert use.claim is not None
-    keep = {request for request, _, resource in use.extended if resource not in served}
-    if not keep:
-        return None
-    spec = use.claim.spec
-    requests = tuple(r for r in spec.requests if r.name in keep)
-    claim = dataclasses.replace(use.claim, spec=dataclasses.replace(spec, requests=requests))
-    return dataclasses.replace(use, claim=claim, extended=tuple(e for e in use.extended if e[0] in keep))
-
-
 def _bypassed(pod: Pod, uses: Sequence[ClaimUse]) -> str:
     """Why a pod with ``spec.nodeName`` never gets the claims it needs allocated.
 
@@ -268,9 +256,7 @@ class _Run:
         self.cursor: dict[tuple[object, ...], int] = {}
         self.full: set[tuple[object, ...]] = set()
         self.failed: dict[tuple[object, ...], set[int]] = {}
-        # (claim, resources device plugins serve on a node) -> the claim's use there (see _on_node); the
-        # original use is kept so that its id is not reused
-        self.variants: dict[tuple[int, frozenset[str]], tuple[ClaimUse, ClaimUse | None]] = {}
+        self.on_node = NodeClaims(placed.allocatable)
         # (node index, claims' content) -> the allocator's error for claims with an All request there
         self.failing: dict[tuple[int, object], AllocatorError | None] = {}
 
@@ -376,7 +362,7 @@ class _Run:
                 filtered = position if filtered is None else filtered
                 continue
             node = self.nodes[index].node
-            here = self._on_node(index, to_allocate)
+            here = self.on_node(index, to_allocate)
             if not here:
                 return self._placed(pod, index, reused, (), ())
             attempt = self.allocate(node, [u.claim for u in here if u.claim is not None])
@@ -453,29 +439,6 @@ class _Run:
             if failure is not None and (check is None or check(index) is None):
                 return self.nodes[index].node.name, failure
         return None
-
-    def _on_node(self, index: int, uses: list[ClaimUse]) -> list[ClaimUse]:
-        """The claims to allocate on node ``index``: the extended-resource claim keeps only the requests
-        of resources no device plugin serves there (KEP-5004: a node advertising the resource gives it
-        through its device plugin), and is left out when it has none."""
-        allocatable = self.placed.allocatable[index]
-        if allocatable is None or not any(use.kind == "extended" for use in uses):
-            return uses
-        served = frozenset(resource for _, _, resource in _extended_of(uses) if allocatable.get(resource))
-        if not served:
-            return uses
-        out = []
-        for use in uses:
-            if use.kind != "extended" or use.claim is None:
-                out.append(use)
-                continue
-            key = (id(use.claim), served)
-            variant = self.variants.get(key)
-            if variant is None:
-                variant = self.variants[key] = (use, _without(use, served))
-            if variant[1] is not None:
-                out.append(variant[1])
-        return out
 
     def _fits_on_any(self, uses: Sequence[ClaimUse], indexes: Sequence[int]) -> bool:
         """Whether the claims could be allocated now on one of the nodes (that a filter excluded)."""

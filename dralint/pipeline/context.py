@@ -198,8 +198,8 @@ class CheckContext:
     def dry_run(self, strategy: Strategy = "pack") -> Analysis:
         """The dry-run of every pod of the admitted objects against the inventory, placing pods by ``strategy``."""
         from dralint.api.quota import resource_quotas
+        from dralint.cluster.groups import grouping
         from dralint.cluster.namespaces import namespace_labels
-        from dralint.cluster.pods import grouping
         from dralint.dryrun import analysis
 
         admission = self.admission
