@@ -308,13 +308,13 @@ def analyse(
             inventory.nodes,
             cluster.attempt,
             cluster.add,
+            cluster.remove,
             preallocated=preallocated,
             preconsumers=consumers,
             strategy=strategy,
             reserved_for=reserved_for,
             placed=placed,
             admit=admit if admitted else None,
-            release=cluster.remove,
         )
         if inventory.has_inventory
         else Simulation()

@@ -137,6 +137,7 @@ def simulate(
     nodes: Sequence[NodeEntry],
     allocate: Allocate,
     commit: Callable[[Sequence[model.AllocationResult]], None],
+    release: Callable[[Sequence[model.AllocationResult]], None],
     *,
     preallocated: Mapping[tuple[str, str], model.AllocationResult] | None = None,
     preconsumers: Mapping[tuple[str, str], int] | None = None,
@@ -145,17 +146,16 @@ def simulate(
     placed: PlacedPods | None = None,
     explain: bool = True,
     admit: Admit | None = None,
-    release: Callable[[Sequence[model.AllocationResult]], None] | None = None,
 ) -> Simulation:
-    """Place ``pods`` in order; ``commit`` is told about every allocation that was made.
+    """Place ``pods`` in order; ``commit`` is told about every allocation that was made, ``release``
+    about those taken back (a gang that does not run).
 
     ``placed`` applies the filters that depend on earlier pods (resources, pod affinity, spread).
     Without ``explain``, a pod whose claims fit no node is only marked so (no reason, no
     candidates): what a caller that only counts the placed pods needs, at a fraction of the cost.
-    ``release`` takes back what ``commit`` was told, for a gang that does not run; ``admit`` says
-    why the claims kube-scheduler makes itself are refused.
+    ``admit`` says why the claims kube-scheduler makes itself are refused.
     """
-    run = _Run(nodes, allocate, commit, strategy, reserved_for, placed or PlacedPods(nodes), explain, admit, release)
+    run = _Run(nodes, allocate, commit, release, strategy, reserved_for, placed or PlacedPods(nodes), explain, admit)
     run.result.allocated.update(preallocated or {})
     run.result.consumers.update(preconsumers or {})
     placed_count = 0
@@ -227,12 +227,12 @@ class _Run:
         nodes: Sequence[NodeEntry],
         allocate: Allocate,
         commit: Callable[[Sequence[model.AllocationResult]], None],
+        release: Callable[[Sequence[model.AllocationResult]], None],
         strategy: Strategy,
         reserved_for: int,
         placed: PlacedPods,
         explain: bool = True,
         admit: Admit | None = None,
-        release: Callable[[Sequence[model.AllocationResult]], None] | None = None,
     ) -> None:
         self.nodes = nodes
         self.admit = admit
@@ -271,7 +271,6 @@ class _Run:
         placed = [r for r in results if r.outcome == "placed"]
         if len(placed) >= gang.min_count:
             return results
-        assert self.release is not None, "a dry-run with gangs takes back allocations"
         for placement in placed:
             self.release([a for use, a in placement.allocations if use.key not in allocated])
             self.placed.remove(placement.pod, self._index[placement.node or ""])
