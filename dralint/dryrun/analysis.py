@@ -317,9 +317,6 @@ def analyse(
     stored_claims = [claim for claim, _ in index.claims.values()]
     pods = quota.admit_pods(pods, stored_claims, admitted, placed.requests, names)
 
-    def admit(pod: pods_module.Pod, uses: Sequence[pods_module.ClaimUse]) -> str | None:
-        return quota.extended_claim(pod, uses, admitted, placed.requests, names)
-
     reserved_for = RESERVED_FOR_LIMIT.get(target.release, RESERVED_FOR_MAX)
     result = (
         simulate(
@@ -333,7 +330,7 @@ def analyse(
             strategy=strategy,
             reserved_for=reserved_for,
             placed=placed,
-            admit=admit if admitted else None,
+            admit=quota.ExtendedClaims(admitted, placed.requests, names) if admitted else None,
         )
         if inventory.has_inventory
         else Simulation()

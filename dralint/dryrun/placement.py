@@ -69,9 +69,15 @@ class Attempt:
 
 
 class Admit(Protocol):
-    """Why the claims kube-scheduler itself makes for the pod (on its node: ``uses``) are refused, if they are."""
+    """Admission of the claims kube-scheduler itself makes for a pod it binds."""
 
-    def __call__(self, pod: Pod, uses: Sequence[ClaimUse]) -> str | None: ...
+    def __call__(self, pod: Pod, uses: Sequence[ClaimUse]) -> str | None:
+        """Why the claims for the pod (on its node: ``uses``) are refused, if they are."""
+        ...
+
+    def give_back(self, pod: Pod) -> None:
+        """The pod is not bound after all (its gang does not run): its claims are not made."""
+        ...
 
 
 class Allocate(Protocol):
@@ -274,6 +280,8 @@ class _Run:
             return results
         for placement in placed:
             self.release([a for use, a in placement.allocations if use.key not in allocated])
+            if self.admit is not None:
+                self.admit.give_back(placement.pod)
             self.placed.remove(
                 placement.pod, self._index[placement.node or ""], self.taken.pop(id(placement.pod), None)
             )

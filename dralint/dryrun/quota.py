@@ -126,6 +126,15 @@ class Quotas:
                     if name in quota.hard:
                         used[name] = used[name].add(amount)
 
+    def give_back(self, namespace: str, usage: Mapping[str, Quantity]) -> None:
+        """Uncharge what :meth:`admit` charged for an object that is not created after all."""
+        for quota in self.by_namespace.get(namespace, ()):
+            if not quota.scoped:
+                used = self.used[id(quota)]
+                for name, amount in usage.items():
+                    if name in quota.hard:
+                        used[name] = used[name].sub(amount)
+
     def admit(self, namespace: str, usage: Mapping[str, Quantity]) -> str | None:
         """Charge a new object to every quota of ``namespace``; the admission's refusal when one would be
         exceeded (then nothing is charged): ``exceeded quota: gpus, requested: …, used: …, limited: …``."""
@@ -163,7 +172,7 @@ def admit_pods(
     exist: they are counted, not admitted), then each pod (in its namespace's quotas, in order)
     and the claims the resource claim controller makes for it from templates, in entry order.
     A pod refused is never created; one whose claim is refused waits for it for ever. The claim
-    of DRA-backed extended resources is made when the pod is placed (:func:`extended_claim`).
+    of DRA-backed extended resources is made when the pod is bound (:class:`ExtendedClaims`).
     """
     if not quotas:
         return list(pods)
@@ -217,22 +226,36 @@ def _pod_refusal(
     return None
 
 
-def extended_claim(
-    pod: Pod,
-    uses: Sequence[ClaimUse],
-    quotas: Quotas,
-    requests: Callable[[Pod], Mapping[str, int]],
-    extended: Mapping[str, str] | None,
-) -> str | None:
-    """Why the claim kube-scheduler makes (at PreBind) for the pod's DRA-backed extended resources on
-    its node is refused, if it is: then binding fails and the pod stays pending."""
-    for use in uses:
-        if use.kind == "extended" and use.claim is not None:
-            usage = claim_usage(use.claim.spec, extended, pod_usage(requests(pod)))
-            why = quotas.admit(pod.namespace, usage)
-            if why is None:
-                return None
-            return (
-                f"the claim kube-scheduler makes for the extended resources of pod {pod.display} is not created: {why}"
-            )
-    return None
+class ExtendedClaims:
+    """Admits the claim kube-scheduler makes (at PreBind) for a pod's DRA-backed extended resources on
+    its node, and gives it back when the pod is not bound after all (its gang does not run: the
+    pods wait at Permit, before PreBind, so the claim is never made)."""
+
+    def __init__(
+        self, quotas: Quotas, requests: Callable[[Pod], Mapping[str, int]], extended: Mapping[str, str] | None
+    ) -> None:
+        self.quotas = quotas
+        self.requests = requests
+        self.extended = extended
+        self.charged: dict[int, Usage] = {}  # by id of the pod
+
+    def __call__(self, pod: Pod, uses: Sequence[ClaimUse]) -> str | None:
+        """Why the claim is refused, if it is: then binding fails and the pod stays pending."""
+        for use in uses:
+            if use.kind == "extended" and use.claim is not None:
+                usage = claim_usage(use.claim.spec, self.extended, pod_usage(self.requests(pod)))
+                why = self.quotas.admit(pod.namespace, usage)
+                if why is None:
+                    self.charged[id(pod)] = usage
+                    return None
+                return (
+                    f"the claim kube-scheduler makes for the extended resources of pod {pod.display} "
+                    f"is not created: {why}"
+                )
+        return None
+
+    def give_back(self, pod: Pod) -> None:
+        """The pod is not bound: its claim is not made."""
+        usage = self.charged.pop(id(pod), None)
+        if usage is not None:
+            self.quotas.give_back(pod.namespace, usage)
