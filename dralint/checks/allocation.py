@@ -24,7 +24,7 @@ MAX_SKIPPED_NOTES = 2  # skipped pools named in one finding; the rejected slices
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
-    if not ctx.options.simulate or not ctx.inventory.has_devices:
+    if not ctx.options.simulate or not ctx.inventory.has_inventory:
         return  # (the same as analysis.active, without running the pods through an empty cluster)
     analysis = ctx.analysis
     scaled = Scaling(ctx)

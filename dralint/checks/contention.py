@@ -28,7 +28,7 @@ MAX_NAMED = 5  # workloads an order names
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
-    if not ctx.options.simulate or not ctx.inventory.has_devices:
+    if not ctx.options.simulate or not ctx.inventory.has_inventory:
         return
     analysis = ctx.analysis
     scaled = Scaling(ctx)

@@ -53,7 +53,7 @@ EXPLAINING: frozenset[str] = frozenset(
 
 
 def check(ctx: CheckContext, reported: Sequence[Finding]) -> Iterator[Violation]:
-    if not ctx.options.simulate or not ctx.inventory.has_devices:
+    if not ctx.options.simulate or not ctx.inventory.has_inventory:
         return
     explained = {_identity(f.object) for f in reported if f.object is not None and explains(f)}
     analysis = ctx.analysis

@@ -17,11 +17,12 @@ from dralint.allocator.prepare import apply_taint_rules, features_for, release_f
 from dralint.api import model
 from dralint.api.versions import Target
 from dralint.cluster import pods as pods_module
+from dralint.cluster.groups import Grouping
 from dralint.cluster.inventory import Inventory, SliceEntry
 from dralint.cluster.layout import counters_beside_devices
 from dralint.dataclass import dataclass
 from dralint.diagnose import defects, hints, why
-from dralint.dryrun import nodealloc
+from dralint.dryrun import nodealloc, quota
 from dralint.dryrun.filters import PlacedPods
 from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Strategy, simulate
 from dralint.dryrun.shapes import SliceContents
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from dralint.api.normalise import Normalised
     from dralint.api.objects import KubeObject
     from dralint.api.producers import Created
+    from dralint.api.quota import ResourceQuota
     from dralint.api.workloads import PodTemplate
     from dralint.limits import Limits as InputLimits
 
@@ -66,6 +68,7 @@ class Analysis:  # not slotted: it caches lazily computed properties
     namespaces: Mapping[str, Mapping[str, str]] | None = None
     inter_pod: bool = True
     reserved_for: int = RESERVED_FOR_MAX
+    grouping: Grouping | None = None  # what the target makes of pod groups
     _class_devices: dict[str, list[tuple[str, model.Device]]] = field(default_factory=dict)
     # (claims' shape, id of the candidates) -> (the candidates, whether the claims fit one of them when empty)
     _fits_empty: dict[tuple[object, int], tuple[tuple[str, ...], bool]] = field(default_factory=dict)
@@ -77,7 +80,7 @@ class Analysis:  # not slotted: it caches lazily computed properties
     @property
     def active(self) -> bool:
         """Whether there was an inventory to dry-run against."""
-        return self.inventory.has_devices
+        return self.inventory.has_inventory
 
     @cached_property
     def utilisation(self) -> list[PoolUtilisation]:
@@ -246,6 +249,8 @@ def analyse(
     namespaces: Mapping[str, Mapping[str, str]] | None = None,
     rejected_workloads: Mapping[KubeObject, str] | None = None,
     produced: Created | None = None,
+    quotas: Sequence[ResourceQuota] = (),
+    grouping: Grouping | None = None,
 ) -> Analysis:
     """The dry-run of every pod of ``pod_templates`` (claims from ``normalised``) against ``inventory``.
 
@@ -253,7 +258,8 @@ def analyse(
     (kind, namespace, name), for the pods that name them; the pods of ``rejected_workloads`` (among
     ``pod_templates``) are never created and say why. ``namespaces`` gives the labels of
     namespaces, for the namespaceSelector of pod affinity terms; ``produced`` the claims and
-    templates other objects create (not dry-run: their content is unknown).
+    templates other objects create (not dry-run: their content is unknown); ``quotas`` the
+    ResourceQuotas that admit pods and claims; ``grouping`` the pod groups (gangs, shared claims).
     """
     features, release = features_for(target), release_for(target)
     slices = [entry.slice for entry in inventory.slices]
@@ -267,7 +273,9 @@ def analyse(
         slices = apply_taint_rules(slices, [entry.rule for entry in inventory.taint_rules], classes)
     index = pods_module.claim_index(normalised.values(), rejected, produced)
     extended = pods_module.extended_resource_classes(inventory.classes) if target.enabled("DRAExtendedResource") else {}
-    pods = pods_module.expand(pod_templates, index, inventory.nodes, extended, rejected=rejected_workloads)
+    pods = pods_module.expand(
+        pod_templates, index, inventory.nodes, extended, rejected=rejected_workloads, grouping=grouping
+    )
     # The scheduler evaluates selectors in the StoredExpressions environment (everything enabled).
     budget = SearchBudget(limits.max_search_steps, limits.max_dry_run_steps)
     contents = SliceContents()
@@ -286,6 +294,16 @@ def analyse(
         inter_pod=inter_pod,
         node_allocatable=nodealloc.lookup(slices) if target.enabled("DRANodeAllocatableResources") else None,
     )
+    admitted = quota.Quotas(quotas)
+    # DeviceClass -> its extendedResourceName, for the claims' quota (when DRAExtendedResource is on)
+    names = (
+        {name: c.extended_resource_name or "" for name, c in classes.items()}
+        if target.enabled("DRAExtendedResource")
+        else None
+    )
+    stored_claims = [claim for claim, _ in index.claims.values()]
+    pods = quota.admit_pods(pods, stored_claims, admitted, placed.requests, names)
+
     reserved_for = RESERVED_FOR_LIMIT.get(target.release, RESERVED_FOR_MAX)
     result = (
         simulate(
@@ -293,13 +311,15 @@ def analyse(
             inventory.nodes,
             cluster.attempt,
             cluster.add,
+            cluster.remove,
             preallocated=preallocated,
             preconsumers=consumers,
             strategy=strategy,
             reserved_for=reserved_for,
             placed=placed,
+            admit=quota.ExtendedClaims(admitted, placed.requests, names) if admitted else None,
         )
-        if inventory.has_devices
+        if inventory.has_inventory
         else Simulation()
     )
     return Analysis(
@@ -317,4 +337,5 @@ def analyse(
         namespaces=namespaces,
         inter_pod=inter_pod,
         reserved_for=reserved_for,
+        grouping=grouping,
     )

@@ -54,6 +54,7 @@ def replay(analysis: Analysis, pods: Sequence[Pod]) -> Simulation:
         analysis.inventory.nodes,
         cluster.attempt,
         cluster.add,
+        cluster.remove,
         preallocated={(c.namespace, c.name): c.allocation for c in existing if c.allocation is not None},
         preconsumers={(c.namespace, c.name): c.reserved_for for c in existing},
         strategy=analysis.strategy,

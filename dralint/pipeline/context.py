@@ -224,6 +224,8 @@ class CheckContext:
 
     def dry_run(self, strategy: Strategy = "pack") -> Analysis:
         """The dry-run of every pod of the admitted objects against the inventory, placing pods by ``strategy``."""
+        from dralint.api.quota import resource_quotas
+        from dralint.cluster.groups import grouping
         from dralint.cluster.namespaces import namespace_labels
         from dralint.dryrun import analysis
 
@@ -245,6 +247,8 @@ class CheckContext:
             rejected=rejected,
             produced=self.produced,
             rejected_workloads=refused,
+            quotas=resource_quotas(admission.objects),
+            grouping=grouping(admission.objects, self.target),
         )
 
     @cached_property
