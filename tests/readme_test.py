@@ -7,7 +7,7 @@ on the PATH runs this checkout, and ``https://github.com/dralint/dralint`` is th
 string after a block's language says what the block is (GitHub shows only the language):
 
 - ``sh``: commands, one per line (comments and blank lines aside), run with bash in ``cwd=DIR``
-  (relative to the repository; default its root). The last must exit with ``exit=N`` (default 0),
+  (relative to the README's directory; default that directory). The last must exit with ``exit=N`` (default 0),
   the others with 0 or N.
 - ``sh skip="reason"``: what a test cannot run here (a cluster, helm, installing dralint into the
   environment); never run, reported as a skipped test with its reason, and listed in ``SKIPPED``.
@@ -288,7 +288,7 @@ def test_readme_section_runs_as_written(section: Section, clone: Path, tmp_path:
     environment = _environment(repo, _bin(tmp_path / "bin"))
     last: Ran | None = None
     for block in section.blocks:
-        cwd = repo / block.options.get("cwd", "")
+        cwd = repo / Path(block.readme).parent / block.options.get("cwd", "")
         if "skip" in block.options:
             last = None
         elif "file" in block.options:

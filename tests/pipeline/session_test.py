@@ -89,3 +89,16 @@ def test_session_index_stops_when_cancelled(monkeypatch: pytest.MonkeyPatch) -> 
     answers = iter([False, True])
     assert made.index(checking.plan.inputs(()), cancelled=lambda: next(answers)) == 1
     assert [name for name in made.files if made.has(name)] == ["apps/deploy.yaml"]
+
+
+def test_session_runs_the_late_checks_with_the_checks_across_files(session: Session) -> None:
+    # The class's selector fails on every device: the Deployment's pods stay pending (DRA521), which only
+    # the whole workspace tells; the quick pass over one file never runs the late checks itself.
+    inventory = "cluster/inventory.yaml"
+    broken = Path(WORKSPACE / inventory).read_text().replace(
+        'device.driver == "gpu.example.com"', 'device.attributes["gpu.example.com"].type == "gpu"'
+    )
+    assert session.set_text(inventory, broken) is True
+    assert _shown(session, DEPLOYMENT) == []
+    _global(session)
+    assert [line.split(" ")[1] for line in _shown(session, DEPLOYMENT)] == ["DRA521"]
