@@ -1,0 +1,171 @@
+"""kubectl as the judge of how YAML reads: what it makes of files, and where dralint's reader disagrees.
+
+``kubectl label --local -f DIR KEY=1 -o json`` reads every file of a directory offline, the way
+``kubectl apply`` reads them, and prints each object it decoded, or the error that made it stop
+reading a file (it goes on with the next file). Objects are printed as JSON, after a round trip
+through Kubernetes' unstructured objects: integers are int64, other numbers float64. So kubectl
+is run once for many files, its objects are told apart by ``metadata.name`` (the generator
+names each object after its file), and the label it adds is taken off again.
+
+The comparison (:func:`disagreements`) holds dralint's reader to the same: for each file, the
+documents it decodes before the first document kubectl refuses must be the objects kubectl
+printed, with equal values; kubectl must refuse a file exactly when dralint reports a refusal,
+and with the same words (dralint keeps go-yaml's in ``DecodeIssue.upstream``; a conversion
+error names Go types and values, and only its start is compared). Positions are dralint's own
+(go-yaml numbers lines from the start of each document, and some of its errors name none).
+
+Tests using kubectl skip, saying so, where it is not installed; ``DRALINT_REQUIRE_KUBECTL=1``
+(set by ``.ci/run``) makes that an error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dralint.read import stream
+from dralint.read.issues import DecodeIssue
+from dralint.read.sources import decode_bytes
+from dralint.read.yamldoc import decode
+
+KUBECTL = shutil.which("kubectl")
+if KUBECTL is None and os.environ.get("DRALINT_REQUIRE_KUBECTL") == "1":
+    raise RuntimeError("DRALINT_REQUIRE_KUBECTL=1 but kubectl is not installed")
+needs_kubectl = pytest.mark.skipif(
+    KUBECTL is None, reason="kubectl is not installed (the differential YAML tests need it); CI requires it"
+)
+LABEL = "dralint.test/oracle"
+_INT64 = (-(2**63), 2**63 - 1)
+_ERROR = re.compile(r"^(?:error: )?error parsing (?P<path>.+?): (?P<message>.*)$")
+_CONVERTING = "error converting YAML to JSON: "
+# Errors whose end names Go values (%#v): only their start is compared.
+_PREFIX_ONLY = ("unsupported map key of type: ", "yaml: invalid map key", "json: ")
+
+
+@dataclass
+class Verdict:
+    """What a file reads as: its objects in order, and the error that stopped the reading (or ``None``)."""
+
+    objects: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+
+
+def _number(text: str) -> Any:
+    value = int(text)
+    return value if _INT64[0] <= value <= _INT64[1] else float(text)
+
+
+def _values(text: str) -> Iterable[Any]:
+    decoder = json.JSONDecoder(parse_int=_number)
+    index = 0
+    text = text.strip()
+    while index < len(text):
+        value, index = decoder.raw_decode(text, index)
+        yield value
+        while index < len(text) and text[index].isspace():
+            index += 1
+
+
+def kubectl_verdicts(directory: Path) -> dict[str, Verdict]:
+    """kubectl's verdict on each file of ``directory``, by file name."""
+    assert KUBECTL is not None
+    done = subprocess.run(
+        [KUBECTL, "label", "--local", "-f", str(directory), f"{LABEL}=1", "-o", "json"],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    verdicts: dict[str, Verdict] = {}
+    for value in _values(done.stdout):
+        items = value.get("items", [value]) if value.get("kind") == "List" and "items" in value else [value]
+        for item in items:
+            name = item["metadata"]["name"]
+            labels = item["metadata"]["labels"]
+            del labels[LABEL]
+            if not labels:
+                del item["metadata"]["labels"]
+            verdicts.setdefault(name.rsplit("-d", 1)[0] + ".yaml", Verdict()).objects.append(item)
+    last: Verdict | None = None
+    for line in done.stderr.split("\n")[:-1] if done.stderr else []:
+        found = _ERROR.match(line)
+        if found is None:  # an error quoting a value with a line break in it
+            if last is None or last.error is None:
+                raise AssertionError(f"unexpected kubectl output: {line}")
+            last.error += "\n" + line
+            continue
+        last = verdicts.setdefault(Path(found.group("path")).name, Verdict())
+        last.error = found.group("message").removeprefix(_CONVERTING)
+    return verdicts
+
+
+def dralint_verdict(name: str, text: str) -> Verdict:
+    """What dralint's reader makes of a file, as kubectl would report it: objects up to the first refusal.
+
+    kubectl reads a chunk whole before decoding it, so a refused ``---`` line (reported on
+    that line) stops it before the chunk above is decoded: it comes first, and that chunk's
+    document is not among the objects.
+    """
+    text, _ = decode_bytes(text.encode("utf-8", "surrogatepass"))  # as a file is read: its byte-order mark goes
+    documents, issues = decode(name, text)
+    lf = text.replace("\r\n", "\n")
+    starts = [lf.count("\n", 0, chunk.start) + 1 for chunk in stream.yaml_chunks(lf)[0]]
+
+    def reached(issue: DecodeIssue) -> int:
+        """The line from which kubectl has nothing, when it stops at ``issue``."""
+        if issue.upstream is not None and issue.upstream.startswith("invalid Yaml document separator"):
+            return max((line for line in starts if line < issue.line), default=1)
+        return issue.line
+
+    refusals = sorted(
+        (reached(issue), not issue.upstream.startswith("invalid Yaml"), n, issue)
+        for n, issue in enumerate(issues)
+        if issue.upstream is not None
+    )
+    if not refusals:
+        return Verdict([document.data for document in documents])
+    stop, _, _, first = refusals[0]
+    return Verdict([d.data for d in documents if d.line < stop], first.upstream)
+
+
+def same(left: Any, right: Any) -> bool:
+    """JSON equality: numbers by value (kubectl prints integral floats as integers), booleans apart."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    if isinstance(left, (int, float)) and isinstance(right, (int, float)):
+        return left == right
+    if isinstance(left, dict) and isinstance(right, dict):
+        return left.keys() == right.keys() and all(same(left[k], right[k]) for k in left)
+    if isinstance(left, list) and isinstance(right, list):
+        return len(left) == len(right) and all(same(a, b) for a, b in zip(left, right, strict=True))
+    if isinstance(left, str) and isinstance(right, str):
+        return str(left) == str(right)
+    return type(left) is type(right) and left == right
+
+
+def _same_error(expected: str | None, found: str | None) -> bool:
+    if expected is None or found is None:
+        return expected is found
+    for prefix in _PREFIX_ONLY:
+        if expected.startswith(prefix):
+            return found.startswith(prefix)
+    return expected == found
+
+
+def disagreements(texts: Mapping[str, str], verdicts: Mapping[str, Verdict]) -> list[str]:
+    """Each file where dralint's reader and kubectl differ, said in a line."""
+    found = []
+    for name, text in texts.items():
+        theirs = verdicts.get(name, Verdict())
+        ours = dralint_verdict(name, text)
+        if not _same_error(theirs.error, ours.error):
+            found.append(f"{name}: kubectl says {theirs.error!r}, dralint {ours.error!r}")
+        elif not (len(theirs.objects) == len(ours.objects) and all(map(same, theirs.objects, ours.objects))):
+            found.append(f"{name}: values differ: kubectl {theirs.objects!r} dralint {ours.objects!r}")
+    return found
