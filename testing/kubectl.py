@@ -46,7 +46,10 @@ needs_kubectl = pytest.mark.skipif(
 LABEL = "dralint.test/oracle"
 _INT64 = (-(2**63), 2**63 - 1)
 _ERROR = re.compile(r"^(?:error: )?error parsing (?P<path>.+?): (?P<message>.*)$")
+# An object kubectl read but cannot decode; it goes on with the next one.
+_UNDECODABLE = re.compile(r'^(?:error: )?unable to decode "(?P<path>.+?)": (?P<message>.*)$')
 _CONVERTING = "error converting YAML to JSON: "
+_SKIPPED = "json: cannot unmarshal"
 # Errors whose end names Go values (%#v): only their start is compared.
 _PREFIX_ONLY = ("unsupported map key of type: ", "yaml: invalid map key", "json: ")
 
@@ -57,6 +60,7 @@ class Verdict:
 
     objects: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
+    skipped: list[str] = field(default_factory=list)  # objects read but not decodable, kubectl's words
 
 
 def _number(text: str) -> Any:
@@ -94,6 +98,13 @@ def kubectl_verdicts(directory: Path) -> dict[str, Verdict]:
             verdicts.setdefault(name.rsplit("-d", 1)[0] + ".yaml", Verdict()).objects.append(item)
     last: Verdict | None = None
     for line in done.stderr.split("\n")[:-1] if done.stderr else []:
+        undecodable = _UNDECODABLE.match(line)
+        if undecodable is not None:
+            verdicts.setdefault(Path(undecodable.group("path")).name, Verdict()).skipped.append(
+                undecodable.group("message")
+            )
+            last = None
+            continue
         found = _ERROR.match(line)
         if found is None:  # an error quoting a value with a line break in it
             if last is None or last.error is None:
@@ -123,15 +134,17 @@ def dralint_verdict(name: str, text: str) -> Verdict:
             return max((line for line in starts if line < issue.line), default=1)
         return issue.line
 
+    skipped = [i for i in issues if i.upstream is not None and i.upstream.startswith(_SKIPPED)]
     refusals = sorted(
         (reached(issue), not issue.upstream.startswith("invalid Yaml"), n, issue)
         for n, issue in enumerate(issues)
-        if issue.upstream is not None
+        if issue.upstream is not None and issue not in skipped
     )
     if not refusals:
-        return Verdict([document.data for document in documents])
+        return Verdict([document.data for document in documents], skipped=[i.upstream or "" for i in skipped])
     stop, _, _, first = refusals[0]
-    return Verdict([d.data for d in documents if d.line < stop], first.upstream)
+    kept = [i.upstream or "" for i in skipped if i.line < stop]
+    return Verdict([d.data for d in documents if d.line < stop], first.upstream, kept)
 
 
 def same(left: Any, right: Any) -> bool:
@@ -166,6 +179,8 @@ def disagreements(texts: Mapping[str, str], verdicts: Mapping[str, Verdict]) -> 
         ours = dralint_verdict(name, text)
         if not _same_error(theirs.error, ours.error):
             found.append(f"{name}: kubectl says {theirs.error!r}, dralint {ours.error!r}")
+        elif theirs.skipped != ours.skipped:
+            found.append(f"{name}: kubectl skips objects for {theirs.skipped!r}, dralint for {ours.skipped!r}")
         elif not (len(theirs.objects) == len(ours.objects) and all(map(same, theirs.objects, ours.objects))):
             found.append(f"{name}: values differ: kubectl {theirs.objects!r} dralint {ours.objects!r}")
     return found

@@ -42,13 +42,16 @@ PLAINS = (
     ".NaN", ".NAN", "inf", "nan", "Infinity", ".iNf", "1_0.5", "0.1_0", "1e1_0",
     "1:30", "190:20:30", "-1:30", "1:30.5", "2001-12-14", "2001-12-14t21:59:43.10-05:00", "2001-12-14 21:59:43.10",
     "2002-12-14", "2001-2-30", "1.2.3", "v1.34", "nginx:1.25", "a:b", "http://example.com/x?y=1", "a#b", "a?b",
-    "-a", "?a", ":a", "a-", "a:", "a*b", "a&b", "a!b", "a,b", "a]b", "a}b", "a{b", "a[b", "%a", "a%", "@a", "`a",
-    "<<", "=", "a b", "a  b", "日本", "\u00e9t\u00e9", "a\u2028b", "a\x85b",
+    "-a", "?a", "a-", "a*b", "a&b", "a!b", "a,b", "a]b", "a}b", "a{b", "a[b", "a%", "<<", "=", "a b", "a  b", "日本",
+    "\u00e9t\u00e9", "a\u2028b", "a\x85b",
 )  # fmt: skip
+# Plain scalars that cannot stand everywhere (an indicator first, a ": " inside).
+RISKY = ("%a", "@a", "`a", ":a", "a:", "a: b", "- a", "[a", "{a", "&", "*", "!", "|", ">", "'a", '"a', "#a", "a #b")
 ESCAPES = (
-    "\\n", "\\t", "\\\t", "\\\\", '\\"', "\\'", "\\/", "\\0", "\\a", "\\b", "\\e", "\\f", "\\r", "\\v", "\\ ", "\\N",
-    "\\_", "\\L", "\\P", "\\x41", "\\xe9", "\\x4", "\\u263a", "\\ud800", "\\U0001F600", "\\U00110000", "\\q",
+    "\\n", "\\t", "\\\t", "\\\\", '\\"', "\\'", "\\0", "\\a", "\\b", "\\e", "\\f", "\\r", "\\v", "\\ ", "\\N", "\\_",
+    "\\L", "\\P", "\\x41", "\\xe9", "\\u263a", "\\U0001F600",
 )  # fmt: skip
+BAD_ESCAPES = ("\\/", "\\x4", "\\ud800", "\\U00110000", "\\q")
 WORDS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu")
 # Keys that are not strings: JSON writes each type's differently from the others' and from WORDS.
 OTHER_KEYS = (
@@ -75,12 +78,13 @@ class _Doc:
         rng = self.rng
         pick = rng.random()
         if pick < 0.45:
-            return rng.choice(PLAINS)
+            return rng.choice(RISKY if self.chance(0.04) else PLAINS)
         if pick < 0.6:
             body = rng.choice(WORDS + PLAINS).replace("'", "''")
             return f"'{body}'" if not self.chance(0.05) else f"'{body}\n{' ' * rng.randint(0, 3)}more'"
         if pick < 0.75:
-            parts = [rng.choice(WORDS) for _ in range(rng.randint(0, 2))] + [rng.choice(ESCAPES)]
+            parts = [rng.choice(WORDS) for _ in range(rng.randint(0, 2))]
+            parts.append(rng.choice(BAD_ESCAPES if self.chance(0.05) else ESCAPES))
             rng.shuffle(parts)
             body = "".join(parts)
             if self.chance(0.05):
@@ -93,7 +97,9 @@ class _Doc:
     def tagged(self, flow: bool) -> str:
         rng = self.rng
         tag = rng.choice(("!!str", "!!int", "!!float", "!!bool", "!!null", "!!timestamp", "!!binary", "!custom", "!",
-                          "!<tag:yaml.org,2002:str>", "!!merge", "!!map", "!e!x"))  # fmt: skip
+                          "!<tag:yaml.org,2002:str>", "!!merge", "!!map", "!!str", "!custom", "!"))  # fmt: skip
+        if self.chance(0.02):
+            tag = "!e!x"  # a handle no %TAG directive defines
         if tag == "!!binary":
             raw = bytes(rng.randrange(256) for _ in range(rng.randint(0, 8)))
             value = base64.b64encode(raw).decode()
@@ -105,17 +111,25 @@ class _Doc:
             value = f'"{value}"'
         return f"{tag} {value}"
 
-    def anchor(self, kind: str) -> str:
+    def anchor(self, kind: str) -> tuple[str, str]:
+        """``&name `` (or nothing) and the name; :meth:`defined` makes it usable by later aliases."""
         if not self.chance(0.12):
-            return ""
+            return "", ""
         self.counter += 1
         name = f"a{self.counter}" if not self.chance(0.1) else "a1"
-        self.anchors.append((name, kind))
-        return f"&{name} "
+        if self.chance(0.03):  # usable inside its own node: an alias that contains itself
+            self.anchors.append((name, kind))
+            return f"&{name} ", ""
+        return f"&{name} ", name
+
+    def defined(self, name: str, kind: str, text: str) -> str:
+        if name:
+            self.anchors.append((name, kind))
+        return text
 
     def alias(self) -> str | None:
         if not self.anchors or not self.chance(0.5):
-            return "*nowhere" if self.chance(0.01) else None
+            return "*nowhere" if self.chance(0.002) else None
         return f"*{self.rng.choice(self.anchors)[0]}"
 
     def key(self, used: dict[str, str]) -> str:
@@ -127,11 +141,16 @@ class _Doc:
                 text = f'"{text}"'
         elif pick < 0.97:
             kind, text = rng.choice(OTHER_KEYS)
+            if kind == "null" or text == "18446744073709551615":  # refused: keep them rare
+                kind, text = rng.choice(OTHER_KEYS[6:16])
             json_key = text
-        elif pick < 0.985:
+        elif pick < 0.975:
+            kind, text = rng.choice(OTHER_KEYS)
+            json_key = text
+        elif pick < 0.98:
             return "? [a, b]" if self.chance(0.5) else "? {x: 1}"
         else:
-            return "x" * rng.choice((1020, 1100))
+            return "x" * rng.choice((1020, 1020, 1100))
         json_key = json_key or text.strip("'\"")
         if used.setdefault(json_key, kind) != kind:
             return rng.choice(WORDS) + "z"
@@ -145,21 +164,25 @@ class _Doc:
         if alias is not None and self.chance(0.3):
             return alias
         if depth <= 0 or self.chance(0.5):
-            return self.anchor("scalar") + self.scalar(flow=True)
+            prefix, name = self.anchor("scalar")
+            return self.defined(name, "scalar", prefix + self.scalar(flow=True))
         sep = rng.choice((", ", ",", " , ", ",\n  ", "\n  , "))
         if self.chance(0.5):
+            prefix, name = self.anchor("seq")
             items = [self.flow(depth - 1) for _ in range(rng.randint(0, 3))]
             if self.chance(0.1) and items:
                 items[0] = f"{rng.choice(WORDS)}: {items[0]}"  # a single-pair mapping as an item
-            return self.anchor("seq") + "[" + sep.join(items) + ("," if self.chance(0.05) else "") + "]"
+            text = prefix + "[" + sep.join(items) + ("," if self.chance(0.05) else "") + "]"
+            return self.defined(name, "seq", text)
         used: dict[str, str] = {}
         pairs = []
+        prefix, name = self.anchor("map")
         for _ in range(rng.randint(0, 3)):
             key = self.key(used)
             if key.startswith("?") or len(key) > 100:
                 key = rng.choice(WORDS)
             pairs.append(f"{key}: {self.flow(depth - 1)}" if not self.chance(0.05) else key)
-        return self.anchor("map") + "{" + sep.join(pairs) + "}"
+        return self.defined(name, "map", prefix + "{" + sep.join(pairs) + "}")
 
     def block(self, indent: int, depth: int) -> str:
         """A value after ``key:`` (starting with a space or a line break), indented ``indent`` spaces."""
@@ -167,19 +190,23 @@ class _Doc:
         pick = rng.random()
         if depth <= 0 or pick < 0.35:
             alias = self.alias()
-            value = alias if alias is not None else self.anchor("scalar") + self.scalar(flow=False)
+            if alias is None:
+                prefix, name = self.anchor("scalar")
+                alias = self.defined(name, "scalar", prefix + self.scalar(flow=False))
+            value = alias
             return " " + value + (f" # {rng.choice(WORDS)}" if self.chance(0.1) else "")
         if pick < 0.45:
             return " " + self.flow(depth)
         if pick < 0.55:
             return " " + self.block_scalar(indent)
         inner = indent + self.unit
-        anchor = self.anchor("map" if pick < 0.8 else "seq")
+        kind = "map" if pick < 0.8 else "seq"
+        anchor, name = self.anchor(kind)
         head = f" {anchor.strip()}" if anchor else ""
-        if pick < 0.8:
-            return head + "\n" + self.mapping(inner, depth - 1)
+        if kind == "map":
+            return self.defined(name, kind, head + "\n" + self.mapping(inner, depth - 1))
         item_indent = indent if self.chance(0.3) else inner  # indentless lists under a key
-        return head + "\n" + self.sequence(item_indent, depth - 1)
+        return self.defined(name, kind, head + "\n" + self.sequence(item_indent, depth - 1))
 
     def block_scalar(self, indent: int) -> str:
         rng = self.rng
@@ -197,8 +224,9 @@ class _Doc:
         lines = []
         for _ in range(rng.randint(1, 4)):
             if self.chance(0.08) and self.anchors:
-                merge = rng.choice(("*" + rng.choice(self.anchors)[0], f"[{', '.join('*' + a for a, _ in self.anchors[:2])}]",
-                                    "{merged: 1}", "~"))  # fmt: skip
+                maps = [a for a, kind in self.anchors if kind == "map"] or [a for a, _ in self.anchors]
+                merge = rng.choice(("*" + rng.choice(maps), f"[{', '.join('*' + a for a in maps[:2])}]", "{merged: 1}",
+                                    "*" + rng.choice(maps), "~" if self.chance(0.2) else "{merged: 2}"))  # fmt: skip
                 lines.append(f"{pad}<<: {merge}")
                 continue
             if self.chance(0.05):
@@ -245,16 +273,42 @@ def document(rng: random.Random, name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+JSON_VALUES = (
+    '"text"', '"\\u00e9\\n\\t\\/"', '"\\ud83d\\ude00"', '"\\ud800"', "1", "-0", "1.0", "1e3", "1E-2", "-1.5",
+    "9223372036854775808", "18446744073709551616", "1e400", "true", "null", "[]", "{}", '[1, "a", null]',
+    '{"k": {"deep": [true, false]}}',
+)  # fmt: skip
+JSON_MUTATIONS = ("NaN", "Infinity", "'single'", "[1,]", "{\"a\": 1,}", "// comment", "0x10", "01", ".5", "+1", "tru")
+
+
+def json_file(rng: random.Random, stem: str) -> str:
+    """A stream of JSON objects (kubectl reads a text starting with "{" as JSON), sometimes one JSON refuses."""
+    objects = []
+    for index in range(rng.choice((1, 1, 2))):
+        fields = [f'"apiVersion": "test.dralint.io/v1"', '"kind": "Oracle"', f'"metadata": {{"name": "{stem}-d{index}"}}']
+        for _ in range(rng.randint(1, 3)):
+            value = rng.choice(JSON_MUTATIONS) if rng.random() < 0.05 else rng.choice(JSON_VALUES)
+            fields.append(f'"{rng.choice(WORDS)}": {value}')
+        layout = rng.choice((", ", ",\n  ", ","))
+        objects.append("{" + layout.join(fields) + "}")
+    return rng.choice(("\n", " ", "\n\n")).join(objects) + "\n"
+
+
 def files(seed: int, count: int) -> Iterator[tuple[str, str]]:
     """``count`` files (name, text) from ``seed``; the same seed gives the same files."""
     rng = random.Random(seed)
     for number in range(count):
         stem = f"s{seed}-f{number}"
+        if rng.random() < 0.04:
+            yield f"{stem}.yaml", json_file(rng, stem)
+            continue
         parts = []
         for index in range(rng.choice((1, 1, 1, 2, 2, 3))):
             text = document(rng, f"{stem}-d{index}")
             if index or rng.random() < 0.2:
-                separator = rng.choice(("---", "---", "--- # next", "---   ", "--- x", "----"))
+                separator = rng.choice(("---", "---", "--- # next", "---   ", "---\t#", "---"))
+                if rng.random() < 0.03:
+                    separator = rng.choice(("--- x", "----", "--- {a: 1}"))  # refused by kubectl
                 text = separator + "\n" + text
             if rng.random() < 0.03:
                 text += "...\n" + rng.choice(("]]] garbage", "# trailing", "a: b", "%YAML 1.1"))+ "\n"

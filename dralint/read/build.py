@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import math
+from decimal import Decimal
 from typing import Any
 
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -47,10 +48,17 @@ class BuildError(Exception):
     """Building a document failed; the document is skipped and the issue says why."""
 
     def __init__(
-        self, kind: IssueKind, message: str, node: Node, hint: str | None = None, *, upstream: str | None = None
+        self,
+        kind: IssueKind,
+        message: str,
+        node: Node | None,
+        hint: str | None = None,
+        *,
+        upstream: str | None = None,
     ) -> None:
         super().__init__(message)
-        self.kind, self.message, self.node, self.hint = kind, message, node, hint
+        self.kind, self.message, self.hint = kind, message, hint
+        self.node = node  # where the defect is; None: the document as a whole (alias bombs)
         self.upstream = upstream  # the error as kubectl prints it, when kubectl refuses the document too
 
 
@@ -79,6 +87,15 @@ def scalar_key(node: Node) -> str | None:
     if value is None or (isinstance(value, int) and not isinstance(value, bool) and value > _INT64[1]):
         return None
     return key_text(value, node.value)
+
+
+def _json_integer(value: float) -> int | float:
+    """An integral float as Kubernetes reads it back from Go's JSON: written with its shortest
+    digits ("1000", "9223372036854776000"), which are an int64 when they fit."""
+    if abs(value) < 2**53:  # exact below 2**53: the shortest digits are the number itself
+        return int(value)
+    written = int(Decimal(repr(value)))
+    return written if _INT64[0] <= written <= _INT64[1] else value
 
 
 def _allowed_alias_ratio(decodes: int) -> float:
@@ -119,7 +136,7 @@ class Builder:
             raise BuildError(
                 "too-large",
                 f"document expands to more than {self.limits.max_values_per_document} values (YAML aliases?)",
-                node,
+                None,
                 "expand the aliases or raise limits.maxValuesPerDocument in the configuration",
             )
         self.decodes += 1
@@ -130,8 +147,11 @@ class Builder:
                 and self.decodes > 1000
                 and self.alias_decodes / self.decodes > _allowed_alias_ratio(self.decodes)
             ):
+                # go-yaml's guard against alias bombs: most of the document comes from aliases.
                 message = "document contains excessive aliasing"
-                raise BuildError("syntax", f"invalid YAML: {message}", node, upstream=f"yaml: {message}")
+                raise BuildError("syntax", f"invalid YAML: {message}", None,
+                                 "expand the aliases: kubectl refuses a document made mostly of them",
+                                 upstream=f"yaml: {message}")  # fmt: skip
 
     def build(self, node: Node, depth: int, *, raw: bool = False) -> Any:
         """The value of ``node``; ``raw`` keeps a scalar as go-yaml resolved it (for keys)."""
@@ -185,8 +205,8 @@ class Builder:
                 special = float("nan" if math.isnan(value) else "inf" if value > 0 else "-inf")
                 self.specials[id(special)] = (special, node)
                 return special
-            if value.is_integer() and abs(value) < _JSON_INTEGRAL and _INT64[0] <= value <= _INT64[1]:
-                return int(value)  # written "1000" in JSON, read back as an integer
+            if value.is_integer() and abs(value) < _JSON_INTEGRAL:
+                return _json_integer(value)
             return value
         if cls is int and not _INT64[0] <= value <= _INT64[1]:
             return float(value)  # read back from JSON, an integer beyond int64 is a float64
@@ -196,7 +216,7 @@ class Builder:
         """Set the entries of ``node`` into ``out`` in order (a merge sets its mappings' entries in place)."""
         for key_node, value_node in node.value:
             if key_node.__class__ is ScalarNode and key_node.value == "<<" and is_merge_key(key_node):
-                self.merge(value_node, out, depth)
+                self.merge(key_node, value_node, out, depth)
                 continue
             key = self.key(key_node, out, depth)
             if key in out:
@@ -228,20 +248,20 @@ class Builder:
                 self.duplicates.append((key, key_node, second))
                 return
 
-    def merge(self, source: Node, out: dict[str, Any], depth: int) -> None:
+    def merge(self, key: Node, source: Node, out: dict[str, Any], depth: int) -> None:
         """go-yaml's merge: a mapping (or an alias to one), or a list of them applied last to first."""
         if source.__class__ is SequenceNode:
             for item in reversed(source.value):
-                self._merge_mapping(item, out, depth)
+                self._merge_mapping(key, item, out, depth)
         else:
-            self._merge_mapping(source, out, depth)
+            self._merge_mapping(key, source, out, depth)
 
-    def _merge_mapping(self, source: Node, out: dict[str, Any], depth: int) -> None:
+    def _merge_mapping(self, key: Node, source: Node, out: dict[str, Any], depth: int) -> None:
         """go-yaml's unmarshal of a mapping (or an alias to one) into the map being built."""
         target = source.target if source.__class__ in ALIASES else source  # type: ignore[attr-defined]
         if target.__class__ is not MappingNode:
             message = "map merge requires map or sequence of maps as the value"
-            raise BuildError("syntax", f"invalid YAML: {message}", source, upstream=f"yaml: {message}")
+            raise BuildError("syntax", f"invalid YAML: {message}", key, upstream=f"yaml: {message}")
         self._count(source)
         aliased = source is not target
         if aliased:

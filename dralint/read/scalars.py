@@ -168,8 +168,10 @@ def resolve_tagged(tag: str, text: str) -> Any:
         return value
     if short == "int" and isinstance(value, int) and not isinstance(value, bool):
         return value
-    if short == "float" and isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
+    if short == "float" and isinstance(value, float):
+        return value
+    if short == "float" and isinstance(value, int) and not isinstance(value, bool) and value <= _INT64[1]:
+        return float(value)  # go-yaml converts int and int64 to a float, not uint64
     raise TagError(f"cannot decode {_short_tag(value)} `{text}` as a !!{short}")
 
 

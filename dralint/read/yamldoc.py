@@ -318,7 +318,7 @@ def _decode_chunk(
         data = builder.document(node)
     except BuildError as stop:
         # An alias bomb runs out of budget somewhere inside an anchor: name the document instead.
-        mark = (node if stop.kind == "too-large" else stop.node).start_mark
+        mark = (stop.node or node).start_mark
         issue = DecodeIssue(stop.kind, stop.message, mark.line + 1 + line_offset, mark.column + 1, stop.hint,
                             upstream=stop.upstream)  # fmt: skip
         return None, [issue]
@@ -368,31 +368,32 @@ def _decode_json_stream(file: str, text: str, limits: Limits) -> tuple[list[Docu
     """A JSON stream, decoded as JSON (what kubectl does); positions come from reading it as YAML too.
 
     JSON that YAML cannot read (very long keys, some escapes) keeps its values, without
-    positions inside them. JSON that kubectl refuses (comments, trailing commas, single quotes,
-    NaN) is reported; its documents, read as YAML, are still checked.
+    positions inside them. Where JSON refuses the text (comments, trailing commas, single
+    quotes, NaN), kubectl stops: the values before keep, the rest is reported once.
     """
     from dralint.read import json_stream  # only for JSON inputs: most are YAML
 
-    values, refused = json_stream.decode(text)
-    nodes = _yaml_nodes(text, limits)
-    if refused is not None:
-        documents = []
-        if nodes is not None:
-            for node in nodes:
-                try:
-                    data = Builder(limits).document(node)
-                except (BuildError, RecursionError):
-                    continue
-                if data is not None:
-                    documents.append(Document(file, 0, node.start_mark.line + 1, data, node))
-        return documents, [refused]
+    overflows: dict[int, str] = {}
+    values, refused = json_stream.decode(text, overflows)
+    nodes = _yaml_nodes(text, limits) if refused is None else None
     if nodes is not None and len(nodes) != len(values):
         nodes = None
-    documents = [
-        Document(file, n, line, data, nodes[n] if nodes is not None else None)
-        for n, (data, line) in enumerate(values)
-    ]
-    return documents, []
+    documents = []
+    issues = [refused] if refused is not None else []
+    for n, (data, line) in enumerate(values):
+        number = overflows.get(n)
+        if number is not None:  # Kubernetes cannot decode the object: kubectl skips it
+            at = text.find(number, sum(len(row) + 1 for row in text.split("\n", line - 1)[: line - 1]))
+            issues.append(DecodeIssue(
+                "syntax",
+                f"invalid JSON: number {number[:40]} is out of range for a float64; kubectl cannot decode this object",
+                text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at),
+                hint="quote it, or write a number of float64 range",
+                upstream=f"json: cannot unmarshal number {number} into Go value of type float64",
+            ))  # fmt: skip
+            continue
+        documents.append(Document(file, n, line, data, nodes[n] if nodes is not None else None))
+    return documents, sorted(issues, key=lambda i: (i.line, i.column))
 
 
 def _yaml_nodes(text: str, limits: Limits) -> list[Node] | None:
