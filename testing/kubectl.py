@@ -143,6 +143,8 @@ def dralint_verdict(name: str, text: str) -> Verdict:
     if not refusals:
         return Verdict([document.data for document in documents], skipped=[i.upstream or "" for i in skipped])
     stop, _, _, first = refusals[0]
+    if stream.is_json_stream(text):  # the values before the error are the documents (one line may hold several)
+        return Verdict([d.data for d in documents], first.upstream, [i.upstream or "" for i in skipped])
     kept = [i.upstream or "" for i in skipped if i.line < stop]
     return Verdict([d.data for d in documents if d.line < stop], first.upstream, kept)
 

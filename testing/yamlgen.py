@@ -53,13 +53,15 @@ ESCAPES = (
 )  # fmt: skip
 BAD_ESCAPES = ("\\/", "\\x4", "\\ud800", "\\U00110000", "\\q")
 WORDS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu")
-# Keys that are not strings: JSON writes each type's differently from the others' and from WORDS.
+# Keys of other types, with the JSON key each becomes (go-yaml type, text, JSON key).
 OTHER_KEYS = (
-    ("int", "1"), ("int", "0x10"), ("int", "020"), ("int", "-3"), ("int", "1_000"), ("int", "18446744073709551615"),
-    ("float", "1.5"), ("float", "0.25"), ("float", "1e6"), ("float", "2.5e-7"), ("float", ".inf"), ("float", "-.Inf"),
-    ("bool", "on"), ("bool", "yes"), ("bool", "N"), ("bool", "false"), ("null", "~"), ("null", "null"),
-    ("string", "2001-12-14"), ("string", "'1'"), ("string", '"yes"'), ("string", "!!str 7"),
+    ("int", "1", "1"), ("int", "0x10", "16"), ("int", "020", "16"), ("int", "-3", "-3"), ("int", "1_000", "1000"),
+    ("float", "1.5", "1.5"), ("float", "0.25", "0.25"), ("float", "1e6", "1e+06"), ("float", "2.5e-7", "2.5e-07"),
+    ("float", ".inf", ".inf"), ("float", "-.Inf", "-.inf"), ("bool", "on", "true"), ("bool", "yes", "true"),
+    ("bool", "N", "false"), ("bool", "false", "false"), ("string", "2001-12-14", "2001-12-14"),
+    ("string", "'1'", "1"), ("string", '"yes"', "yes"), ("string", "!!str 7", "7"),
 )  # fmt: skip
+REFUSED_KEYS = (("null", "~", "null"), ("null", "null", "null"), ("uint64", "18446744073709551615", "18446744073709551615"))
 
 
 class _Doc:
@@ -136,22 +138,18 @@ class _Doc:
         rng = self.rng
         pick = rng.random()
         if pick < 0.75:
-            text, kind, json_key = rng.choice(WORDS), "string", None
+            text = json_key = rng.choice(WORDS)
+            kind = "string"
             if self.chance(0.1):
                 text = f'"{text}"'
         elif pick < 0.97:
-            kind, text = rng.choice(OTHER_KEYS)
-            if kind == "null" or text == "18446744073709551615":  # refused: keep them rare
-                kind, text = rng.choice(OTHER_KEYS[6:16])
-            json_key = text
+            kind, text, json_key = rng.choice(OTHER_KEYS)
         elif pick < 0.975:
-            kind, text = rng.choice(OTHER_KEYS)
-            json_key = text
+            kind, text, json_key = rng.choice(REFUSED_KEYS)
         elif pick < 0.98:
             return "? [a, b]" if self.chance(0.5) else "? {x: 1}"
         else:
             return "x" * rng.choice((1020, 1020, 1100))
-        json_key = json_key or text.strip("'\"")
         if used.setdefault(json_key, kind) != kind:
             return rng.choice(WORDS) + "z"
         return text

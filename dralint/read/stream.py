@@ -10,6 +10,8 @@ with their CR LF ends made LF, and every chunk ends with a line break.
 
 from __future__ import annotations
 
+import re
+
 from dralint.dataclass import dataclass
 from dralint.read.issues import DecodeIssue
 
@@ -46,29 +48,24 @@ def yaml_chunks(text: str) -> tuple[list[Chunk], list[DecodeIssue]]:
     """
     chunks: list[Chunk] = []
     issues: list[DecodeIssue] = []
-    start: int | None = None  # where the open chunk starts
-    start_line = position = line = 0
-    length = len(text)
-    while position < length:
-        end = text.find("\n", position)
-        end = length if end < 0 else end + 1
-        if text.startswith("---", position):
-            rest = text[position + 3 : end].strip(GO_SPACE)
-            if rest and not rest.startswith("#"):
-                issues.append(_separator_issue(rest, line))
-            if start is not None:
-                chunks.append(Chunk(start, position, start_line))
-                start = None
-                position = end
-                line += 1
-                continue
-        if start is None:
-            start, start_line = position, line
-        position = end
-        line += 1
-    if start is not None:
-        chunks.append(Chunk(start, length, start_line))
+    start = start_line = 0  # the open chunk (the line after the last separator that ended one)
+    line = counted = 0  # the line of ``counted``
+    for found in _SEPARATOR.finditer(text):
+        position = found.start()
+        line += text.count("\n", counted, position)
+        counted = position
+        rest = found.group(1).strip(GO_SPACE)
+        if rest and not rest.startswith("#"):
+            issues.append(_separator_issue(rest, line))
+        if position > start:  # the separator ends the chunk; at its start, it opens it instead
+            chunks.append(Chunk(start, position, start_line))
+            start, start_line = found.end() + 1, line + 1
+    if start < len(text):
+        chunks.append(Chunk(start, len(text), start_line))
     return chunks, issues
+
+
+_SEPARATOR = re.compile(r"^---([^\n]*)", re.MULTILINE)
 
 
 def _separator_issue(rest: str, line: int) -> DecodeIssue:
