@@ -42,6 +42,10 @@ _MERGE_TAG = TAG_PREFIX + "merge"
 _INT64 = (-(2**63), 2**63 - 1)
 _JSON_INTEGRAL = 1e21  # Go's encoding/json writes floats below this without an exponent
 _ALIAS_RANGE_LOW, _ALIAS_RANGE_HIGH = 400_000, 4_000_000
+# Plain words that are not strings in YAML 1.1 (booleans and nulls start with a letter).
+_KEYWORDS = frozenset(
+    "y Y yes Yes YES n N no No NO on On ON off Off OFF true True TRUE false False FALSE null Null NULL".split()
+)
 
 
 class BuildError(Exception):
@@ -116,7 +120,6 @@ class Builder:
         self.decodes = 1  # go-yaml counts the document node
         self.alias_decodes = 0
         self.alias_depth = 0
-        self.building: set[int] = set()  # mappings and lists being built: an alias to one contains itself
         self.bad_keys: list[tuple[dict[str, Any], Node, str]] = []  # mapping, key node, what is wrong
         self.specials: dict[int, tuple[float, Node]] = {}  # NaN and infinities: id -> (value, node)
 
@@ -130,32 +133,43 @@ class Builder:
     # --- go-yaml's decoder ------------------------------------------------------------
 
     def _count(self, node: Node) -> None:
-        """What go-yaml's unmarshal counts on entry (and dralint's own budget)."""
+        """What go-yaml's unmarshal counts on entry, and dralint's own budget (inlined in :meth:`build`)."""
         self.budget -= 1
         if self.budget < 0:
-            raise BuildError(
-                "too-large",
-                f"document expands to more than {self.limits.max_values_per_document} values (YAML aliases?)",
-                None,
-                "expand the aliases or raise limits.maxValuesPerDocument in the configuration",
-            )
+            self._too_large()
         self.decodes += 1
         if self.alias_depth:
-            self.alias_decodes += 1
-            if (
-                self.alias_decodes > 100
-                and self.decodes > 1000
-                and self.alias_decodes / self.decodes > _allowed_alias_ratio(self.decodes)
-            ):
-                # go-yaml's guard against alias bombs: most of the document comes from aliases.
-                message = "document contains excessive aliasing"
-                raise BuildError("syntax", f"invalid YAML: {message}", None,
-                                 "expand the aliases: kubectl refuses a document made mostly of them",
-                                 upstream=f"yaml: {message}")  # fmt: skip
+            self._aliased()
+
+    def _too_large(self) -> None:
+        raise BuildError(
+            "too-large",
+            f"document expands to more than {self.limits.max_values_per_document} values (YAML aliases?)",
+            None,
+            "expand the aliases or raise limits.maxValuesPerDocument in the configuration",
+        )
+
+    def _aliased(self) -> None:
+        """One more value built through an alias: go-yaml's guard against documents made mostly of them."""
+        self.alias_decodes += 1
+        if (
+            self.alias_decodes > 100
+            and self.decodes > 1000
+            and self.alias_decodes / self.decodes > _allowed_alias_ratio(self.decodes)
+        ):
+            message = "document contains excessive aliasing"
+            raise BuildError("syntax", f"invalid YAML: {message}", None,
+                             "expand the aliases: kubectl refuses a document made mostly of them",
+                             upstream=f"yaml: {message}")  # fmt: skip
 
     def build(self, node: Node, depth: int, *, raw: bool = False) -> Any:
         """The value of ``node``; ``raw`` keeps a scalar as go-yaml resolved it (for keys)."""
-        self._count(node)
+        self.budget -= 1
+        if self.budget < 0:
+            self._too_large()
+        self.decodes += 1
+        if self.alias_depth:
+            self._aliased()
         kind = node.__class__
         if kind is ScalarNode:
             return self.scalar(node, raw=raw)  # type: ignore[arg-type]
@@ -167,19 +181,22 @@ class Builder:
                 self.alias_depth -= 1
         if depth >= self.limits.max_depth:
             raise BuildError("too-deep", f"document nests deeper than {self.limits.max_depth} levels", node)
-        self.building.add(id(node))
-        try:
-            if kind is MappingNode:
-                out: dict[str, Any] = {}
-                self.mapping(node, out, depth)  # type: ignore[arg-type]
-                return out
-            return [self.build(item, depth + 1) for item in node.value]
-        finally:
-            self.building.discard(id(node))
+        if kind is MappingNode:
+            out: dict[str, Any] = {}
+            self.mapping(node, out, depth)  # type: ignore[arg-type]
+            return out
+        return [self.build(item, depth + 1) for item in node.value]
 
     def _enter_alias(self, node: Any) -> Node:
+        """The target of the alias ``node``, built one alias deeper.
+
+        Anchors are defined before their aliases, so an alias can only lead back into a node
+        being built when it is written inside its own anchor's node: go-yaml then finds
+        itself decoding the same alias again, and stops.
+        """
         target: Node = node.target
-        if id(target) in self.building:
+        start = node.start_mark.index
+        if target.start_mark.index <= start and (target.end_mark is None or start < target.end_mark.index):
             message = f"anchor '{node.alias_name}' value contains itself"
             raise BuildError("syntax", f"invalid YAML: {message}", node, upstream=f"yaml: {message}")
         self.alias_depth += 1
@@ -225,6 +242,12 @@ class Builder:
 
     def key(self, node: Node, out: dict[str, Any], depth: int) -> str:
         """The JSON key ``node`` becomes; a key JSON cannot hold is noted against ``out``."""
+        if node.__class__ is ScalarNode and node.ctag.suffix == PLAIN and node.value.__class__ is str:
+            text: str = node.value
+            if text and text[0].isalpha() and text not in _KEYWORDS and self.budget > 0 and not self.alias_depth:
+                self.budget -= 1
+                self.decodes += 1
+                return text  # a plain word (the usual key) resolves to itself
         value = self.build(node, depth + 1, raw=True)
         if isinstance(value, str):
             return value
@@ -267,11 +290,9 @@ class Builder:
         if aliased:
             self._enter_alias(source)
             self._count(target)
-        self.building.add(id(target))
         try:
             self.mapping(target, out, depth)  # type: ignore[arg-type]
         finally:
-            self.building.discard(id(target))
             if aliased:
                 self.alias_depth -= 1
 
