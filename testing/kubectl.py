@@ -79,14 +79,16 @@ def _values(text: str) -> Iterable[Any]:
             index += 1
 
 
-def kubectl_verdicts(directory: Path) -> dict[str, Verdict]:
-    """kubectl's verdict on each file of ``directory``, by file name."""
+def kubectl_verdicts(directory: Path, names: Iterable[str] | None = None) -> dict[str, Verdict]:
+    """kubectl's verdict on each file of ``directory`` (or those ``names`` in it), by file name."""
     assert KUBECTL is not None
+    paths = [directory / name for name in names] if names is not None else list(directory.iterdir())
     done = subprocess.run(
-        [KUBECTL, "label", "--local", "-f", str(directory), f"{LABEL}=1", "-o", "json"],
+        [KUBECTL, "label", "--local", *(f"--filename={path}" for path in paths), f"{LABEL}=1", "-o", "json"],
         capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     verdicts: dict[str, Verdict] = {}
+    by_stem = {path.stem: path.name for path in paths}
     for value in _values(done.stdout):
         items = value.get("items", [value]) if value.get("kind") == "List" and "items" in value else [value]
         for item in items:
@@ -95,7 +97,7 @@ def kubectl_verdicts(directory: Path) -> dict[str, Verdict]:
             del labels[LABEL]
             if not labels:
                 del item["metadata"]["labels"]
-            verdicts.setdefault(name.rsplit("-d", 1)[0] + ".yaml", Verdict()).objects.append(item)
+            verdicts.setdefault(by_stem[name.rsplit("-d", 1)[0]], Verdict()).objects.append(item)
     last: Verdict | None = None
     for line in done.stderr.split("\n")[:-1] if done.stderr else []:
         undecodable = _UNDECODABLE.match(line)
@@ -164,6 +166,18 @@ def same(left: Any, right: Any) -> bool:
     return type(left) is type(right) and left == right
 
 
+def recorded(path: Path) -> Verdict:
+    """The verdict recorded beside a fixture (``scripts/record_kubectl.py`` writes it)."""
+    data = json.loads(path.with_name(path.name + ".expected.json").read_text(encoding="utf-8"), parse_int=_number)
+    return Verdict(data["objects"], data["error"], data["skipped"])
+
+
+def record_text(verdict: Verdict) -> str:
+    """A verdict as the fixtures record it."""
+    data = {"error": verdict.error, "skipped": verdict.skipped, "objects": verdict.objects}
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
 def _same_error(expected: str | None, found: str | None) -> bool:
     if expected is None or found is None:
         return expected is found
@@ -173,16 +187,20 @@ def _same_error(expected: str | None, found: str | None) -> bool:
     return expected == found
 
 
+def difference(name: str, theirs: Verdict, ours: Verdict) -> str | None:
+    """How two verdicts on a file differ, in a line (``None``: they agree)."""
+    if not _same_error(theirs.error, ours.error):
+        return f"{name}: kubectl says {theirs.error!r}, dralint {ours.error!r}"
+    if theirs.skipped != ours.skipped and not all(map(_same_error, theirs.skipped, ours.skipped)):
+        return f"{name}: kubectl skips objects for {theirs.skipped!r}, dralint for {ours.skipped!r}"
+    if not (len(theirs.objects) == len(ours.objects) and all(map(same, theirs.objects, ours.objects))):
+        return f"{name}: values differ: kubectl {theirs.objects!r} dralint {ours.objects!r}"
+    return None
+
+
 def disagreements(texts: Mapping[str, str], verdicts: Mapping[str, Verdict]) -> list[str]:
     """Each file where dralint's reader and kubectl differ, said in a line."""
-    found = []
-    for name, text in texts.items():
-        theirs = verdicts.get(name, Verdict())
-        ours = dralint_verdict(name, text)
-        if not _same_error(theirs.error, ours.error):
-            found.append(f"{name}: kubectl says {theirs.error!r}, dralint {ours.error!r}")
-        elif theirs.skipped != ours.skipped:
-            found.append(f"{name}: kubectl skips objects for {theirs.skipped!r}, dralint for {ours.skipped!r}")
-        elif not (len(theirs.objects) == len(ours.objects) and all(map(same, theirs.objects, ours.objects))):
-            found.append(f"{name}: values differ: kubectl {theirs.objects!r} dralint {ours.objects!r}")
-    return found
+    found = (
+        difference(name, verdicts.get(name, Verdict()), dralint_verdict(name, text)) for name, text in texts.items()
+    )
+    return [line for line in found if line is not None]

@@ -61,7 +61,11 @@ OTHER_KEYS = (
     ("bool", "N", "false"), ("bool", "false", "false"), ("string", "2001-12-14", "2001-12-14"),
     ("string", "'1'", "1"), ("string", '"yes"', "yes"), ("string", "!!str 7", "7"),
 )  # fmt: skip
-REFUSED_KEYS = (("null", "~", "null"), ("null", "null", "null"), ("uint64", "18446744073709551615", "18446744073709551615"))
+REFUSED_KEYS = (
+    ("null", "~", "null"),
+    ("null", "null", "null"),
+    ("uint64", "18446744073709551615", "18446744073709551615"),
+)
 
 
 class _Doc:
@@ -276,14 +280,18 @@ JSON_VALUES = (
     "9223372036854775808", "18446744073709551616", "1e400", "true", "null", "[]", "{}", '[1, "a", null]',
     '{"k": {"deep": [true, false]}}',
 )  # fmt: skip
-JSON_MUTATIONS = ("NaN", "Infinity", "'single'", "[1,]", "{\"a\": 1,}", "// comment", "0x10", "01", ".5", "+1", "tru")
+JSON_MUTATIONS = ("NaN", "Infinity", "'single'", "[1,]", '{"a": 1,}', "// comment", "0x10", "01", ".5", "+1", "tru")
 
 
 def json_file(rng: random.Random, stem: str) -> str:
     """A stream of JSON objects (kubectl reads a text starting with "{" as JSON), sometimes one JSON refuses."""
     objects = []
     for index in range(rng.choice((1, 1, 2))):
-        fields = [f'"apiVersion": "test.dralint.io/v1"', '"kind": "Oracle"', f'"metadata": {{"name": "{stem}-d{index}"}}']
+        fields = [
+            '"apiVersion": "test.dralint.io/v1"',
+            '"kind": "Oracle"',
+            f'"metadata": {{"name": "{stem}-d{index}"}}',
+        ]
         for _ in range(rng.randint(1, 3)):
             value = rng.choice(JSON_MUTATIONS) if rng.random() < 0.05 else rng.choice(JSON_VALUES)
             fields.append(f'"{rng.choice(WORDS)}": {value}')
@@ -309,7 +317,7 @@ def files(seed: int, count: int) -> Iterator[tuple[str, str]]:
                     separator = rng.choice(("--- x", "----", "--- {a: 1}"))  # refused by kubectl
                 text = separator + "\n" + text
             if rng.random() < 0.03:
-                text += "...\n" + rng.choice(("]]] garbage", "# trailing", "a: b", "%YAML 1.1"))+ "\n"
+                text += "...\n" + rng.choice(("]]] garbage", "# trailing", "a: b", "%YAML 1.1")) + "\n"
             parts.append(text)
         text = "".join(parts)
         pick = rng.random()

@@ -34,7 +34,7 @@ from dralint.read.goyaml.nodes import ALIASES
 from dralint.read.issues import IssueKind
 from dralint.read.scalars import TAG_PREFIX, TagError, key_text, resolve_plain, resolve_tagged
 
-__all__ = ["BuildError", "Builder", "PLAIN", "QUOTED"]
+__all__ = ["PLAIN", "QUOTED", "BuildError", "Builder"]
 
 PLAIN = "?plain"
 QUOTED = "?quoted"
@@ -44,7 +44,33 @@ _JSON_INTEGRAL = 1e21  # Go's encoding/json writes floats below this without an 
 _ALIAS_RANGE_LOW, _ALIAS_RANGE_HIGH = 400_000, 4_000_000
 # Plain words that are not strings in YAML 1.1 (booleans and nulls start with a letter).
 _KEYWORDS = frozenset(
-    "y Y yes Yes YES n N no No NO on On ON off Off OFF true True TRUE false False FALSE null Null NULL".split()
+    [
+        "y",
+        "Y",
+        "yes",
+        "Yes",
+        "YES",
+        "n",
+        "N",
+        "no",
+        "No",
+        "NO",
+        "on",
+        "On",
+        "ON",
+        "off",
+        "Off",
+        "OFF",
+        "true",
+        "True",
+        "TRUE",
+        "false",
+        "False",
+        "FALSE",
+        "null",
+        "Null",
+        "NULL",
+    ]
 )
 
 
@@ -157,10 +183,9 @@ class Builder:
             and self.decodes > 1000
             and self.alias_decodes / self.decodes > _allowed_alias_ratio(self.decodes)
         ):
-            message = "document contains excessive aliasing"
-            raise BuildError("syntax", f"invalid YAML: {message}", None,
-                             "expand the aliases: kubectl refuses a document made mostly of them",
-                             upstream=f"yaml: {message}")  # fmt: skip
+            raise BuildError("too-large", "document is made mostly of YAML alias expansions (an alias bomb?)", None,
+                             "expand the aliases: kubectl refuses such a document (excessive aliasing)",
+                             upstream="yaml: document contains excessive aliasing")  # fmt: skip
 
     def build(self, node: Node, depth: int, *, raw: bool = False) -> Any:
         """The value of ``node``; ``raw`` keeps a scalar as go-yaml resolved it (for keys)."""
@@ -253,6 +278,7 @@ class Builder:
             return value
         if isinstance(value, (dict, list)):
             shown = json.dumps(value, sort_keys=True, default=str)
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."
             what = "mapping" if isinstance(value, dict) else "list"
             raise BuildError("syntax", f"invalid YAML: a mapping key cannot be a {what}: {shown}", node,
                              "keys are strings in JSON; quote the key", upstream="yaml: invalid map key")  # fmt: skip
@@ -281,7 +307,7 @@ class Builder:
 
     def _merge_mapping(self, key: Node, source: Node, out: dict[str, Any], depth: int) -> None:
         """go-yaml's unmarshal of a mapping (or an alias to one) into the map being built."""
-        target = source.target if source.__class__ in ALIASES else source  # type: ignore[attr-defined]
+        target = source.target if isinstance(source, ALIASES) else source
         if target.__class__ is not MappingNode:
             message = "map merge requires map or sequence of maps as the value"
             raise BuildError("syntax", f"invalid YAML: {message}", key, upstream=f"yaml: {message}")
@@ -291,7 +317,7 @@ class Builder:
             self._enter_alias(source)
             self._count(target)
         try:
-            self.mapping(target, out, depth)  # type: ignore[arg-type]
+            self.mapping(target, out, depth)
         finally:
             if aliased:
                 self.alias_depth -= 1

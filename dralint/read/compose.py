@@ -34,6 +34,7 @@ except ImportError:  # pragma: no cover - depends on the platform
 
 __all__ = ["PLAIN", "QUOTED", "ComposeError", "compose_document", "compose_stream"]
 
+
 class ComposeError(Exception):
     """The text does not parse (or nests too deeply); ``issue`` says where and why."""
 
@@ -88,7 +89,9 @@ def _compose_port(text: str, line_offset: int, limits: Limits) -> Node | None:
         raise ComposeError(_go_issue(text, line_offset, error)) from None
     except TooDeep as deep:
         message = f"document nests deeper than {limits.max_depth} levels"
-        raise ComposeError(DecodeIssue("too-deep", message, deep.mark.line + 1 + line_offset, deep.mark.column + 1)) from None
+        raise ComposeError(
+            DecodeIssue("too-deep", message, deep.mark.line + 1 + line_offset, deep.mark.column + 1)
+        ) from None
 
 
 def _go_issue(text: str, line_offset: int, error: GoYamlError) -> DecodeIssue:
@@ -101,7 +104,9 @@ def _go_issue(text: str, line_offset: int, error: GoYamlError) -> DecodeIssue:
     else:
         mark = error.problem_mark or error.context_mark or (0, 0, 0)
         index = min(mark[0], len(text))
-        message = f"invalid YAML: {error.context}: {error.problem}" if error.context else f"invalid YAML: {error.problem}"
+        message = (
+            f"invalid YAML: {error.context}: {error.problem}" if error.context else f"invalid YAML: {error.problem}"
+        )
     line = text.count("\n", 0, index)
     column = index - (text.rfind("\n", 0, index) + 1)
     source_line = text[index - column :].split("\n", 1)[0]
@@ -139,6 +144,8 @@ def _compose_fast(text: str) -> list[Node]:
     if _YAML11_BREAKS.search(text):
         _renumber(nodes, text)
     return nodes
+
+
 # libyaml (YAML 1.1, like go-yaml) also counts NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR as
 # line breaks; editors, grep, GitHub's annotations and ruamel's pure parser count only "\n".
 _YAML11_BREAKS = re.compile("[\x85\u2028\u2029]")

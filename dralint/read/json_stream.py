@@ -18,9 +18,7 @@ from dralint.read.scalars import NumberText
 __all__ = ["decode"]
 
 
-def decode(
-    text: str, overflows: dict[int, str] | None = None
-) -> tuple[list[tuple[Any, int]], DecodeIssue | None]:
+def decode(text: str, overflows: dict[int, str] | None = None) -> tuple[list[tuple[Any, int]], DecodeIssue | None]:
     """(value, 1-based line where it starts) of every non-null value of ``text`` up to the first error, and that error.
 
     As Kubernetes reads JSON, an integer beyond int64 is a float64. A number no float64 holds
@@ -149,4 +147,3 @@ def _constant_position(text: str, name: str) -> tuple[int, int]:
             start = match.start()
             return text.count("\n", 0, start) + 1, start - (text.rfind("\n", 0, start) + 1) + 1
     return 1, 1  # pragma: no cover - the decoder found it
-

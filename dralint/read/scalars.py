@@ -16,7 +16,14 @@ import struct
 from typing import Any
 
 __all__ = [
-    "TAG_PREFIX", "NumberText", "TagError", "int_text", "key_text", "parse_timestamp", "resolve_plain", "resolve_tagged",
+    "TAG_PREFIX",
+    "NumberText",
+    "TagError",
+    "int_text",
+    "key_text",
+    "parse_timestamp",
+    "resolve_plain",
+    "resolve_tagged",
 ]
 
 TAG_PREFIX = "tag:yaml.org,2002:"

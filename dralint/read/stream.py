@@ -15,10 +15,10 @@ import re
 from dralint.dataclass import dataclass
 from dralint.read.issues import DecodeIssue
 
-__all__ = ["Chunk", "GO_SPACE", "is_json_stream", "yaml_chunks"]
+__all__ = ["GO_SPACE", "Chunk", "is_json_stream", "yaml_chunks"]
 
 # Go's unicode.IsSpace: what strings.TrimSpace and bytes.TrimLeftFunc remove.
-GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
 _JSON_PEEK = 4096  # bytes kubectl looks at to tell JSON from YAML
 
 

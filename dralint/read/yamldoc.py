@@ -12,7 +12,6 @@ documents after it (kubectl stops at the first; dralint reports them all).
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import field, fields
 from functools import lru_cache
@@ -324,7 +323,9 @@ def _decode_chunk(
         return None, [issue]
     except RecursionError:
         mark = node.start_mark
-        return None, [DecodeIssue("too-deep", "document nests too deeply", mark.line + 1 + line_offset, mark.column + 1)]
+        return None, [
+            DecodeIssue("too-deep", "document nests too deeply", mark.line + 1 + line_offset, mark.column + 1)
+        ]
     issues = [
         DecodeIssue(
             "duplicate-key",
@@ -375,12 +376,17 @@ def _decode_json_stream(file: str, text: str, limits: Limits) -> tuple[list[Docu
 
     overflows: dict[int, str] = {}
     values, refused = json_stream.decode(text, overflows)
-    nodes = _yaml_nodes(text, limits) if refused is None else None
+    nodes, deep = _yaml_nodes(text, limits) if refused is None else (None, None)
     if nodes is not None and len(nodes) != len(values):
         nodes = None
     documents = []
     issues = [refused] if refused is not None else []
     for n, (data, line) in enumerate(values):
+        if _depth(data) > limits.max_depth:
+            message = f"document nests deeper than {limits.max_depth} levels"
+            where = _too_deep_at(nodes[n], limits.max_depth) if nodes is not None else None
+            issues.append(deep or DecodeIssue("too-deep", message, *(where or (line, 1))))
+            continue
         number = overflows.get(n)
         if number is not None:  # Kubernetes cannot decode the object: kubectl skips it
             at = text.find(number, sum(len(row) + 1 for row in text.split("\n", line - 1)[: line - 1]))
@@ -388,7 +394,7 @@ def _decode_json_stream(file: str, text: str, limits: Limits) -> tuple[list[Docu
                 "syntax",
                 f"invalid JSON: number {number[:40]} is out of range for a float64; kubectl cannot decode this object",
                 text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at),
-                hint="quote it, or write a number of float64 range",
+                hint="write a number a float64 holds",
                 upstream=f"json: cannot unmarshal number {number} into Go value of type float64",
             ))  # fmt: skip
             continue
@@ -396,14 +402,46 @@ def _decode_json_stream(file: str, text: str, limits: Limits) -> tuple[list[Docu
     return documents, sorted(issues, key=lambda i: (i.line, i.column))
 
 
-def _yaml_nodes(text: str, limits: Limits) -> list[Node] | None:
-    """The node trees of ``text`` read as one YAML stream (for positions), or ``None`` if it is not YAML."""
+def _yaml_nodes(text: str, limits: Limits) -> tuple[list[Node] | None, DecodeIssue | None]:
+    """The node trees of ``text`` read as one YAML stream (for positions), or ``None`` if it is not
+    YAML; and where it nests too deeply, if it does."""
     from dralint.read.compose import compose_stream
 
     try:
-        return [node for node in compose_stream(text, limits) if node is not None]
-    except ComposeError:
-        return None
+        return [node for node in compose_stream(text, limits) if node is not None], None
+    except ComposeError as error:
+        return None, error.issue if error.issue.kind == "too-deep" else None
+
+
+def _too_deep_at(root: Node, max_depth: int) -> tuple[int, int] | None:
+    """1-based position of the first collection nested deeper than ``max_depth`` under ``root``."""
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, (MappingNode, SequenceNode)):
+            continue
+        if depth > max_depth:
+            return (node.start_mark.line + 1, node.start_mark.column + 1)
+        children = [v for pair in node.value for v in pair] if isinstance(node, MappingNode) else node.value
+        stack.extend((child, depth + 1) for child in reversed(children))
+    return None
+
+
+def _depth(data: Any) -> int:
+    """How deeply a decoded value nests (a scalar: 0)."""
+    deepest = 0
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children: Iterable[Any] = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 # --- templates ------------------------------------------------------------------------------

@@ -39,18 +39,24 @@ class ScalarAlias(ScalarNode):
     """An alias to a scalar."""
 
     __slots__ = ("alias_name", "target")
+    alias_name: str  # the name of the anchor
+    target: Node  # the anchored node
 
 
 class MappingAlias(MappingNode):
     """An alias to a mapping (its pairs are the target's)."""
 
     __slots__ = ("alias_name", "target")
+    alias_name: str  # the name of the anchor
+    target: Node  # the anchored node
 
 
 class SequenceAlias(SequenceNode):
     """An alias to a sequence (its items are the target's)."""
 
     __slots__ = ("alias_name", "target")
+    alias_name: str  # the name of the anchor
+    target: Node  # the anchored node
 
 
 ALIASES = (ScalarAlias, MappingAlias, SequenceAlias)
@@ -103,12 +109,14 @@ def compose_first(text: str, *, limit: int | None = None, max_depth: int = 10_00
 
 def _compose(parser: Parser, event: Event, anchors: dict[str, Node], marks: _Marks, max_depth: int) -> Node:
     """The node ``event`` starts, with everything under it (iteratively: nesting may be deep)."""
-    stack: list[tuple[Node, list[Any], Event]] = []  # open collections: node, children so far, start event
+    stack: list[tuple[Node, list[Any]]] = []  # open collections: node, children so far
     while True:
         kind = event.kind
         node: Node | None = None
         if kind == events.SCALAR:
-            node = ScalarNode(_scalar_tag(event), event.value, marks(event.start), marks(event.end), _STYLES[event.style])
+            node = ScalarNode(
+                _scalar_tag(event), event.value, marks(event.start), marks(event.end), _STYLES[event.style]
+            )
             if event.anchor:
                 anchors[event.anchor] = node
         elif kind == events.ALIAS:
@@ -126,12 +134,12 @@ def _compose(parser: Parser, event: Event, anchors: dict[str, Node], marks: _Mar
                 collection = SequenceNode(tag, children, marks(event.start), None, event.style == "flow")
             if event.anchor:
                 anchors[event.anchor] = collection
-            stack.append((collection, children, event))
+            stack.append((collection, children))
         else:  # the end of the innermost open collection
-            collection, children, start = stack.pop()
+            collection, children = stack.pop()
             collection.end_mark = marks(event.end)
             if isinstance(collection, MappingNode):
-                collection.value = list(zip(children[::2], children[1::2]))
+                collection.value = list(zip(children[::2], children[1::2], strict=True))
             node = collection
         if node is not None:
             if not stack:
@@ -157,7 +165,7 @@ def _alias(event: Event, anchors: dict[str, Node], marks: _Marks) -> Node:
     elif isinstance(target, MappingNode):
         alias = MappingAlias(target.ctag, target.value, start, end, target.flow_style)
     else:
-        alias = SequenceAlias(target.ctag, target.value, start, end, target.flow_style)
+        alias = SequenceAlias(target.ctag, target.value, start, end, getattr(target, "flow_style", None))
     alias.alias_name = event.anchor
     alias.target = target
     return alias

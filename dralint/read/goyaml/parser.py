@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from dralint.read.goyaml import scanner as tokens
+from dralint.read.goyaml import tokens
 from dralint.read.goyaml.errors import GoYamlError, Mark
-from dralint.read.goyaml.scanner import Scanner, Token
+from dralint.read.goyaml.scanner import Scanner
+from dralint.read.goyaml.tokens import Token
 
 __all__ = ["Event", "Parser"]
 
@@ -335,7 +336,10 @@ class Parser:
             if not first:
                 if token.kind != tokens.FLOW_ENTRY:
                     raise _error(
-                        "did not find expected ',' or ']'", token.start, "while parsing a flow sequence", self.marks.pop()
+                        "did not find expected ',' or ']'",
+                        token.start,
+                        "while parsing a flow sequence",
+                        self.marks.pop(),
                     )
                 self._skip()
                 token = self._peek()
@@ -391,7 +395,10 @@ class Parser:
             if not first:
                 if token.kind != tokens.FLOW_ENTRY:
                     raise _error(
-                        "did not find expected ',' or '}'", token.start, "while parsing a flow mapping", self.marks.pop()
+                        "did not find expected ',' or '}'",
+                        token.start,
+                        "while parsing a flow mapping",
+                        self.marks.pop(),
                     )
                 self._skip()
                 token = self._peek()

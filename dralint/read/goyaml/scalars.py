@@ -8,10 +8,8 @@ go-yaml step by step.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from dralint.read.goyaml.scanner import Scanner, Token
+from dralint.read.goyaml.tokens import SCALAR, ScanState, Token
 
 __all__ = ["scan_block", "scan_plain", "scan_quoted"]
 
@@ -33,7 +31,7 @@ _HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
 _HEX = frozenset("0123456789abcdefABCDEF")
 
 
-def _read_line(scanner: Scanner) -> str:
+def _read_line(scanner: ScanState) -> str:
     """Consume one line break and return what it stands for in a value ("\\n", or LS/PS as they are)."""
     buf, pos = scanner.buf, scanner.pos
     char = buf[pos]
@@ -53,17 +51,12 @@ def _read_line(scanner: Scanner) -> str:
     return out
 
 
-def _at_document_marker(scanner: Scanner) -> bool:
+def _at_document_marker(scanner: ScanState) -> bool:
     buf, pos = scanner.buf, scanner.pos
-    return (
-        scanner.column == 0
-        and buf[pos : pos + 3] in ("---", "...")
-        and buf[pos + 3] in _Z
-    )
+    return scanner.column == 0 and buf[pos : pos + 3] in ("---", "...") and buf[pos + 3] in _Z
 
 
-def scan_plain(scanner: Scanner) -> Token:
-    from dralint.read.goyaml.scanner import SCALAR, Token
+def scan_plain(scanner: ScanState) -> Token:
 
     buf = scanner.buf
     run = _FLOW_RUN if scanner.flow_level > 0 else _BLOCK_RUN
@@ -126,8 +119,7 @@ def scan_plain(scanner: Scanner) -> Token:
     return Token(SCALAR, start, end, "".join(parts))
 
 
-def scan_quoted(scanner: Scanner, *, single: bool) -> Token:
-    from dralint.read.goyaml.scanner import SCALAR, Token
+def scan_quoted(scanner: ScanState, *, single: bool) -> Token:
 
     buf = scanner.buf
     run = _SINGLE_RUN if single else _DOUBLE_RUN
@@ -203,7 +195,7 @@ def scan_quoted(scanner: Scanner, *, single: bool) -> Token:
     return Token(SCALAR, start, scanner.mark, "".join(parts), style=quote)
 
 
-def _escape(scanner: Scanner, start: tuple[int, int, int]) -> str:
+def _escape(scanner: ScanState, start: tuple[int, int, int]) -> str:
     """The character an escape sequence (at the backslash) stands for; the scanner moves past it."""
     buf = scanner.buf
     code = buf[scanner.pos + 1]
@@ -227,8 +219,7 @@ def _escape(scanner: Scanner, start: tuple[int, int, int]) -> str:
     return chr(value)
 
 
-def scan_block(scanner: Scanner, *, literal: bool) -> Token:
-    from dralint.read.goyaml.scanner import SCALAR, Token
+def scan_block(scanner: ScanState, *, literal: bool) -> Token:
 
     buf = scanner.buf
     start = scanner.mark
@@ -293,7 +284,7 @@ def scan_block(scanner: Scanner, *, literal: bool) -> Token:
     return Token(SCALAR, start, end, "".join(parts), style="|" if literal else ">")
 
 
-def _indentation_indicator(scanner: Scanner, start: tuple[int, int, int]) -> int:
+def _indentation_indicator(scanner: ScanState, start: tuple[int, int, int]) -> int:
     digit = scanner.buf[scanner.pos]
     if digit == "0":
         raise scanner.error("while scanning a block scalar", start, "found an indentation indicator equal to 0")
@@ -301,7 +292,7 @@ def _indentation_indicator(scanner: Scanner, start: tuple[int, int, int]) -> int
     return int(digit)
 
 
-def _scan_breaks(scanner: Scanner, indent: int, start: tuple[int, int, int]) -> tuple[int, str, tuple[int, int, int]]:
+def _scan_breaks(scanner: ScanState, indent: int, start: tuple[int, int, int]) -> tuple[int, str, tuple[int, int, int]]:
     """Consume the indentation and empty lines before a block scalar's next line.
 
     Returns the indentation (the deepest of the empty lines when it was not known yet, at

@@ -18,15 +18,28 @@ from __future__ import annotations
 
 from dralint.read.goyaml import scalars, tags
 from dralint.read.goyaml.errors import GoYamlError, Mark
+from dralint.read.goyaml.tokens import (
+    ALIAS,
+    ANCHOR,
+    BLOCK_END,
+    BLOCK_ENTRY,
+    BLOCK_MAPPING_START,
+    BLOCK_SEQUENCE_START,
+    DOCUMENT_END,
+    DOCUMENT_START,
+    FLOW_ENTRY,
+    FLOW_MAPPING_END,
+    FLOW_MAPPING_START,
+    FLOW_SEQUENCE_END,
+    FLOW_SEQUENCE_START,
+    KEY,
+    STREAM_END,
+    STREAM_START,
+    VALUE,
+    Token,
+)  # fmt: skip
 
-__all__ = ["BLANKZ", "BREAKS", "Scanner", "SimpleKey", "Token"]
-
-(
-    STREAM_START, STREAM_END, VERSION_DIRECTIVE, TAG_DIRECTIVE, DOCUMENT_START, DOCUMENT_END,
-    BLOCK_SEQUENCE_START, BLOCK_MAPPING_START, BLOCK_END, FLOW_SEQUENCE_START, FLOW_SEQUENCE_END,
-    FLOW_MAPPING_START, FLOW_MAPPING_END, BLOCK_ENTRY, FLOW_ENTRY, KEY, VALUE, ALIAS, ANCHOR, TAG,
-    SCALAR,
-) = range(21)  # fmt: skip
+__all__ = ["BLANKZ", "BREAKS", "Scanner", "SimpleKey"]
 
 BREAKS = "\n\r\x85\u2028\u2029"
 BLANKZ = " \t\0" + BREAKS
@@ -35,20 +48,6 @@ _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`") | frozenset(BLANKZ)
 _MAX_FLOW_LEVEL = 10_000
 _MAX_INDENTS = 10_000
 _PAD = "\0" * 8  # go-yaml reads NULs past the end of its buffer
-
-
-class Token:
-    """One token: its kind, marks, and the value it carries (scalar text, anchor name, tag handle)."""
-
-    __slots__ = ("end", "kind", "start", "style", "suffix", "value")
-
-    def __init__(self, kind: int, start: Mark, end: Mark, value: str = "", style: str = "", suffix: str = "") -> None:
-        self.kind = kind
-        self.start = start
-        self.end = end
-        self.value = value  # a scalar's text, an anchor's or alias's name, a tag's or %TAG's handle
-        self.style = style  # a scalar's: "" plain, "'", '"', "|", ">"; a %YAML directive's version
-        self.suffix = suffix  # a tag's suffix; a %TAG directive's prefix
 
 
 class SimpleKey:
@@ -286,7 +285,9 @@ class Scanner:
         buf = self.buf
         while True:
             self.reach(1)
-            while buf[self.pos] == " " or (buf[self.pos] == "\t" and (self.flow_level > 0 or not self.simple_key_allowed)):
+            while buf[self.pos] == " " or (
+                buf[self.pos] == "\t" and (self.flow_level > 0 or not self.simple_key_allowed)
+            ):
                 self.skip()
             if buf[self.pos] == "#":
                 while buf[self.pos] not in BREAKS and buf[self.pos] != "\0":

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from dralint.read.goyaml.scanner import Scanner, Token
+from dralint.read.goyaml.tokens import ALIAS, TAG, TAG_DIRECTIVE, VERSION_DIRECTIVE, ScanState, Token
 
 __all__ = ["scan_anchor", "scan_directive", "scan_tag"]
 
@@ -15,10 +13,12 @@ _URI = re.compile(r"[0-9A-Za-z_\-;/?:@&=+$,.!~*'()\[\]]+")
 _DIGITS = re.compile(r"[0-9]*")
 _BLANKZ = " \t\0\n\r\x85\u2028\u2029"
 _BREAKZ = "\0\n\r\x85\u2028\u2029"
+# The length of a UTF-8 sequence from the top five bits of its first octet (0: not a first octet).
+_UTF8_WIDTH = {**dict.fromkeys(range(16), 1), **dict.fromkeys(range(24, 28), 2), 28: 3, 29: 3, 30: 4}
 _AFTER_ANCHOR = frozenset(_BLANKZ) | frozenset("?:,]}%@`")
 
 
-def _alpha(scanner: Scanner) -> str:
+def _alpha(scanner: ScanState) -> str:
     match = _ALPHA.match(scanner.buf, scanner.pos)
     if match is None:
         return ""
@@ -27,9 +27,8 @@ def _alpha(scanner: Scanner) -> str:
     return match.group()
 
 
-def scan_anchor(scanner: Scanner, kind: int) -> Token:
+def scan_anchor(scanner: ScanState, kind: int) -> Token:
     """``&name`` or ``*name``: the name is letters, digits, ``_`` and ``-``, ended by a blank or an indicator."""
-    from dralint.read.goyaml.scanner import ALIAS, Token
 
     start = scanner.mark
     scanner.skip()
@@ -42,9 +41,8 @@ def scan_anchor(scanner: Scanner, kind: int) -> Token:
     return Token(kind, start, end, name)
 
 
-def scan_tag(scanner: Scanner) -> Token:
+def scan_tag(scanner: ScanState) -> Token:
     """``!<uri>``, ``!suffix``, ``!!suffix``, ``!handle!suffix`` or a lone ``!``: (handle, suffix)."""
-    from dralint.read.goyaml.scanner import TAG, Token
 
     buf = scanner.buf
     start = scanner.mark
@@ -72,11 +70,11 @@ def scan_tag(scanner: Scanner) -> Token:
     return Token(TAG, start, scanner.mark, handle, suffix=suffix)
 
 
-def _tag_error(scanner: Scanner, start: tuple[int, int, int], problem: str, *, directive: bool) -> Exception:
+def _tag_error(scanner: ScanState, start: tuple[int, int, int], problem: str, *, directive: bool) -> Exception:
     return scanner.error("while parsing a %TAG directive" if directive else "while parsing a tag", start, problem)
 
 
-def _tag_handle(scanner: Scanner, start: tuple[int, int, int], *, directive: bool) -> str:
+def _tag_handle(scanner: ScanState, start: tuple[int, int, int], *, directive: bool) -> str:
     scanner.reach(1)
     if scanner.buf[scanner.pos] != "!":
         raise _tag_error(scanner, start, "did not find expected '!'", directive=directive)
@@ -91,7 +89,7 @@ def _tag_handle(scanner: Scanner, start: tuple[int, int, int], *, directive: boo
     return handle
 
 
-def _tag_uri(scanner: Scanner, head: str, start: tuple[int, int, int], *, directive: bool) -> str:
+def _tag_uri(scanner: ScanState, head: str, start: tuple[int, int, int], *, directive: bool) -> str:
     """A tag's URI characters (``%XX`` escapes decoded), after ``head`` less its leading ``!``."""
     parts = [head[1:]]
     found = bool(head)
@@ -114,7 +112,7 @@ def _tag_uri(scanner: Scanner, head: str, start: tuple[int, int, int], *, direct
     return "".join(parts)
 
 
-def _uri_escapes(scanner: Scanner, start: tuple[int, int, int], *, directive: bool) -> str:
+def _uri_escapes(scanner: ScanState, start: tuple[int, int, int], *, directive: bool) -> str:
     """One UTF-8 character written as ``%XX`` escapes."""
     octets = bytearray()
     width = 1024  # not known until the first octet
@@ -125,7 +123,9 @@ def _uri_escapes(scanner: Scanner, start: tuple[int, int, int], *, directive: bo
             raise _tag_error(scanner, start, "did not find URI escaped octet", directive=directive)
         octet = int(escape[1:], 16)
         if width == 1024:
-            width = 1 if octet < 0x80 else 2 if octet >> 5 == 6 else 3 if octet >> 4 == 14 else 4 if octet >> 3 == 30 else 0
+            width = (
+                1 if octet < 0x80 else 2 if octet >> 5 == 6 else 3 if octet >> 4 == 14 else 4 if octet >> 3 == 30 else 0
+            )
             if width == 0:
                 raise _tag_error(scanner, start, "found an incorrect leading UTF-8 octet", directive=directive)
         elif octet & 0xC0 != 0x80:
@@ -137,9 +137,8 @@ def _uri_escapes(scanner: Scanner, start: tuple[int, int, int], *, directive: bo
     return octets.decode("utf-8", "replace")
 
 
-def scan_directive(scanner: Scanner) -> Token:
+def scan_directive(scanner: ScanState) -> Token:
     """``%YAML major.minor`` or ``%TAG handle prefix`` on a line of its own (a comment may follow)."""
-    from dralint.read.goyaml.scanner import TAG_DIRECTIVE, VERSION_DIRECTIVE, Token
 
     buf = scanner.buf
     start = scanner.mark
@@ -188,13 +187,13 @@ def scan_directive(scanner: Scanner) -> Token:
     return token
 
 
-def _skip_blanks(scanner: Scanner) -> None:
+def _skip_blanks(scanner: ScanState) -> None:
     scanner.reach(1)
     while scanner.buf[scanner.pos] in " \t":
         scanner.skip()
 
 
-def _version_number(scanner: Scanner, start: tuple[int, int, int]) -> int:
+def _version_number(scanner: ScanState, start: tuple[int, int, int]) -> int:
     scanner.reach(1)
     digits = _DIGITS.match(scanner.buf, scanner.pos).group()  # type: ignore[union-attr]
     if len(digits) > 2:  # go-yaml stops at the third digit
