@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
         seed += 1
     print(f"{files} files (seeds {args.seed}-{seed - 1}), {documents} documents")
     print(f"kubectl: {objects} objects decoded, {refused} files refused")
-    print(f"CPU: kubectl {kubectl_seconds:.1f} s ({files // args.batch} processes), dralint's reader {dralint_seconds:.1f} s")
+    processes = files // args.batch
+    print(f"CPU: kubectl {kubectl_seconds:.1f} s ({processes} processes), dralint's reader {dralint_seconds:.1f} s")
     print(f"disagreements: {len(found)}")
     for line in found[:20]:
         print(f"  {line[:300]}")
@@ -78,8 +79,9 @@ def main(argv: list[str] | None = None) -> int:
             "disagreements",
             "0",
             not found,
-            f"{documents} documents in {files} files (seeds {args.seed}-{seed - 1}): kubectl decoded {objects} objects "
-            f"and refused {refused} files; CPU kubectl {kubectl_seconds:.0f} s, dralint's reader {dralint_seconds:.0f} s",
+            f"{documents} documents in {files} files (seeds {args.seed}-{seed - 1}): kubectl decoded {objects} "
+            f"objects and refused {refused} files; CPU kubectl {kubectl_seconds:.0f} s, dralint's reader "
+            f"{dralint_seconds:.0f} s",
         )
     )
     return 1 if found else 0

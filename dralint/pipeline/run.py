@@ -112,25 +112,35 @@ class Plan:
     ) -> list[Input]:
         """The files to read: ``paths`` (reported on) then inventory and context (read only), minus ``exclude``.
 
-        No ``paths`` is the current directory. ``changed`` (``--changed [REF]``; ``""``: the
-        default base) checks the files changed since REF among ``paths`` (none: the repository).
+        No ``paths`` is standard input when it is piped in, else the current directory.
+        ``changed`` (``--changed [REF]``; ``""``: the default base) checks the files changed since
+        REF among ``paths`` (none: the repository).
         With ``changed`` or ``repository_context`` (pre-commit passes only the files of the
         commit) the repository's other manifests are context unless ``context`` is configured: a
         Deployment whose template, classes or neighbours live in other files is checked against
         them. When nothing is left to check, nothing is read: the inventory is never checked instead.
         """
         repository: str | None = None
+        defaulted = False  # no path given: the current directory
         if changed is not None:
             from dralint.read.changed import changed as changed_since
 
             found = changed_since(changed or None)
             repository = found.root
             paths = found.manifests(paths)
+        elif not paths and sources.stdin_is_piped():
+            paths = (sources.STDIN,)  # `cat a.yaml | dralint check` reads it, as `dralint check -` does
         else:
+            defaulted = not paths
             paths = paths or (".",)
             if repository_context:
                 repository = repository_root(os.getcwd())
-        checked = self.files(paths, ignore_files=ignore_files) if paths else []
+        try:
+            checked = self.files(paths, ignore_files=ignore_files) if paths else []
+        except InputError as error:
+            if not defaulted:
+                raise
+            raise InputError(f"{error} (no path was given: to check standard input, pipe it in or pass -)") from None
         if not checked:
             return []
         context = self.effective.context

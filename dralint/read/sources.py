@@ -119,6 +119,19 @@ def _display(path: str) -> str:
     return path
 
 
+def stdin_is_piped() -> bool:
+    """Whether standard input is piped in or redirected from a file (``cat a.yaml | dralint check``, ``< a.yaml``).
+
+    A terminal, ``/dev/null`` (CI runners, cron) or a closed standard input is not: a command
+    given no path then does what it does without input (``check`` reads the current directory).
+    """
+    try:
+        mode = os.fstat(sys.stdin.fileno()).st_mode
+    except (AttributeError, OSError, ValueError):  # replaced by a non-file, or closed
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISREG(mode)
+
+
 def read(path: str, *, stdin_name: str = STDIN, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> SourceFile:
     """Read one file (or stdin for ``-``) into text; unreadable files raise :class:`InputError`."""
     if path == STDIN:
