@@ -300,9 +300,9 @@ def read(
     plan: Plan, files: Sequence[Input], *, options: Options, stdin_name: str = sources.STDIN, freeze: bool = False
 ) -> CheckContext:
     """Read ``files`` in this process, without running any check (``simulate``, ``inventory expand``)."""
-    from dralint.read.load import load_files
+    from dralint.read.load import load_files, settled
 
-    workspace = load_files(files, stdin_name=stdin_name, limits=plan.limits, freeze=freeze)
+    workspace = settled(load_files(files, stdin_name=stdin_name, limits=plan.limits, freeze=freeze))
     refuse_unreadable_inventory(plan, workspace)
     return CheckContext(workspace, plan.target, options)
 

@@ -22,6 +22,7 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from dralint.apimachinery.fieldpath import Path
 from dralint.dataclass import dataclass
 from dralint.read import stream, templating
+from dralint.read.manifests import HELM_ADVICE
 from dralint.read.build import Builder, BuildError, is_merge_key, scalar_key
 from dralint.read.compose import ComposeError, compose_document
 from dralint.read.issues import DecodeIssue, Limits
@@ -481,6 +482,6 @@ def _drop_templated(
             "template",
             f"unrendered template directive {directive.text}; this document is not checked",
             directive.line, directive.column,
-            hint="render the chart first: helm template ... | dralint check -",
+            hint=HELM_ADVICE,
         ))  # fmt: skip
     return kept_docs, sorted(kept_issues, key=lambda i: (i.line, i.column))
