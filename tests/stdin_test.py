@@ -39,6 +39,18 @@ def test_check_without_input_reads_the_current_directory(tmp_path: Path) -> None
     assert result.stdout.startswith("claim.yaml:1:1: warning DRA201 ")
 
 
+def test_check_given_an_empty_pipe_reads_the_current_directory(tmp_path: Path) -> None:
+    """A runner that leaves an empty pipe on standard input must not make ``dralint check`` check nothing."""
+    (tmp_path / "claim.yaml").write_text(CLAIM.read_text(), encoding="utf-8")
+    result = cli("check", "--no-config", cwd=tmp_path, stdin="")
+    assert result.returncode == 0
+    assert result.stdout.startswith("claim.yaml:1:1: warning DRA201 ")
+    assert (
+        cli("check", "--no-config", cwd=tmp_path, stdin="").stdout
+        == cli("check", "--no-config", ".", cwd=tmp_path).stdout
+    )
+
+
 def test_check_in_an_empty_directory_says_how_to_check_standard_input(tmp_path: Path) -> None:
     result = cli("check", "--no-config", cwd=tmp_path)
     assert (result.returncode, result.stdout) == (2, "")

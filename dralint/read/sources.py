@@ -122,14 +122,22 @@ def _display(path: str) -> str:
 def stdin_is_piped() -> bool:
     """Whether standard input is piped in or redirected from a file (``cat a.yaml | dralint check``, ``< a.yaml``).
 
-    A terminal, ``/dev/null`` (CI runners, cron) or a closed standard input is not: a command
-    given no path then does what it does without input (``check`` reads the current directory).
+    A terminal, ``/dev/null`` (CI runners, cron), a closed standard input, and an empty pipe or
+    file are not: a command given no path then does what it does without input (``check`` reads
+    the current directory), so a runner that leaves an empty pipe there does not turn a check of
+    the repository into a check of nothing. The first bytes are looked at, not consumed.
     """
     try:
         mode = os.fstat(sys.stdin.fileno()).st_mode
     except (AttributeError, OSError, ValueError):  # replaced by a non-file, or closed
         return False
-    return stat.S_ISFIFO(mode) or stat.S_ISREG(mode)
+    if not (stat.S_ISFIFO(mode) or stat.S_ISREG(mode)):
+        return False
+    peek = getattr(getattr(sys.stdin, "buffer", None), "peek", None)
+    try:
+        return peek is None or peek(1) != b""
+    except (OSError, ValueError):
+        return False
 
 
 def read(path: str, *, stdin_name: str = STDIN, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> SourceFile:
