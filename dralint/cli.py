@@ -349,10 +349,12 @@ def check(
     """Check manifests (files, directories, or - for standard input; given none: standard input when it is
     piped in, else the current directory)."""
     from dralint.commands import check as command
+    from dralint.read import sources
 
     def go() -> int:
+        piped = not paths and changed is None and sources.stdin_is_piped()
         settings = command.CheckSettings(
-            paths=paths,
+            paths=(sources.STDIN,) if piped else paths,  # `cat a.yaml | dralint check` reads it, as `-` does
             outputs=_outputs(formats, outputs),
             flags=_layer(
                 release=release,

@@ -112,7 +112,9 @@ class Plan:
     ) -> list[Input]:
         """The files to read: ``paths`` (reported on) then inventory and context (read only), minus ``exclude``.
 
-        No ``paths`` is standard input when it is piped in, else the current directory.
+        No ``paths`` is the current directory (the command line reads piped standard input
+        instead: :func:`dralint.read.sources.stdin_is_piped`; the language server's own standard
+        input is its protocol).
         ``changed`` (``--changed [REF]``; ``""``: the default base) checks the files changed since
         REF among ``paths`` (none: the repository).
         With ``changed`` or ``repository_context`` (pre-commit passes only the files of the
@@ -128,8 +130,6 @@ class Plan:
             found = changed_since(changed or None)
             repository = found.root
             paths = found.manifests(paths)
-        elif not paths and sources.stdin_is_piped():
-            paths = (sources.STDIN,)  # `cat a.yaml | dralint check` reads it, as `dralint check -` does
         else:
             defaulted = not paths
             paths = paths or (".",)
