@@ -8,8 +8,10 @@ meet all of it: GitHub workflows, docker-compose files, ``.pre-commit-config.yam
   the values files, and everything under ``templates/`` and ``charts/``. Those are templates or
   their inputs, not manifests, until Helm renders them (:data:`HELM_ADVICE`); a chart's
   ``crds/`` are plain manifests and are checked;
-- nothing in its text starts a Kubernetes object: no ``apiVersion:`` or ``kind:`` key at the
-  start of a line (or of a list item), nor a ``"apiVersion":`` or ``"kind":`` JSON member.
+- nothing in its text starts a Kubernetes object: no ``apiVersion:`` or ``kind:`` key starting
+  a line (indented or not: a flow mapping spread over lines, a list's items) or a list item,
+  nor a ``"apiVersion":`` or ``"kind":`` JSON member. A nested ``kind:`` makes a file a
+  manifest too: reading too much is harmless, skipping a manifest is not.
 
 So a broken manifest is still a manifest (its ``apiVersion:`` line says so) and its syntax
 error is reported, while a broken ``tsconfig.json`` is nobody's business here. Files named on
@@ -33,7 +35,7 @@ NotManifest = Literal["helm-chart", "not-kubernetes"]
 HELM_ADVICE = "render it with helm template CHART | dralint check - (or --helm-chart once available)"
 
 _OBJECT_START = re.compile(
-    r"""^(?:-[ \t]+)?["']?(?:apiVersion|kind)["']?[ \t]*:    # a key at the start of a line or list item
+    r"""^[ \t]*(?:-[ \t]+)?["']?(?:apiVersion|kind)["']?[ \t]*:  # a key starting a line or list item
         |"(?:apiVersion|kind)"[ \t\r\n]*:                    # a JSON member
         |[{,][ \t]*(?:apiVersion|kind)[ \t]*:                 # a flow mapping's key""",
     re.MULTILINE | re.VERBOSE,

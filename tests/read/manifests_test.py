@@ -50,6 +50,8 @@ def test_manifests_broken_or_in_a_charts_crds_are_manifests(name: str) -> None:
         '"apiVersion": v1\n',
         "# a comment\n---\nkind: ConfigMap\r\n",
         "apiVersion v1\nkind: [\n",  # broken, and still a manifest
+        '---\n{\n  apiVersion: "v1",\n  kind: "Pod",\n}\n',  # as the Kubernetes website writes examples
+        "spec:\n  kind: nested\n",  # perhaps not a manifest: reading it is harmless, skipping one is not
     ],
 )
 def test_any_top_level_apiversion_or_kind_makes_a_manifest(text: str) -> None:
@@ -59,7 +61,6 @@ def test_any_top_level_apiversion_or_kind_makes_a_manifest(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "spec:\n  kind: nested only\n",
         "# apiVersion: v1\nfoo: bar\n",
         '{\n  // comment\n  "compilerOptions": {},\n}\n',
         "name: ci\njobs:\n  build: {runs-on: ubuntu-latest}\n",
