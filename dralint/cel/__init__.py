@@ -7,9 +7,11 @@ Errors
     offset of the first error, or ``None``), ``CelRuntimeError``.
 
 DRA selectors (``dralint.cel.dra``)
-    ``selector_environment(*, target=None)``: ``None`` gives the allocator's StoredExpressions
-    environment (everything); a :class:`~dralint.api.versions.Target` gives the API server's
-    NewExpressions environment for that release and gates.
+    ``selector_environment(*, target=None, stored=False)``: ``None`` gives the allocator's
+    StoredExpressions environment of the newest release (everything); a
+    :class:`~dralint.api.versions.Target` gives the API server's NewExpressions environment for
+    that release and gates (``stored``: that release's StoredExpressions one), each as the
+    release's own ``cel/compile.go`` and ``base.go`` declare it.
     ``compile_selector(expression, env=None) -> Selector`` (cached by expression and environment)
     raises ``CelCompileError`` whose message is what follows ``CEL compile error: `` upstream
     (``compilation failed: ...``, ``must evaluate to bool ...``, ``program instantiation failed: ...``).
@@ -17,6 +19,8 @@ DRA selectors (``dralint.cel.dra``)
     the text after ``CEL runtime error: `` upstream, including the device's deferred
     attribute-conversion error.
     ``device_value(driver, device) -> DeviceValue`` never raises.
+    ``compile_expression(expression, env=None) -> Selector``: a derived attribute's expression,
+    whose ``Selector.value(device)`` is a string, int, bool, semver or a list of one of them.
     ``estimate_cost(expression, env=None) -> int``: the static worst-case cost estimate.
 
 General programs (for CEL policies over whole objects)
@@ -47,6 +51,7 @@ __all__ = [
     "Program",
     "Selector",
     "compile",
+    "compile_expression",
     "compile_selector",
     "device_value",
     "estimate_cost",
@@ -58,10 +63,11 @@ _LAZY = {
     "Environment": "dralint.cel.checker.decls",
     "DeviceValue": "dralint.cel.device",
     "Selector": "dralint.cel.dra",
+    "compile_expression": "dralint.cel.dra",
     "compile_selector": "dralint.cel.dra",
     "device_value": "dralint.cel.dra",
     "estimate_cost": "dralint.cel.dra",
-    "selector_environment": "dralint.cel.dra",
+    "selector_environment": "dralint.cel.dra_environment",
     "Program": "dralint.cel.program",
     "compile": "dralint.cel.program",
     "policy_environment": "dralint.cel.policy",

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
-    if not ctx.options.simulate or not ctx.inventory.has_devices:
+    if not ctx.options.simulate or not ctx.inventory.has_inventory:
         return
     if not ctx.target.enabled("DRAConsumableCapacity"):
         return  # capacity requests are dropped or refused: the version-skew checks say so
@@ -25,11 +25,12 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     from dralint.diagnose import candidates as requests
 
     analysis = ctx.analysis
+    fractional = ctx.target.enabled("DRAFractionalCapacityRange")
     for request in written_requests(claim_specs(ctx.admission.stored.values())):
         if request.spec.capacity is None:
             continue
         devices = requests.matching_devices(request, analysis.class_devices(request.spec.device_class_name))
-        for problem in requests.capacity_problems(request, devices):
+        for problem in requests.capacity_problems(request, devices, fractional=fractional):
             yield Violation(rule_of_kind()[problem.kind], problem.message, request.obj, problem.path, problem.hint)
 
 

@@ -21,6 +21,7 @@ from dralint.cluster.pods import Pod
 from dralint.dataclass import dataclass
 from dralint.dryrun import eligibility, resources
 from dralint.dryrun.eligibility import Exclusion
+from dralint.dryrun.nodealloc import DeviceLookup
 
 NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
 Check = Callable[[int], Exclusion | None]  # node index -> why the pod cannot go there, or None
@@ -58,10 +59,14 @@ class PlacedPods:
         namespaces: Mapping[str, LabelMap] | None = None,
         dra_backed: Collection[str] = (),
         inter_pod: bool = True,
+        node_allocatable: DeviceLookup | None = None,
     ) -> None:
         """``inter_pod`` false says that no pod to be placed has pod (anti-)affinity or spread
-        constraints: then, without allocatable on any node, nothing needs to be remembered."""
+        constraints: then, without allocatable on any node, nothing needs to be remembered.
+        ``node_allocatable`` finds the devices whose allocation takes node resources (KEP-5517,
+        :mod:`dralint.dryrun.nodealloc`), when DRANodeAllocatableResources is on."""
         self.nodes = nodes
+        self.node_allocatable = node_allocatable
         self.namespaces = namespaces or {}
         self.dra_backed = frozenset(dra_backed)
         self.allocatable = [
@@ -69,6 +74,9 @@ class PlacedPods:
         ]
         self.constrained = any(a is not None for a in self.allocatable)
         self.active = self.constrained or inter_pod
+        # Extended resources some Node advertises (see missing()).
+        self.advertised = frozenset(name for a in self.allocatable if a is not None for name, v in a.items() if v > 0)
+        self._missing: dict[int, tuple[str, ...]] = {}  # per pod template: see missing()
         self.used: list[resources.Amounts] = [{} for _ in nodes]
         self.pod_count = [0] * len(nodes)
         # Placed pods per pod template: a selector is matched once per template, not once per pod.
@@ -83,12 +91,33 @@ class PlacedPods:
             cached = self._requests[pod.template_index] = resources.pod_requests(pod.template.spec)
         return cached
 
-    def add(self, pod: Pod, node: int) -> None:
+    def extended(self, pod: Pod) -> bool:
+        """Whether the pod requests an extended resource (a device plugin's or a DeviceClass's)."""
+        return any(resources.extended(name) for name in self.requests(pod))
+
+    def missing(self, pod: Pod) -> tuple[str, ...]:
+        """The extended resources the pod requests that no Node advertises and no DeviceClass backs: on no
+        node, not even on those whose allocatable is unknown (no device plugin anywhere serves them)."""
+        cached = self._missing.get(pod.template_index)
+        if cached is None:
+            requests = self.requests(pod)
+            cached = tuple(
+                name
+                for name in sorted(requests)
+                if resources.extended(name) and name not in self.advertised and name not in self.dra_backed
+            )
+            self._missing[pod.template_index] = cached
+        return cached
+
+    def add(self, pod: Pod, node: int, devices: resources.Amounts | None = None) -> None:
+        """Place ``pod`` on ``node``; ``devices``: what its claims' devices take from the node besides."""
         if not self.active:
             return
         self.pod_count[node] += 1
         if self.constrained:
             resources.add(self.used[node], self.requests(pod))
+            if devices:
+                resources.add(self.used[node], devices)
         group = self.groups.get(pod.template_index)
         if group is None:
             anti = self._completed(pod.template.spec.scheduling.anti_affinity, pod.template.labels)
@@ -97,6 +126,20 @@ class PlacedPods:
             if anti:
                 self.repelling.append(group)
         group.nodes[node] = group.nodes.get(node, 0) + 1
+
+    def remove(self, pod: Pod, node: int, devices: resources.Amounts | None = None) -> None:
+        """Take back :meth:`add` (a pod of a gang that could not be placed whole)."""
+        if not self.active:
+            return
+        self.pod_count[node] -= 1
+        if self.constrained:
+            used = self.used[node]
+            for name, value in [*self.requests(pod).items(), *(devices or {}).items()]:
+                used[name] -= value
+        group = self.groups[pod.template_index]
+        group.nodes[node] -= 1
+        if not group.nodes[node]:
+            del group.nodes[node]
 
     def prepare(self, pod: Pod) -> Check | None:
         """The filters for ``pod`` against the pods placed so far; ``None`` when none can exclude a node."""
@@ -137,9 +180,25 @@ class PlacedPods:
             if not short:
                 return None
             text = " and ".join(s.text() for s in short)
-            return Exclusion("resources", f"lacks {text}", f"lack {text}")
+            reasons = " and ".join(s.reason for s in short)
+            return Exclusion("resources", text, reasons, node=self.nodes[node].node.name)
 
         return fit
+
+    def devices_fit(self, pod: Pod, node: int, devices: resources.Amounts) -> Exclusion | None:
+        """The DynamicResources plugin's ``nodeFitsResources``: the pod's requests plus what its devices
+        take from the node (``devices``) against the node's free allocatable."""
+        allocatable = self.allocatable[node]
+        if allocatable is None or not devices:
+            return None
+        total = dict(self.requests(pod))
+        resources.add(total, devices)
+        short = [s for s in resources.shortages(total, allocatable, self.used[node], 0) if s.resource in devices]
+        if not short:
+            return None
+        text = " and ".join(s.text() for s in short)
+        reasons = " and ".join(s.reason for s in short)
+        return Exclusion("resources", f"{text} (with what its devices take)", reasons, node=self.nodes[node].node.name)
 
     # --- InterPodAffinity ---------------------------------------------------------------------
 

@@ -14,11 +14,13 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from dralint.allocator import (
     DEFAULT_SEARCH_BUDGET,
+    NEWEST,
     Allocator,
     AllocatorError,
     Cause,
     Explanation,
     Features,
+    Release,
     SearchBudgetExhausted,
 )
 from dralint.allocator.prepare import allocated_state
@@ -61,11 +63,14 @@ class Cluster:
         cel_environment: Environment | None = None,
         budget: int | SearchBudget | None = None,
         contents: shapes.SliceContents | None = None,
+        release: Release = NEWEST,
     ) -> None:
-        """``contents`` interns slice contents for the node shapes; clusters over the same slices share it."""
+        """``contents`` interns slice contents for the node shapes; clusters over the same slices share it.
+        ``release``: where the target release's allocator differs from the newest."""
         self.slices = list(slices)
         self.classes = classes
         self.features = features
+        self.release = release
         self.cel_environment = cel_environment
         # One CEL memo for every attempt and explanation: a selector runs once per device per
         # run, not once per pod and node (the slices never change, only what is allocated).
@@ -114,6 +119,18 @@ class Cluster:
             for result in allocation.results:
                 key = (result.driver, result.pool)
                 self._held.setdefault(key, []).append(result)
+                self._pool_states.pop(key, None)
+
+    def remove(self, allocations: Iterable[model.AllocationResult]) -> None:
+        """Take back allocations :meth:`add` recorded (those of a gang that could not be placed whole)."""
+        self._version += 1
+        for allocation in allocations:
+            for result in allocation.results:
+                key = (result.driver, result.pool)
+                held = self._held.get(key, [])
+                at = next((i for i, r in enumerate(held) if r is result), None)
+                if at is not None:
+                    del held[at]
                 self._pool_states.pop(key, None)
 
     def attempt(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Attempt:
@@ -200,6 +217,7 @@ class Cluster:
             cel_environment=self.cel_environment,
             budget=budget,
             selector_cache=self._selectors,
+            release=self.release,
         )
 
     def _node_shape(self, node: model.Node) -> tuple[int, ...]:

@@ -35,8 +35,10 @@ if TYPE_CHECKING:
     from dralint.diagnose.profile_selectors import Readings
     from dralint.diagnose.selector_errors import SelectorErrors
     from dralint.dryrun.analysis import Analysis
+    from dralint.dryrun.contention import Contention
     from dralint.dryrun.placement import Strategy
     from dralint.plan.planner import Plan
+    from dralint.profiles.releases import Releases
     from dralint.validate.apiserver.errors import FieldError
     from dralint.validate.schema import SchemaError
 
@@ -183,9 +185,34 @@ class CheckContext:
         return Readings(selector_environment(target=self.target), self.options.profiles, skip)
 
     @cached_property
+    def driver_releases(self) -> Releases:
+        """What is known of the release each profiled driver runs: pinned in the configuration, or read
+        from the devices of the inventory's ResourceSlices (not of compact Inventory documents, which
+        describe the user's cluster, not what a driver publishes)."""
+        from dralint.api import model
+        from dralint.cluster.inventory import has_device_source
+        from dralint.profiles.releases import Releases
+
+        pools: dict[str, dict[str, list[model.Device]]] = {}
+        if any(has_device_source(obj) for obj in self.workspace.objects):
+            for entry in self.inventory.slices:
+                if not entry.generated:
+                    of_driver = pools.setdefault(entry.slice.driver, {})
+                    of_driver.setdefault(entry.slice.pool.name, []).extend(entry.slice.devices)
+        return Releases(self.options.profiles, pools)
+
+    @cached_property
     def analysis(self) -> Analysis:
         """The cluster dry-run every simulation check reads (run at most once)."""
         return self.dry_run()
+
+    @cached_property
+    def contention(self) -> Contention:
+        """The pods of the dry-run competing for devices: DRA501's arithmetic, the orders tried, what a finding
+        involves (worked out at most once per question)."""
+        from dralint.dryrun.contention import Contention
+
+        return Contention(self.analysis)
 
     @cached_property
     def plan(self) -> Plan:
@@ -197,6 +224,8 @@ class CheckContext:
 
     def dry_run(self, strategy: Strategy = "pack") -> Analysis:
         """The dry-run of every pod of the admitted objects against the inventory, placing pods by ``strategy``."""
+        from dralint.api.quota import resource_quotas
+        from dralint.cluster.groups import grouping
         from dralint.cluster.namespaces import namespace_labels
         from dralint.dryrun import analysis
 
@@ -218,6 +247,8 @@ class CheckContext:
             rejected=rejected,
             produced=self.produced,
             rejected_workloads=refused,
+            quotas=resource_quotas(admission.objects),
+            grouping=grouping(admission.objects, self.target),
         )
 
     @cached_property

@@ -121,6 +121,8 @@ class Plan:
         commit) the repository's other manifests are context unless ``context`` is configured: a
         Deployment whose template, classes or neighbours live in other files is checked against
         them. When nothing is left to check, nothing is read: the inventory is never checked instead.
+        With a context, every file is read in path order, so that the dry-run places the pods of the
+        checked files among the others as a run on all of them would.
         """
         repository: str | None = None
         defaulted = False  # no path given: the current directory
@@ -146,7 +148,8 @@ class Plan:
         context = self.effective.context
         if context is None:
             context = (os.path.relpath(repository),) if repository is not None else ()
-        return inputs(checked, self.files(self.effective.inventory + context, ignore_files=ignore_files))
+        read_only = self.files(self.effective.inventory + context, ignore_files=ignore_files)
+        return inputs(checked, read_only, path_order=bool(context))
 
     def files(self, paths: Sequence[str], *, ignore_files: bool = True) -> list[str]:
         """The files under ``paths`` minus the excluded ones (named files too, so that hooks honour ``exclude``)."""
@@ -205,7 +208,7 @@ def configure(request: Request) -> Plan:
 def plan(effective: Effective) -> Plan:
     """The plan of an effective configuration (``check`` loads its catalogue in between: the order of errors)."""
     limits = from_config(effective.limits)
-    profiles = load_profiles(effective.profile_paths, max_bytes=limits.max_file_bytes)
+    profiles = load_profiles(effective.profile_paths, max_bytes=limits.max_file_bytes, pins=effective.driver_versions)
     return Plan(effective, target(effective), limits, fail_on(effective), profiles)
 
 

@@ -22,10 +22,10 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from dralint.apimachinery.fieldpath import Path
 from dralint.dataclass import dataclass
 from dralint.read import stream, templating
-from dralint.read.manifests import HELM_ADVICE
 from dralint.read.build import Builder, BuildError, is_merge_key, scalar_key
 from dralint.read.compose import ComposeError, compose_document
 from dralint.read.issues import DecodeIssue, Limits
+from dralint.read.manifests import HELM_ADVICE
 from dralint.read.positions import char_positions
 from dralint.read.scalars import resolve_plain
 
