@@ -81,12 +81,13 @@ def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, ove
     max_file_bytes = limits.max_file_bytes if limits is not None else sources.DEFAULT_MAX_FILE_BYTES
     workspace = Workspace()
     reported: set[str] = set()
-    for path, checked in files:
+    for read, (path, checked) in enumerate(files, start=1):
         text = overlay.get(path)
         if text is not None:
             source = sources.from_text(path, text, max_bytes=max_file_bytes)
         else:
             source = sources.read(path, stdin_name=stdin_name, max_bytes=max_file_bytes)
+        progress.update(files=read)  # skipped files were read too
         skipped = manifests.not_a_manifest(path, source.text) if source.text else None
         if skipped is not None:  # another tool's file: counted, not read further
             if checked:
@@ -95,7 +96,6 @@ def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, ove
         if checked:
             reported.add(source.name)
         workspace.files.append(source)
-        progress.update(files=len(workspace.files))
         workspace.issues.extend((source.name, issue) for issue in source.issues)
         if not source.text:
             continue
