@@ -360,12 +360,15 @@ def check(
     quiet: bool,
     statistics: bool,
 ) -> None:
-    """Check manifests (files, directories, or - for standard input; default: the current directory)."""
+    """Check manifests (files, directories, or - for standard input; given none: standard input when it is
+    piped in, else the current directory)."""
     from dralint.commands import check as command
+    from dralint.read import sources
 
     def go() -> int:
+        piped = not paths and changed is None and sources.stdin_is_piped()
         settings = command.CheckSettings(
-            paths=paths,
+            paths=(sources.STDIN,) if piped else paths,  # `cat a.yaml | dralint check` reads it, as `-` does
             outputs=_outputs(formats, outputs),
             flags=_layer(
                 release=release,
@@ -513,9 +516,15 @@ def _dry_run_inputs(
 ) -> SimulateSettings:
     """The inputs of a dry-run command from the options of :func:`_dry_run_options`."""
     from dralint.commands.simulate import SimulateSettings
+    from dralint.read import sources
 
+    if not paths and sources.stdin_is_piped():
+        paths = (sources.STDIN,)  # `helm template ... | dralint simulate` reads it, as `dralint simulate -` does
     if not paths:
-        raise UsageError(f"{command} needs the manifests whose pods to place: give PATHS (files, directories, or -)")
+        raise UsageError(
+            f"{command} needs the manifests whose pods to place: give PATHS (files, directories, or - for "
+            "standard input), or pipe them in"
+        )
     return SimulateSettings(
         paths=paths,
         outputs=_outputs(options["formats"], options["outputs"], default="text", by_extension=_PAGES),
@@ -593,7 +602,7 @@ def plan(paths: tuple[str, ...], expander: Any, threshold: float, **options: Any
 def convert(
     paths: tuple[str, ...], to: str, in_place: bool, release: str | None, config: str | None, no_config: bool
 ) -> None:
-    """Rewrite DRA objects (files, directories, or - / nothing for standard input) into another
+    """Rewrite DRA objects (files, directories, or - for standard input, also when piped in) into another
     resource.k8s.io version, keeping comments and key order; other documents are left as they are.
     A field the version cannot hold is an error, and nothing is written."""
     from dralint.commands import convert as command

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import os
 import subprocess
@@ -49,24 +50,32 @@ def cli(
     cwd: str | os.PathLike[str] | None = None,
     stdin: str | None = None,
     env: Mapping[str, str] | None = None,
+    stdin_from: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``python -m dralint ARGS`` in a subprocess running this checkout (from the repository root, without
-    its configuration unless the test names one: see :func:`without_repository_config`)."""
+    its configuration unless the test names one: see :func:`without_repository_config`).
+
+    ``stdin`` is written to a pipe; ``stdin_from`` is a file standard input is redirected from.
+    """
     if cwd is None or Path(cwd).resolve() == ROOT:
         args = without_repository_config(args)
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("DRALINT_", "GITHUB_", "PRE_COMMIT"))}
     environment.pop("NO_COLOR", None)
     environment["PYTHONPATH"] = str(ROOT)
     environment.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "dralint", *args],
-        cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=environment,
-        check=False,
-    )
+    # Without input, standard input is /dev/null, not the test runner's (which may be a pipe:
+    # given no path, dralint reads standard input when it is piped in).
+    with open(stdin_from, "rb") if stdin_from is not None else contextlib.nullcontext() as redirected:
+        return subprocess.run(
+            [sys.executable, "-m", "dralint", *args],
+            cwd=cwd,
+            input=stdin,
+            stdin=redirected if redirected is not None else subprocess.DEVNULL if stdin is None else None,
+            capture_output=True,
+            text=True,
+            env=environment,
+            check=False,
+        )
 
 
 def in_root(*args: str) -> tuple[int, str]:

@@ -137,7 +137,10 @@ def test_check_format_and_output_pairing_errors(args: list[str], message: str) -
 def test_check_explicit_hidden_directory_is_read() -> None:
     result = invoke("check", "repo/.github")
     assert result.exit_code == 0
-    assert result.stdout == "1 file, 0 objects: 0 errors, 0 warnings, 0 info; 1 non-Kubernetes document skipped\n"
+    # read, and then skipped: a workflow is not a manifest
+    assert result.stdout == (
+        "0 files, 0 objects: 0 errors, 0 warnings, 0 info; 1 file skipped, not Kubernetes manifests (repo/.github/ignored.yaml)\n"
+    )
 
 
 def test_internal_errors_exit_3_with_a_report_hint(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -290,7 +293,8 @@ def test_debug_shows_the_traceback_of_an_internal_error(tmp_path: Path, jobs: st
     [
         (
             ["simulate"],
-            "dralint: error: simulate needs the manifests whose pods to place: give PATHS (files, directories, or -)",
+            "dralint: error: simulate needs the manifests whose pods to place: give PATHS (files, directories, or - for "
+            "standard input), or pipe them in",
         ),
         (
             ["check", "--show-supressed"],

@@ -113,8 +113,11 @@ class Plan:
     ) -> list[Input]:
         """The files to read: ``paths`` (reported on) then inventory and context (read only), minus ``exclude``.
 
-        No ``paths`` is the current directory. ``changed`` (``--changed [REF]``; ``""``: the
-        default base) checks the files changed since REF among ``paths`` (none: the repository).
+        No ``paths`` is the current directory (the command line reads piped standard input
+        instead: :func:`dralint.read.sources.stdin_is_piped`; the language server's own standard
+        input is its protocol).
+        ``changed`` (``--changed [REF]``; ``""``: the default base) checks the files changed since
+        REF among ``paths`` (none: the repository).
         With ``changed`` or ``repository_context`` (pre-commit passes only the files of the
         commit) the repository's other manifests are context unless ``context`` is configured: a
         Deployment whose template, classes or neighbours live in other files is checked against
@@ -123,6 +126,7 @@ class Plan:
         checked files among the others as a run on all of them would.
         """
         repository: str | None = None
+        defaulted = False  # no path given: the current directory
         if changed is not None:
             from dralint.read.changed import changed as changed_since
 
@@ -130,10 +134,16 @@ class Plan:
             repository = found.root
             paths = found.manifests(paths)
         else:
+            defaulted = not paths
             paths = paths or (".",)
             if repository_context:
                 repository = repository_root(os.getcwd())
-        checked = self.files(paths, ignore_files=ignore_files) if paths else []
+        try:
+            checked = self.files(paths, ignore_files=ignore_files) if paths else []
+        except InputError as error:
+            if not defaulted:
+                raise
+            raise InputError(f"{error} (no path was given: to check standard input, pipe it in or pass -)") from None
         if not checked:
             return []
         require(self.effective, "inventory", self.effective.inventory)
@@ -314,9 +324,9 @@ def read(
     plan: Plan, files: Sequence[Input], *, options: Options, stdin_name: str = sources.STDIN, freeze: bool = False
 ) -> CheckContext:
     """Read ``files`` in this process, without running any check (``simulate``, ``inventory expand``)."""
-    from dralint.read.load import load_files
+    from dralint.read.load import load_files, settled
 
-    workspace = load_files(files, stdin_name=stdin_name, limits=plan.limits, freeze=freeze)
+    workspace = settled(load_files(files, stdin_name=stdin_name, limits=plan.limits, freeze=freeze))
     refuse_unreadable_inventory(plan, workspace)
     return CheckContext(workspace, plan.target, options)
 
