@@ -67,7 +67,8 @@ def run(settings: ConvertSettings, stream: TextIO | None = None) -> int:
     # Without a release on the command line or in the configuration: the newest serving the target version.
     release = plan.target.release if plan.effective.release is not None else None
     files = plan.files(paths)
-    results = [(path, convert_text(_text(path, plan.limits.max_file_bytes), path, target, release)) for path in files]
+    texts = [(path, read_text(path, plan.limits.max_file_bytes)) for path in files]
+    results = [(path, convert_text(text, path, target, release)) for path, text in texts]
     total = sum(result.objects for _, result in results)
     if settings.in_place:
         for path, result in results:
@@ -88,16 +89,16 @@ def run(settings: ConvertSettings, stream: TextIO | None = None) -> int:
     return 0
 
 
-def _text(path: str, max_bytes: int) -> str:
-    """The text of ``path``; an :class:`InputError` when it cannot be read whole as text."""
+def read_text(path: str, max_bytes: int, *, what: str = "converted") -> str:
+    """The text of ``path``; an :class:`InputError` (nothing ``what``) when it cannot be read whole as text."""
     source = sources.read(path, max_bytes=max_bytes)
     for issue in source.issues:
         if issue.kind == "too-large":
             raise InputError(
-                f"{source.name}: file is larger than {max_bytes} bytes (limits.maxFileBytes); nothing converted"
+                f"{source.name}: file is larger than {max_bytes} bytes (limits.maxFileBytes); nothing {what}"
             )
         hint = f"; {issue.hint}" if issue.hint else ""
-        raise InputError(f"{source.name}:{issue.line}:{issue.column}: {issue.message}{hint}; nothing converted")
+        raise InputError(f"{source.name}:{issue.line}:{issue.column}: {issue.message}{hint}; nothing {what}")
     return source.text
 
 
@@ -107,7 +108,7 @@ def convert_text(text: str, file: str, target: str, release: str | None = None) 
         return _convert_json(text, file, target, release)
     out: list[str] = []
     objects = 0
-    for start, chunk in _chunks(text):
+    for start, chunk in chunks(text):
         converted, count = _convert_chunk(chunk, file, start, target, release)
         out.append(converted)
         objects += count
@@ -119,7 +120,7 @@ def convert_text(text: str, file: str, target: str, release: str | None = None) 
 _MARKER = re.compile(r"^---[ \t]*(#.*)?$")
 
 
-def _chunks(text: str) -> Iterator[tuple[int, str]]:
+def chunks(text: str) -> Iterator[tuple[int, str]]:
     """(first line, text) of the parts of ``text`` between document markers (the markers included)."""
     lines = text.splitlines(keepends=True)
     start, current = 1, list[str]()
@@ -132,7 +133,7 @@ def _chunks(text: str) -> Iterator[tuple[int, str]]:
         yield start, "".join(current)
 
 
-def _yaml() -> YAML:
+def round_trip_yaml() -> YAML:
     yaml = YAML()
     yaml.preserve_quotes = True
     yaml.width = 4096  # never fold long lines that were not folded
@@ -142,7 +143,7 @@ def _yaml() -> YAML:
 def _convert_chunk(chunk: str, file: str, start: int, target: str, release: str | None) -> tuple[str, int]:
     if "resource.k8s.io/" not in chunk:
         return chunk, 0
-    yaml = _yaml()
+    yaml = round_trip_yaml()
     try:
         documents = list(yaml.load_all(chunk))
     except YAMLError as error:
@@ -153,6 +154,11 @@ def _convert_chunk(chunk: str, file: str, start: int, target: str, release: str 
     count = sum(_convert_value(document, file, start, target, release) for document in documents)
     if not count:
         return chunk, 0
+    return dump_like(yaml, documents, chunk), count
+
+
+def dump_like(yaml: YAML, documents: list[Any], chunk: str) -> str:
+    """``documents`` (read from ``chunk`` by ``yaml``) written back with the indentation and markers of ``chunk``."""
     _, indent, sequence_offset = load_yaml_guess_indent(chunk)
     indent = indent or 2
     sequence_offset = sequence_offset or 0
@@ -164,7 +170,7 @@ def _convert_chunk(chunk: str, file: str, start: int, target: str, release: str 
     text = stream.getvalue()
     if not chunk.endswith("\n"):
         text = text.rstrip("\n")
-    return text, count
+    return text
 
 
 def _convert_value(value: Any, file: str, start: int, target: str, release: str | None) -> int:
