@@ -1,0 +1,140 @@
+"""dralint migrate: device-plugin requests rewritten into claims, and the DeviceClasses that back them instead.
+
+The golden files say what the profiles' data make of each vendor's resources (the classes and
+selectors are the DRA drivers' own, cited in profiles/*.yaml); that the result is right for
+Kubernetes is tested by ``check`` (schema and API-server validation) and by the dry-run: the
+rewritten pods and the kept pods (through extendedResourceName) land where the device plugin's
+allocatable counts put them (worked out by hand in ``_DEVICE_PLUGIN_PLACEMENTS``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from dralint.cli import main
+from dralint.commands import migrate
+from dralint.errors import UsageError
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "migrate"
+VENDORS = ("nvidia", "amd", "intel")
+
+# nvidia/cluster.yaml: node-a advertises nvidia.com/gpu: 2, node-b nvidia.com/mig-1g.10gb: 2; the
+# three replicas of infer take one GPU each (the third finds none), the two notebooks one MIG each.
+_DEVICE_PLUGIN_PLACEMENTS = {
+    "ml/infer-0": "node-a",
+    "ml/infer-1": "node-a",
+    "ml/infer-2": None,
+    "ml/notebooks-0": "node-b",
+    "ml/notebooks-1": "node-b",
+}
+
+
+# Without the cluster, check says the driver's classes must exist there (DRA306, info): nothing else may show.
+_NO_INVENTORY = ("--ignore", "DRA306", "--fail-on", "info")
+
+
+def _run(*paths: Path, **options: object) -> tuple[int, str]:
+    out = io.StringIO()
+    settings = migrate.MigrateSettings(paths=tuple(str(p) for p in paths), no_config=True, **options)  # type: ignore[arg-type]
+    return migrate.run(settings, out), out.getvalue()
+
+
+@pytest.mark.parametrize("vendor", VENDORS)
+def test_migrate_rewrites_each_vendors_requests_into_claims(vendor: str) -> None:
+    code, text = _run(FIXTURES / vendor / "workloads.yaml")
+    assert (code, text) == (0, (FIXTURES / vendor / "migrated.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("vendor", VENDORS)
+def test_migrate_classes_prints_each_vendors_device_classes(vendor: str) -> None:
+    code, text = _run(FIXTURES / vendor / "workloads.yaml", mode="classes")
+    assert (code, text) == (0, (FIXTURES / vendor / "classes.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("vendor", VENDORS)
+def test_migrated_workloads_pass_check(vendor: str) -> None:
+    result = CliRunner().invoke(
+        main, ["check", str(FIXTURES / vendor / "migrated.yaml"), "--no-config", "--no-simulate", "-q", *_NO_INVENTORY]
+    )
+    assert (result.exit_code, result.output) == (0, "")
+
+
+@pytest.mark.parametrize("vendor", VENDORS)
+def test_migrate_classes_pass_check(vendor: str) -> None:
+    result = CliRunner().invoke(
+        main, ["check", str(FIXTURES / vendor / "classes.yaml"), "--no-config", "--no-simulate", "-q", *_NO_INVENTORY]
+    )
+    assert (result.exit_code, result.output) == (0, "")
+
+
+def _placements(*args: str) -> dict[str, str | None]:
+    result = CliRunner().invoke(main, ["simulate", *args, "--no-config", "-f", "json"])
+    assert result.exit_code in (0, 1), result.output
+    return {p["pod"]: p["node"] for p in json.loads(result.stdout)["placements"]}
+
+
+def test_rewritten_and_kept_workloads_land_where_the_device_plugin_put_them(tmp_path: Path) -> None:
+    cluster = str(FIXTURES / "nvidia" / "cluster.yaml")
+    rewritten = _placements(str(FIXTURES / "nvidia" / "migrated.yaml"), "-i", cluster)
+    assert rewritten == _DEVICE_PLUGIN_PLACEMENTS
+    # The other road: the workloads as they are, the cluster without the device plugin's resources
+    # and with the classes of --classes in place of the driver's gpu.nvidia.com.
+    text = (FIXTURES / "nvidia" / "cluster.yaml").read_text(encoding="utf-8")
+    text = text.replace(', nvidia.com/gpu: "2"', "").replace(', nvidia.com/mig-1g.10gb: "2"', "")
+    documents = [d for d in text.split("\n---\n") if "name: gpu.nvidia.com\nspec" not in d]
+    (tmp_path / "cluster.yaml").write_text("\n---\n".join(documents), encoding="utf-8")
+    classes = str(FIXTURES / "nvidia" / "classes.yaml")
+    kept = _placements(str(FIXTURES / "nvidia" / "workloads.yaml"), "-i", str(tmp_path / "cluster.yaml"), "-i", classes)
+    assert kept == _DEVICE_PLUGIN_PLACEMENTS
+
+
+def test_migrate_leaves_unmappable_requests_and_says_why(capsys: pytest.CaptureFixture[str]) -> None:
+    source = FIXTURES / "unmapped" / "workloads.yaml"
+    code, text = _run(source)
+    skipped = [line.replace(str(FIXTURES), "tests/fixtures/migrate") for line in capsys.readouterr().err.splitlines()]
+    assert skipped[-1] == "dralint: moved 0 containers in 0 files to claims from 0 ResourceClaimTemplates"
+    assert (code, text) == (1, source.read_text(encoding="utf-8"))
+    assert skipped[:-1] == (FIXTURES / "unmapped" / "skipped.txt").read_text(encoding="utf-8").splitlines()
+
+
+def test_migrate_classes_says_which_resources_no_class_can_back() -> None:
+    code, text = _run(FIXTURES / "unmapped" / "workloads.yaml", mode="classes")
+    assert (code, text) == (1, (FIXTURES / "unmapped" / "classes.yaml").read_text(encoding="utf-8"))
+
+
+def test_migrate_classes_notes_the_gate_off_by_default_before_1_36() -> None:
+    code, text = _run(FIXTURES / "intel" / "workloads.yaml", mode="classes", release="1.35")
+    first, rest = text.split("\n", 1)
+    assert first == (
+        "# Kubernetes 1.35 leaves the DRAExtendedResource feature gate off: the API server drops "
+        "extendedResourceName and the scheduler ignores it until DRAExtendedResource=true is set"
+    )
+    assert (code, rest) == (0, (FIXTURES / "intel" / "classes.yaml").read_text(encoding="utf-8"))
+
+
+def test_migrate_classes_refuses_a_release_without_extended_resource_name() -> None:
+    with pytest.raises(UsageError, match=r"^Kubernetes 1.33 has no extendedResourceName: .* from 1.34 on"):
+        _run(FIXTURES / "intel" / "workloads.yaml", mode="classes", release="1.33")
+
+
+def test_migrate_writes_templates_in_the_version_the_release_serves() -> None:
+    code, text = _run(FIXTURES / "intel" / "workloads.yaml", release="1.32")
+    assert code == 0
+    assert text.count("apiVersion: resource.k8s.io/v1beta1\n") == 2
+    assert "exactly:" not in text  # v1beta1 requests are flat
+    assert "        deviceClassName: gpu.intel.com\n" in text
+
+
+def test_migrate_in_place_rewrites_the_file_once(tmp_path: Path) -> None:
+    path = tmp_path / "workloads.yaml"
+    shutil.copy(FIXTURES / "nvidia" / "workloads.yaml", path)
+    assert _run(path, in_place=True) == (0, "")
+    assert path.read_text(encoding="utf-8") == (FIXTURES / "nvidia" / "migrated.yaml").read_text(encoding="utf-8")
+    assert _run(path, in_place=True) == (0, "")  # nothing left to move
+    assert path.read_text(encoding="utf-8") == (FIXTURES / "nvidia" / "migrated.yaml").read_text(encoding="utf-8")
