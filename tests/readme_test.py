@@ -38,7 +38,7 @@ from dralint import cli
 from testing.run import ROOT
 from tests.conftest import FIXTURES
 
-SECTIONS = ("Driver profiles", "Rules", "Configuration", "Suppressing findings", "CI and pre-commit")
+SECTIONS = ("From device plugins to DRA", "Driver profiles", "Rules", "Configuration", "Suppressing findings", "CI and pre-commit")
 _FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```$", re.MULTILINE | re.DOTALL)
 
 
@@ -127,6 +127,7 @@ def test_readme_section_examples_work(section: Section, tmp_path: Path) -> None:
     shutil.copytree(FIXTURES / "readme", scenario)
     (scenario / ".git").mkdir()
     shutil.copytree(ROOT / "rules" / "examples", scenario / "policies")
+    shutil.copytree(ROOT / "examples" / "migrate", scenario / "examples" / "migrate")
     bin_dir = _bin(tmp_path / "bin")
     for block in section.blocks:
         if "file" in block.options:

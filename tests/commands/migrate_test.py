@@ -20,11 +20,13 @@ from click.testing import CliRunner
 from dralint.cli import main
 from dralint.commands import migrate
 from dralint.errors import UsageError
+from tests.conftest import ROOT
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "migrate"
+EXAMPLE = ROOT / "examples" / "migrate"  # the README's worked example: NVIDIA's device plugin to its DRA driver
 VENDORS = ("nvidia", "amd", "intel")
 
-# nvidia/cluster.yaml: node-a advertises nvidia.com/gpu: 2, node-b nvidia.com/mig-1g.10gb: 2; the
+# examples/migrate/cluster.yaml: node-a advertises nvidia.com/gpu: 2, node-b nvidia.com/mig-1g.10gb: 2; the
 # three replicas of infer take one GPU each (the third finds none), the two notebooks one MIG each.
 _DEVICE_PLUGIN_PLACEMENTS = {
     "ml/infer-0": "node-a",
@@ -39,6 +41,10 @@ _DEVICE_PLUGIN_PLACEMENTS = {
 _NO_INVENTORY = ("--ignore", "DRA306", "--fail-on", "info")
 
 
+def _workloads(vendor: str) -> Path:
+    return EXAMPLE / "workloads.yaml" if vendor == "nvidia" else FIXTURES / vendor / "workloads.yaml"
+
+
 def _run(*paths: Path, **options: object) -> tuple[int, str]:
     out = io.StringIO()
     settings = migrate.MigrateSettings(paths=tuple(str(p) for p in paths), no_config=True, **options)  # type: ignore[arg-type]
@@ -47,13 +53,13 @@ def _run(*paths: Path, **options: object) -> tuple[int, str]:
 
 @pytest.mark.parametrize("vendor", VENDORS)
 def test_migrate_rewrites_each_vendors_requests_into_claims(vendor: str) -> None:
-    code, text = _run(FIXTURES / vendor / "workloads.yaml")
+    code, text = _run(_workloads(vendor))
     assert (code, text) == (0, (FIXTURES / vendor / "migrated.yaml").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("vendor", VENDORS)
 def test_migrate_classes_prints_each_vendors_device_classes(vendor: str) -> None:
-    code, text = _run(FIXTURES / vendor / "workloads.yaml", mode="classes")
+    code, text = _run(_workloads(vendor), mode="classes")
     assert (code, text) == (0, (FIXTURES / vendor / "classes.yaml").read_text(encoding="utf-8"))
 
 
@@ -80,17 +86,17 @@ def _placements(*args: str) -> dict[str, str | None]:
 
 
 def test_rewritten_and_kept_workloads_land_where_the_device_plugin_put_them(tmp_path: Path) -> None:
-    cluster = str(FIXTURES / "nvidia" / "cluster.yaml")
+    cluster = str(EXAMPLE / "cluster.yaml")
     rewritten = _placements(str(FIXTURES / "nvidia" / "migrated.yaml"), "-i", cluster)
     assert rewritten == _DEVICE_PLUGIN_PLACEMENTS
     # The other road: the workloads as they are, the cluster without the device plugin's resources
     # and with the classes of --classes in place of the driver's gpu.nvidia.com.
-    text = (FIXTURES / "nvidia" / "cluster.yaml").read_text(encoding="utf-8")
+    text = (EXAMPLE / "cluster.yaml").read_text(encoding="utf-8")
     text = text.replace(', nvidia.com/gpu: "2"', "").replace(', nvidia.com/mig-1g.10gb: "2"', "")
     documents = [d for d in text.split("\n---\n") if "name: gpu.nvidia.com\nspec" not in d]
     (tmp_path / "cluster.yaml").write_text("\n---\n".join(documents), encoding="utf-8")
     classes = str(FIXTURES / "nvidia" / "classes.yaml")
-    kept = _placements(str(FIXTURES / "nvidia" / "workloads.yaml"), "-i", str(tmp_path / "cluster.yaml"), "-i", classes)
+    kept = _placements(str(EXAMPLE / "workloads.yaml"), "-i", str(tmp_path / "cluster.yaml"), "-i", classes)
     assert kept == _DEVICE_PLUGIN_PLACEMENTS
 
 
@@ -133,7 +139,7 @@ def test_migrate_writes_templates_in_the_version_the_release_serves() -> None:
 
 def test_migrate_in_place_rewrites_the_file_once(tmp_path: Path) -> None:
     path = tmp_path / "workloads.yaml"
-    shutil.copy(FIXTURES / "nvidia" / "workloads.yaml", path)
+    shutil.copy(EXAMPLE / "workloads.yaml", path)
     assert _run(path, in_place=True) == (0, "")
     assert path.read_text(encoding="utf-8") == (FIXTURES / "nvidia" / "migrated.yaml").read_text(encoding="utf-8")
     assert _run(path, in_place=True) == (0, "")  # nothing left to move
