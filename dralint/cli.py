@@ -593,7 +593,17 @@ def convert(
     is_flag=True,
     help="Leave the workloads alone: print DeviceClasses (extendedResourceName) that back their resources with DRA.",
 )
+@click.option(
+    "--check",
+    "check_roads",
+    is_flag=True,
+    help="Dry-run the workloads today (device plugin), after the switch (extendedResourceName) and rewritten.",
+)
 @click.option("--in-place", "-w", is_flag=True, help="Rewrite the files instead of printing the result.")
+@click.option("--inventory", "-i", multiple=True, metavar="PATH", help="The cluster, for --check (repeatable).")
+@click.option(
+    "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output of --check."
+)
 @_release_option
 @click.option("--feature-gates", default=None, metavar="GATES", help="Feature gates: Name=true,Other=false.")
 @click.option("--profiles", multiple=True, metavar="PATH", help="Driver profiles of your own (repeatable).")
@@ -602,7 +612,10 @@ def convert(
 def migrate(
     paths: tuple[str, ...],
     classes: bool,
+    check_roads: bool,
     in_place: bool,
+    inventory: tuple[str, ...],
+    fmt: Any,
     release: str | None,
     feature_gates: str | None,
     profiles: tuple[str, ...],
@@ -618,9 +631,10 @@ def migrate(
     def go() -> int:
         settings = command.MigrateSettings(
             paths=paths,
-            mode="classes" if classes else "rewrite",
+            mode="check" if check_roads else "classes" if classes else "rewrite",
             in_place=in_place,
-            flags=_layer(release=release, feature_gates=feature_gates, inventory=(), profiles=profiles),
+            flags=_layer(release=release, feature_gates=feature_gates, inventory=inventory, profiles=profiles),
+            format=fmt,
             config=config,
             no_config=no_config,
         )

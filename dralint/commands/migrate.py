@@ -25,6 +25,7 @@ from typing import Any, Literal, TextIO
 
 from ruamel.yaml.error import YAMLError
 
+from dralint.commands import migrate_check
 from dralint.commands.convert import chunks, dump_like, read_text, round_trip_yaml
 from dralint.config.resolve import Layer
 from dralint.dataclass import dataclass
@@ -33,7 +34,7 @@ from dralint.migrate import classes, resolve, workloads
 from dralint.pipeline import run as pipeline
 from dralint.read import sources
 
-Mode = Literal["rewrite", "classes"]
+Mode = Literal["rewrite", "classes", "check"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,7 @@ class MigrateSettings:
     config: str | None = None
     no_config: bool = False
     release: str | None = None  # shortcut for programmatic callers (tests): as --kubernetes-version
+    format: Literal["text", "json"] = "text"  # of --check
 
     def request(self) -> pipeline.Request:
         return pipeline.Request(pipeline.with_shortcuts(self.flags, release=self.release), self.config, self.no_config)
@@ -58,6 +60,7 @@ class _State:
     version: str
     emitted: set[tuple[str | None, str]] = field(default_factory=set)
     skipped: list[str] = field(default_factory=list)
+    left: dict[str, list[str]] = field(default_factory=dict)  # workload ("Job ml/train") -> requests left, why
     containers: int = 0
     templates: int = 0
 
@@ -75,6 +78,12 @@ def run(settings: MigrateSettings, stream: TextIO | None = None) -> int:
     if settings.mode == "classes":
         return _classes(texts, lookup, plan.target, out)
     state = _State(lookup, workloads.claim_version(plan.target.release))
+    if settings.mode == "check":
+        if sources.STDIN in paths:
+            raise UsageError("--check reads the workloads three times: give them as files, not standard input")
+        return migrate_check.run(
+            settings, plan, [(p, _rewrite_text(t, p, state)[0]) for p, t in texts], state.left, out
+        )
     results = [(path, _rewrite_text(text, path, state)) for path, text in texts]
     if settings.in_place:
         for path, (text, changed) in results:
@@ -127,6 +136,9 @@ def _rewrite_chunk(chunk: str, file: str, start: int, state: _State) -> tuple[st
             wanted += [w for w in result.wanted if w not in wanted]
             containers += result.containers
             state.skipped += [f"{file}:{_line(obj, s.path, start)}: {workloads.describe(s)}" for s in result.skipped]
+            if result.skipped:
+                reasons = state.left.setdefault(_workload(obj), [])
+                reasons += [f"{s.resource} left as it is: {s.reason}" for s in result.skipped]
     if not containers:
         return chunk, []
     state.containers += containers
@@ -139,6 +151,12 @@ def _rewrite_chunk(chunk: str, file: str, start: int, state: _State) -> tuple[st
         state.templates += 1
         templates.append(_document(workloads.claim_template(want, state.version)))
     return dump_like(yaml, documents, chunk), templates
+
+
+def _workload(obj: Any) -> str:
+    """The workload's name as the dry-run writes it: ``Deployment ml/infer``."""
+    metadata = obj.get("metadata") if isinstance(obj.get("metadata"), MutableMapping) else {}
+    return f"{obj.get('kind')} {metadata.get('namespace') or 'default'}/{metadata.get('name')}"
 
 
 def _load(yaml: Any, chunk: str, file: str, start: int) -> list[Any]:

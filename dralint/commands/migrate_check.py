@@ -1,0 +1,131 @@
+"""``dralint migrate --check``: dry-run the workloads today, after the switch and after the rewrite, and compare.
+
+Three dry-runs of one inventory (see :mod:`dralint.migrate.roads`): the workloads as they are with
+``DRAExtendedResource`` off (the device plugin serves their resources through the nodes'
+``status.allocatable``), the same with the release and gates as configured (DeviceClasses with
+``extendedResourceName`` serve them), and the rewritten workloads (written to a temporary folder,
+read like the originals). Exit code 1 when a road places fewer pods of a workload than today.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, TextIO
+
+from dralint.api.versions import Target
+from dralint.cluster.inventory import NodeEntry
+from dralint.commands.simulate import SimulateSettings
+from dralint.dryrun.analysis import Analysis
+from dralint.errors import InputError
+from dralint.migrate import roads
+from dralint.migrate.classes import GATE
+from dralint.migrate.resolve import is_device_plugin_resource
+from dralint.pipeline import run as pipeline
+
+if TYPE_CHECKING:
+    from dralint.commands.migrate import MigrateSettings
+
+__all__ = ["run"]
+
+_TITLES = {"today": "today (device plugin)", "switch": "after the switch", "rewrite": "after the rewrite"}
+
+
+def run(
+    settings: MigrateSettings,
+    plan: pipeline.Plan,
+    rewritten: Sequence[tuple[str, str]],
+    left: Mapping[str, Sequence[str]],
+    out: TextIO,
+) -> int:
+    target = plan.target
+    base = SimulateSettings(
+        paths=settings.paths,
+        flags=settings.flags,
+        config=settings.config,
+        no_config=settings.no_config,
+        release=settings.release,
+    )
+    today = _dry_run(base, plan, device_plugins=True)
+    switch = _dry_run(base, plan, device_plugins=False)
+    with tempfile.TemporaryDirectory(prefix="dralint-migrate-") as folder:
+        paths = []
+        for number, (path, text) in enumerate(rewritten):
+            copy = os.path.join(folder, f"{number:04d}-{os.path.basename(path)}")
+            with open(copy, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            paths.append(copy)
+        after = _dry_run(replace(base, paths=tuple(paths)), plan, device_plugins=False)
+    found = roads.compare(today, switch, after, target, left)
+    if settings.format == "json":
+        _json(found, target.release, target.enabled(GATE), out)
+    else:
+        _text(found, target.release, target.enabled(GATE), out)
+    fewer = any(w.roads[r].placed < w.roads["today"].placed for w in found for r in ("switch", "rewrite"))
+    return 1 if fewer else 0
+
+
+def _dry_run(settings: SimulateSettings, plan: pipeline.Plan, *, device_plugins: bool) -> Analysis:
+    """The dry-run of ``settings``' paths with the device plugins (today) or without them (after either road).
+
+    Today no DeviceClass serves an extended resource: the gate is turned off in the plan itself,
+    since 1.37 locks it on (there the scheduler still takes a resource a node's device plugin
+    advertises before any class). After the switch the device plugins are gone: the nodes no
+    longer advertise their resources.
+    """
+    if device_plugins:
+        plan = replace(
+            plan, target=Target(plan.target.release, {**plan.target.gates, GATE: False}, plan.target.overrides)
+        )
+    ctx = pipeline.read(plan, plan.inputs(settings.paths), options=plan.options())
+    inventory = ctx.inventory
+    if not inventory.has_devices:
+        raise InputError(
+            "no inventory to dry-run against: give ResourceSlices or an Inventory document "
+            "(--inventory, or inventory: in .dralint.yaml)"
+        )
+    if not device_plugins:
+        inventory.nodes[:] = [_without_device_plugins(entry) for entry in inventory.nodes]
+    return pipeline.dry_run(ctx)
+
+
+def _without_device_plugins(entry: NodeEntry) -> NodeEntry:
+    allocatable = entry.node.allocatable
+    if allocatable is None:
+        return entry
+    kept = {name: value for name, value in allocatable.items() if not is_device_plugin_resource(name)}
+    return replace(entry, node=replace(entry.node, allocatable=kept))
+
+
+def _text(found: Sequence[roads.Workload], release: str, gate: bool, out: TextIO) -> None:
+    out.write(f"Kubernetes {release}, {GATE} {'on' if gate else 'off'}: pods placed\n")
+    header = ("WORKLOAD", "RESOURCES", "PODS", "TODAY", "SWITCH", "REWRITE")
+    rows = [(w.name, ",".join(w.resources), str(w.pods), *(str(w.roads[r].placed) for r in roads.ROADS)) for w in found]
+    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
+    for row in (header, *rows):
+        out.write("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() + "\n")
+    for workload in found:
+        for road in roads.ROADS:
+            for reason in workload.roads[road].reasons:
+                out.write(f"{workload.name}: {_TITLES[road]}: {reason}\n")
+    if not found:
+        out.write("no workload asks for a device-plugin resource\n")
+
+
+def _json(found: Sequence[roads.Workload], release: str, gate: bool, out: TextIO) -> None:
+    document: dict[str, Any] = {
+        "target": {"kubernetesVersion": release, "featureGates": {GATE: gate}},
+        "workloads": [
+            {
+                "workload": w.name,
+                "resources": list(w.resources),
+                "pods": w.pods,
+                **{r: {"placed": w.roads[r].placed, "reasons": list(w.roads[r].reasons)} for r in roads.ROADS},
+            }
+            for w in found
+        ],
+    }
+    out.write(json.dumps(document, indent=2) + "\n")
