@@ -25,6 +25,7 @@ from tests.conftest import ROOT
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "migrate"
 EXAMPLE = ROOT / "examples" / "migrate"  # the README's worked example: NVIDIA's device plugin to its DRA driver
 VENDORS = ("nvidia", "amd", "intel")
+ROADS = ("today", "switch", "rewrite")
 
 # examples/migrate/cluster.yaml: node-a advertises nvidia.com/gpu: 2, node-b nvidia.com/mig-1g.10gb: 2; the
 # three replicas of infer take one GPU each (the third finds none), the two notebooks one MIG each.
@@ -144,3 +145,71 @@ def test_migrate_in_place_rewrites_the_file_once(tmp_path: Path) -> None:
     assert path.read_text(encoding="utf-8") == (FIXTURES / "nvidia" / "migrated.yaml").read_text(encoding="utf-8")
     assert _run(path, in_place=True) == (0, "")  # nothing left to move
     assert path.read_text(encoding="utf-8") == (FIXTURES / "nvidia" / "migrated.yaml").read_text(encoding="utf-8")
+
+
+def _check(*args: str) -> tuple[int, dict[str, dict[str, int]], dict[str, list[str]]]:
+    """Exit code, placed pods per workload and road, and the reasons of the switch road per workload."""
+    result = CliRunner().invoke(main, ["migrate", "--check", "--no-config", "-f", "json", *args])
+    assert result.exit_code in (0, 1), result.output
+    found = json.loads(result.stdout)["workloads"]
+    placed = {w["workload"]: {"pods": w["pods"], **{r: w[r]["placed"] for r in ROADS}} for w in found}
+    return result.exit_code, placed, {w["workload"]: w["switch"]["reasons"] for w in found}
+
+
+def test_migrate_check_places_the_pods_on_each_road_as_the_device_plugin_did() -> None:
+    classes = str(FIXTURES / "nvidia" / "classes.yaml")
+    code, placed, _ = _check(str(EXAMPLE / "workloads.yaml"), "-i", str(EXAMPLE / "cluster.yaml"), "-i", classes)
+    # The device plugin's counts: two GPUs for three replicas, two MIG devices for two notebooks.
+    assert placed == {
+        "Deployment ml/infer": {"pods": 3, "today": 2, "switch": 2, "rewrite": 2},
+        "Job ml/notebooks": {"pods": 2, "today": 2, "switch": 2, "rewrite": 2},
+    }
+    assert code == 0
+
+
+def test_migrate_check_switch_needs_a_class_naming_the_resource() -> None:
+    code, placed, reasons = _check(str(EXAMPLE / "workloads.yaml"), "-i", str(EXAMPLE / "cluster.yaml"))
+    assert {w: (p["today"], p["switch"], p["rewrite"]) for w, p in placed.items()} == {
+        "Deployment ml/infer": (2, 0, 2),
+        "Job ml/notebooks": (2, 0, 2),
+    }
+    assert reasons["Job ml/notebooks"][0] == (
+        "no DeviceClass names nvidia.com/mig-1g.10gb in extendedResourceName "
+        "(dralint migrate --classes prints one; DRAExtendedResource)"
+    )
+    assert code == 1  # the switch places fewer pods than today
+
+
+@pytest.mark.parametrize(("gates", "switch"), [((), 0), (("--feature-gates", "DRAExtendedResource=true"), 2)])
+def test_migrate_check_switch_follows_the_gate_of_the_release(gates: tuple[str, ...], switch: int) -> None:
+    inventory = ("-i", str(EXAMPLE / "cluster.yaml"), "-i", str(FIXTURES / "nvidia" / "classes.yaml"))
+    _, placed, reasons = _check(str(EXAMPLE / "workloads.yaml"), *inventory, "--kubernetes-version", "1.35", *gates)
+    assert placed["Job ml/notebooks"] == {"pods": 2, "today": 2, "switch": switch, "rewrite": 2}
+    gate_off = reasons["Job ml/notebooks"][:1] == [
+        "Kubernetes 1.35 leaves the DRAExtendedResource feature gate off: the API server drops "
+        "extendedResourceName and the scheduler ignores it until DRAExtendedResource=true is set"
+    ]
+    assert gate_off == (switch == 0)
+
+
+def test_migrate_check_intel_workloads_on_each_road() -> None:
+    cluster = FIXTURES / "intel"
+    _, placed, _ = _check(
+        str(cluster / "workloads.yaml"), "-i", str(cluster / "cluster.yaml"), "-i", str(cluster / "classes.yaml")
+    )
+    # media-0 advertises two i915 and two xe GPUs: both replicas (one of each) fit on every road.
+    assert placed == {"StatefulSet default/transcode": {"pods": 2, "today": 2, "switch": 2, "rewrite": 2}}
+
+
+def test_migrate_check_text_lists_the_roads_per_workload() -> None:
+    result = CliRunner().invoke(
+        main,
+        ["migrate", "--check", "--no-config", str(EXAMPLE / "workloads.yaml"), "-i", str(EXAMPLE / "cluster.yaml")],
+    )
+    assert result.stdout.splitlines()[:4] == [
+        "Kubernetes 1.37, DRAExtendedResource on: pods placed",
+        "WORKLOAD             RESOURCES               PODS  TODAY  SWITCH  REWRITE",
+        "Deployment ml/infer  nvidia.com/gpu          3     2      0       2",
+        "Job ml/notebooks     nvidia.com/mig-1g.10gb  2     2      0       2",
+    ]
+    assert result.exit_code == 1
