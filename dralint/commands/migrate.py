@@ -23,10 +23,9 @@ from dataclasses import field
 from functools import cache
 from typing import Any, Literal, TextIO
 
-from ruamel.yaml.error import YAMLError
-
+from dralint.api.rewrite_text import chunks, round_trip, round_trip_yaml
 from dralint.commands import migrate_check
-from dralint.commands.convert import chunks, dump_like, read_text, round_trip_yaml
+from dralint.commands.convert import read_text
 from dralint.config.resolve import Layer
 from dralint.dataclass import dataclass
 from dralint.errors import InputError, UsageError
@@ -88,8 +87,9 @@ def run(settings: MigrateSettings, stream: TextIO | None = None) -> int:
     if settings.in_place:
         for path, (text, changed) in results:
             if changed:
-                with open(path, "w", encoding="utf-8", newline="") as handle:
-                    handle.write(text)
+                bom, encoding = sources.byte_order_mark(sources.read_bytes(path, 3))
+                with open(path, "wb") as handle:
+                    handle.write(bom + text.encode(encoding))
     else:
         for number, (_, (text, _)) in enumerate(results):
             if number and not text.startswith("---"):
@@ -126,22 +126,25 @@ def _rewrite_chunk(chunk: str, file: str, start: int, state: _State) -> tuple[st
     """The chunk rewritten (itself when nothing changed) and the documents of the templates it needs first."""
     if "resources" not in chunk:
         return chunk, []
-    yaml = round_trip_yaml()
-    documents = _load(yaml, chunk, file, start)
     wanted: list[workloads.Wanted] = []
-    containers = 0
-    for document in documents:
-        for obj in _objects(document):
-            result = workloads.rewrite_object(obj, state.resolve)
-            wanted += [w for w in result.wanted if w not in wanted]
-            containers += result.containers
-            state.skipped += [f"{file}:{_line(obj, s.path, start)}: {workloads.describe(s)}" for s in result.skipped]
-            if result.skipped:
-                reasons = state.left.setdefault(_workload(obj), [])
-                reasons += [f"{s.resource} left as it is: {s.reason}" for s in result.skipped]
-    if not containers:
-        return chunk, []
-    state.containers += containers
+
+    def edit(documents: list[Any]) -> bool:
+        containers = 0
+        for document in documents:
+            for obj in _objects(document):
+                result = workloads.rewrite_object(obj, state.resolve)
+                wanted.extend(w for w in result.wanted if w not in wanted)
+                containers += result.containers
+                state.skipped += [
+                    f"{file}:{_line(obj, s.path, start)}: {workloads.describe(s)}" for s in result.skipped
+                ]
+                if result.skipped:
+                    reasons = state.left.setdefault(_workload(obj), [])
+                    reasons += [f"{s.resource} left as it is: {s.reason}" for s in result.skipped]
+        state.containers += containers
+        return containers > 0
+
+    rewritten = round_trip(chunk, file, start, edit, what="migrated")
     templates = []
     for want in wanted:
         key = (want.namespace, want.name)
@@ -150,7 +153,7 @@ def _rewrite_chunk(chunk: str, file: str, start: int, state: _State) -> tuple[st
         state.emitted.add(key)
         state.templates += 1
         templates.append(_document(workloads.claim_template(want, state.version)))
-    return dump_like(yaml, documents, chunk), templates
+    return rewritten, templates
 
 
 def _workload(obj: Any) -> str:
@@ -159,14 +162,16 @@ def _workload(obj: Any) -> str:
     return f"{obj.get('kind')} {metadata.get('namespace') or 'default'}/{metadata.get('name')}"
 
 
-def _load(yaml: Any, chunk: str, file: str, start: int) -> list[Any]:
-    try:
-        return list(yaml.load_all(chunk))
-    except YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = start + mark.line if mark is not None else start
-        problem = getattr(error, "problem", None) or error
-        raise InputError(f"{file}:{line}: not valid YAML, nothing migrated: {problem}") from None
+def _load(chunk: str, file: str, start: int) -> list[Any]:
+    """The documents of ``chunk``, read (and left) as they are."""
+    found: list[Any] = []
+
+    def keep(documents: list[Any]) -> bool:
+        found.extend(documents)
+        return False
+
+    round_trip(chunk, file, start, keep, what="migrated")
+    return found
 
 
 def _objects(document: Any) -> list[MutableMapping[str, Any]]:
@@ -205,11 +210,10 @@ def _document(value: Any) -> str:
 def _classes(texts: list[tuple[str, str]], lookup: workloads.Resolve, target: Any, out: TextIO) -> int:
     """Print the DeviceClasses backing the resources the workloads of ``texts`` ask for."""
     names: set[str] = set()
-    yaml = round_trip_yaml()
     for path, text in texts:
         for start, chunk in chunks(text):
             if "resources" in chunk:
-                for document in _load(yaml, chunk, path, start):
+                for document in _load(chunk, path, start):
                     for obj in _objects(document):
                         names.update(workloads.requested(obj))
     version = classes.class_version(target)
