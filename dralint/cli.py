@@ -602,7 +602,7 @@ def convert(
 @click.option("--in-place", "-w", is_flag=True, help="Rewrite the files instead of printing the result.")
 @click.option("--inventory", "-i", multiple=True, metavar="PATH", help="The cluster, for --check (repeatable).")
 @click.option(
-    "--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output of --check."
+    "--format", "-f", "fmt", type=click.Choice(["text", "json", "html"]), default="text", help="Output of --check."
 )
 @_release_option
 @click.option("--feature-gates", default=None, metavar="GATES", help="Feature gates: Name=true,Other=false.")

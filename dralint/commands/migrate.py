@@ -26,6 +26,7 @@ from typing import Any, Literal, TextIO
 from dralint.api.rewrite_text import chunks, round_trip, round_trip_yaml
 from dralint.commands import migrate_check
 from dralint.commands.convert import read_text
+from dralint.commands.simulate import SimulateSettings
 from dralint.config.resolve import Layer
 from dralint.dataclass import dataclass
 from dralint.errors import InputError, UsageError
@@ -45,7 +46,7 @@ class MigrateSettings:
     config: str | None = None
     no_config: bool = False
     release: str | None = None  # shortcut for programmatic callers (tests): as --kubernetes-version
-    format: Literal["text", "json"] = "text"  # of --check
+    format: Literal["text", "json", "html"] = "text"  # of --check
 
     def request(self) -> pipeline.Request:
         return pipeline.Request(pipeline.with_shortcuts(self.flags, release=self.release), self.config, self.no_config)
@@ -80,9 +81,15 @@ def run(settings: MigrateSettings, stream: TextIO | None = None) -> int:
     if settings.mode == "check":
         if sources.STDIN in paths:
             raise UsageError("--check reads the workloads three times: give them as files, not standard input")
-        return migrate_check.run(
-            settings, plan, [(p, _rewrite_text(t, p, state)[0]) for p, t in texts], state.left, out
+        base = SimulateSettings(
+            paths=settings.paths,
+            flags=settings.flags,
+            config=settings.config,
+            no_config=settings.no_config,
+            release=settings.release,
         )
+        rewritten = [(p, _rewrite_text(t, p, state)[0]) for p, t in texts]
+        return migrate_check.run(base, plan, rewritten, state.left, settings.format, out)
     results = [(path, _rewrite_text(text, path, state)) for path, text in texts]
     if settings.in_place:
         for path, (text, changed) in results:

@@ -9,12 +9,11 @@ read like the originals). Exit code 1 when a road places fewer pods of a workloa
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TextIO
 
 from dralint.api.versions import Target
 from dralint.cluster.inventory import NodeEntry
@@ -25,30 +24,21 @@ from dralint.migrate import roads
 from dralint.migrate.classes import GATE
 from dralint.migrate.resolve import is_device_plugin_resource
 from dralint.pipeline import run as pipeline
-
-if TYPE_CHECKING:
-    from dralint.commands.migrate import MigrateSettings
+from dralint.report import migrate as report
 
 __all__ = ["run"]
 
-_TITLES = {"today": "today (device plugin)", "switch": "after the switch", "rewrite": "after the rewrite"}
-
 
 def run(
-    settings: MigrateSettings,
+    base: SimulateSettings,
     plan: pipeline.Plan,
     rewritten: Sequence[tuple[str, str]],
     left: Mapping[str, Sequence[str]],
+    fmt: str,
     out: TextIO,
 ) -> int:
+    """Dry-run ``base``'s paths on the three roads (``rewritten``: the files' texts rewritten) and render them."""
     target = plan.target
-    base = SimulateSettings(
-        paths=settings.paths,
-        flags=settings.flags,
-        config=settings.config,
-        no_config=settings.no_config,
-        release=settings.release,
-    )
     today = _dry_run(base, plan, device_plugins=True)
     switch = _dry_run(base, plan, device_plugins=False)
     with tempfile.TemporaryDirectory(prefix="dralint-migrate-") as folder:
@@ -60,10 +50,7 @@ def run(
             paths.append(copy)
         after = _dry_run(replace(base, paths=tuple(paths)), plan, device_plugins=False)
     found = roads.compare(today, switch, after, target, left)
-    if settings.format == "json":
-        _json(found, target.release, target.enabled(GATE), out)
-    else:
-        _text(found, target.release, target.enabled(GATE), out)
+    report.render(fmt, found, target.release, target.enabled(GATE), out)
     fewer = any(w.roads[r].placed < w.roads["today"].placed for w in found for r in ("switch", "rewrite"))
     return 1 if fewer else 0
 
@@ -98,34 +85,3 @@ def _without_device_plugins(entry: NodeEntry) -> NodeEntry:
         return entry
     kept = {name: value for name, value in allocatable.items() if not is_device_plugin_resource(name)}
     return replace(entry, node=replace(entry.node, allocatable=kept))
-
-
-def _text(found: Sequence[roads.Workload], release: str, gate: bool, out: TextIO) -> None:
-    out.write(f"Kubernetes {release}, {GATE} {'on' if gate else 'off'}: pods placed\n")
-    header = ("WORKLOAD", "RESOURCES", "PODS", "TODAY", "SWITCH", "REWRITE")
-    rows = [(w.name, ",".join(w.resources), str(w.pods), *(str(w.roads[r].placed) for r in roads.ROADS)) for w in found]
-    widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
-    for row in (header, *rows):
-        out.write("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() + "\n")
-    for workload in found:
-        for road in roads.ROADS:
-            for reason in workload.roads[road].reasons:
-                out.write(f"{workload.name}: {_TITLES[road]}: {reason}\n")
-    if not found:
-        out.write("no workload asks for a device-plugin resource\n")
-
-
-def _json(found: Sequence[roads.Workload], release: str, gate: bool, out: TextIO) -> None:
-    document: dict[str, Any] = {
-        "target": {"kubernetesVersion": release, "featureGates": {GATE: gate}},
-        "workloads": [
-            {
-                "workload": w.name,
-                "resources": list(w.resources),
-                "pods": w.pods,
-                **{r: {"placed": w.roads[r].placed, "reasons": list(w.roads[r].reasons)} for r in roads.ROADS},
-            }
-            for w in found
-        ],
-    }
-    out.write(json.dumps(document, indent=2) + "\n")

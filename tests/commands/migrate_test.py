@@ -213,3 +213,31 @@ def test_migrate_check_text_lists_the_roads_per_workload() -> None:
         "Job ml/notebooks     nvidia.com/mig-1g.10gb  2     2      0       2",
     ]
     assert result.exit_code == 1
+
+
+def test_migrate_check_html_marks_the_roads_that_place_fewer_pods() -> None:
+    result = CliRunner().invoke(
+        main,
+        [
+            "migrate",
+            "--check",
+            "--no-config",
+            "-f",
+            "html",
+            str(EXAMPLE / "workloads.yaml"),
+            "-i",
+            str(EXAMPLE / "cluster.yaml"),
+        ],
+    )
+    assert result.exit_code == 1
+    page = result.stdout
+    assert page.startswith("<!DOCTYPE html>")
+    row = page.split('<tr data-workload="Job ml/notebooks">', 1)[1].split("</tr>", 1)[0]
+    assert row == (
+        "<td>Job ml/notebooks</td><td>nvidia.com/mig-1g.10gb</td><td>2</td>"
+        '<td class="same">2</td><td class="fewer">0</td><td class="same">2</td>'
+    )
+    assert (
+        "<li><strong>Job ml/notebooks</strong>, after the switch: no DeviceClass names nvidia.com/mig-1g.10gb in "
+        "extendedResourceName (dralint migrate --classes prints one; DRAExtendedResource)</li>"
+    ) in page
