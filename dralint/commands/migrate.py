@@ -124,6 +124,9 @@ def _rewrite_text(text: str, file: str, state: _State) -> tuple[str, bool]:
         rewritten, templates = _rewrite_chunk(chunk, file, start, state)
         if templates and not rewritten.startswith("---"):
             rewritten = "---\n" + rewritten  # the templates end with no marker of their own
+        if "\r\n" in chunk:  # the file's line breaks for what is added
+            templates = [t.replace("\n", "\r\n") for t in templates]
+            rewritten = rewritten if rewritten.startswith("---\r\n") else rewritten.replace("---\n", "---\r\n", 1)
         out += [*templates, rewritten]
         changed = changed or rewritten is not chunk
     return "".join(out), changed

@@ -241,3 +241,12 @@ def test_migrate_check_html_marks_the_roads_that_place_fewer_pods() -> None:
         "<li><strong>Job ml/notebooks</strong>, after the switch: no DeviceClass names nvidia.com/mig-1g.10gb in "
         "extendedResourceName (dralint migrate --classes prints one; DRAExtendedResource)</li>"
     ) in page
+
+
+def test_migrate_in_place_keeps_crlf_line_breaks_in_what_it_adds(tmp_path: Path) -> None:
+    path = tmp_path / "workloads.yaml"
+    path.write_bytes((FIXTURES / "intel" / "workloads.yaml").read_bytes().replace(b"\n", b"\r\n"))
+    assert _run(path, in_place=True) == (0, "")
+    written = path.read_bytes()
+    expected = (FIXTURES / "intel" / "migrated.yaml").read_bytes().replace(b"\n", b"\r\n")
+    assert written == expected
