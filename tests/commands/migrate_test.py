@@ -250,3 +250,14 @@ def test_migrate_in_place_keeps_crlf_line_breaks_in_what_it_adds(tmp_path: Path)
     written = path.read_bytes()
     expected = (FIXTURES / "intel" / "migrated.yaml").read_bytes().replace(b"\n", b"\r\n")
     assert written == expected
+
+
+def test_migrate_check_amd_workloads_on_each_road(tmp_path: Path) -> None:
+    fixture = FIXTURES / "amd" / "roads"
+    _, classes = _run(fixture / "workloads.yaml", mode="classes")
+    (tmp_path / "classes.yaml").write_text(classes, encoding="utf-8")
+    _, placed, _ = _check(
+        str(fixture / "workloads.yaml"), "-i", str(fixture / "cluster.yaml"), "-i", str(tmp_path / "classes.yaml")
+    )
+    # mi300x-0 advertises amd.com/gpu: 2 for three replicas of one GPU each.
+    assert placed == {"Deployment serving/rocm-serve": {"pods": 3, "today": 2, "switch": 2, "rewrite": 2}}
