@@ -69,7 +69,7 @@ def _dry_run(settings: SimulateSettings, plan: pipeline.Plan, *, device_plugins:
         )
     ctx = pipeline.read(plan, plan.inputs(settings.paths), options=plan.options())
     inventory = ctx.inventory
-    if not inventory.has_devices:
+    if not inventory.has_inventory:
         raise InputError(
             "no inventory to dry-run against: give ResourceSlices or an Inventory document "
             "(--inventory, or inventory: in .dralint.yaml)"
