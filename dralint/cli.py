@@ -613,6 +613,63 @@ def convert(
     _run(lambda: command.run(settings))
 
 
+@main.command()
+@click.argument("paths", nargs=-1)
+@click.option(
+    "--classes",
+    is_flag=True,
+    help="Leave the workloads alone: print DeviceClasses (extendedResourceName) that back their resources with DRA.",
+)
+@click.option(
+    "--check",
+    "check_roads",
+    is_flag=True,
+    help="Dry-run the workloads today (device plugin), after the switch (extendedResourceName) and rewritten.",
+)
+@click.option("--in-place", "-w", is_flag=True, help="Rewrite the files instead of printing the result.")
+@click.option("--inventory", "-i", multiple=True, metavar="PATH", help="The cluster, for --check (repeatable).")
+@click.option(
+    "--format", "-f", "fmt", type=click.Choice(["text", "json", "html"]), default="text", help="Output of --check."
+)
+@_release_option
+@click.option("--feature-gates", default=None, metavar="GATES", help="Feature gates: Name=true,Other=false.")
+@click.option("--profiles", multiple=True, metavar="PATH", help="Driver profiles of your own (repeatable).")
+@_config_option
+@_no_config_option
+def migrate(
+    paths: tuple[str, ...],
+    classes: bool,
+    check_roads: bool,
+    in_place: bool,
+    inventory: tuple[str, ...],
+    fmt: Any,
+    release: str | None,
+    feature_gates: str | None,
+    profiles: tuple[str, ...],
+    config: str | None,
+    no_config: bool,
+) -> None:
+    """Move workloads that ask for device-plugin resources (nvidia.com/gpu: 1) to DRA: rewrite them into
+    claims from ResourceClaimTemplates, keeping comments and key order, or (--classes) print the
+    DeviceClasses that let DRA serve the resources as they are. The driver profiles say which
+    devices each resource stands for."""
+    from dralint.commands import migrate as command
+
+    def go() -> int:
+        settings = command.MigrateSettings(
+            paths=paths,
+            mode="check" if check_roads else "classes" if classes else "rewrite",
+            in_place=in_place,
+            flags=_layer(release=release, feature_gates=feature_gates, inventory=inventory, profiles=profiles),
+            format=fmt,
+            config=config,
+            no_config=no_config,
+        )
+        return command.run(settings)
+
+    _run(go)
+
+
 @main.group()
 def inventory() -> None:
     """Work with compact Inventory documents (dralint.io/v1alpha1)."""
