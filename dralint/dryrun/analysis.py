@@ -291,6 +291,7 @@ def analyse(
             strategy=strategy,
             reserved_for=reserved_for,
             placed=placed,
+            skip=cluster.screen([entry.node for entry in inventory.nodes]).skip,
         )
         if inventory.has_devices
         else Simulation()
