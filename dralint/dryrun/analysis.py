@@ -70,6 +70,7 @@ class Analysis:  # not slotted: it caches lazily computed properties
     _capacity_demands: dict[tuple[str, str], demand.CapacityDemand] = field(default_factory=dict)
     # (claims' shape, id of the candidates) -> (the candidates, whether the claims fit one of them when empty)
     _fits_empty: dict[tuple[object, int], tuple[tuple[str, ...], bool]] = field(default_factory=dict)
+    _selector_details: why.SelectorDetails = field(default_factory=dict)
 
     @cached_property
     def nodes_by_name(self) -> dict[str, model.Node]:
@@ -212,7 +213,9 @@ class Analysis:  # not slotted: it caches lazily computed properties
                 names.update(part.spec.device_class_name for part in request.parts())
         devices = {name: self.class_devices(name) for name in sorted(names) if name}
         classes = {name: entry.device_class for name, entry in self.inventory.classes.items()}
-        return why.summarise(explanations, claims, devices, self.vocabulary, classes, self.every_device)
+        return why.summarise(
+            explanations, claims, devices, self.vocabulary, classes, self.every_device, self._selector_details
+        )
 
     @cached_property
     def every_device(self) -> list[tuple[str, model.Device]]:

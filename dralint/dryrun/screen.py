@@ -24,11 +24,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
+from dralint.allocator import Allocator
 from dralint.allocator.capacity import Amount, Demand, demand_fits, requested_amounts
-from dralint.allocator.devices import NANO, DeviceInfo
+from dralint.allocator.devices import NANO, DeviceInfo, DeviceRegistry
 from dralint.allocator.selection import SelectorCache, selectors_match
 from dralint.allocator.taints import untolerated_taint
-from dralint.allocator.types import AllocatorError, Features
+from dralint.allocator.types import AllocatedState, AllocatorError, Features
 from dralint.api import model
 from dralint.dataclass import dataclass
 
@@ -39,6 +40,10 @@ PoolState = tuple[frozenset[str], frozenset[str], frozenset[tuple[str, frozenset
 # the request that may pick it, what the entry asks of its capacity (None: capacity is not checked).
 Candidate = tuple[int, str, tuple[Demand | None, ...]]
 DOUBT = None  # the node is left to the allocator
+PoolKey = tuple[str, str]  # (driver, pool name)
+# A node's view, for the first node of a static shape: its pools, their slices, and the node.
+View = tuple[Sequence[PoolKey], Sequence[model.ResourceSlice], model.Node]
+_UNKNOWN = object()
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +152,7 @@ def _no_owner() -> tuple[str, str | None]:
     return "", None  # the error's message is never shown: a doubt is all it says here
 
 
-def alive(
+def _any_free(
     found: Sequence[Candidate], states: Sequence[PoolState], consumed: Callable[[int], Mapping[str, Mapping[str, int]]]
 ) -> bool:
     """Whether one of ``found`` is free enough to be picked, given the states of the view's pools
@@ -171,6 +176,84 @@ def nano_totals(state: PoolState) -> dict[str, dict[str, int]]:
         device: {name: -((-total.numerator * NANO) // total.denominator) for name, total in totals}
         for device, totals in state[2]
     }
+
+
+def view_devices(
+    features: Features, classes: Mapping[str, model.DeviceClass], cache: SelectorCache, view: View
+) -> list[tuple[int, DeviceInfo]] | None:
+    """The devices the search tries on the node of ``view`` (those of its complete pools, as the
+    allocator gathers them), with the position of their pool in the view; ``DOUBT`` when a pool is
+    invalid (a search that finds nothing there ends with an error) or the pools cannot be gathered."""
+    keys, slices, node = view
+    try:
+        pools = Allocator(features, AllocatedState(), classes, slices, selector_cache=cache).pools(node)
+    except AllocatorError:
+        return DOUBT
+    registry = DeviceRegistry(AllocatedState(), cache.keys)
+    position = {key: n for n, key in enumerate(keys)}
+    found: list[tuple[int, DeviceInfo]] = []
+    for pool in pools:
+        if pool.invalid:
+            return DOUBT
+        if not pool.incomplete:
+            found.extend((position[pool.id], device) for device in pool.candidates(registry))
+    return found
+
+
+class Screening:
+    """What the screen learns about one cluster, kept for the whole dry-run: the first request of
+    each claims shape; per first request and static node shape, the devices it may pick; per first
+    request and node shape (dryrun.shapes: the static shape, then the state of each pool), whether
+    one of them is free."""
+
+    def __init__(self, features: Features, classes: Mapping[str, model.DeviceClass], cache: SelectorCache) -> None:
+        self.features = features
+        self.classes = classes
+        self.cache = cache
+        self._firsts: dict[object, FirstRequest | None] = {}
+        self._devices: dict[int, list[tuple[int, DeviceInfo]] | None] = {}
+        self._found: dict[tuple[object, int], list[Candidate] | None] = {}
+        self._alive: dict[tuple[object, tuple[int, ...]], bool] = {}
+        self._consumed: dict[int, dict[str, dict[str, int]]] = {}
+
+    def first_request(self, claims_shape: object, claims: Sequence[model.ResourceClaim]) -> FirstRequest | None:
+        """:func:`first_request`, once per claims shape."""
+        known = self._firsts.get(claims_shape, _UNKNOWN)
+        if known is _UNKNOWN:
+            known = self._firsts[claims_shape] = first_request(claims, self.classes)
+        return known  # type: ignore[return-value]
+
+    def dead(
+        self, first: FirstRequest, shape: tuple[int, ...], states: Sequence[PoolState], view: Callable[[], View]
+    ) -> bool:
+        """Whether a node of ``shape`` (pool states by id in ``states``) has no device ``first`` may pick;
+        ``view`` gives the node's view, needed for the first node of a static shape."""
+        key = (first.key, shape)
+        alive = self._alive.get(key)
+        if alive is None:
+            static = shape[0]
+            if (first.key, static) in self._found:
+                found = self._found[first.key, static]
+            else:
+                if static not in self._devices:
+                    self._devices[static] = view_devices(self.features, self.classes, self.cache, view())
+                devices = self._devices[static]
+                found = self._found[first.key, static] = (
+                    candidates(first, devices, self.features, self.cache) if devices is not None else DOUBT
+                )
+            if found is None:
+                alive = True
+            else:
+                pools = [states[state] for state in shape[1:]]
+                alive = _any_free(found, pools, lambda pool: self._consumed_of(shape[1 + pool], states))
+            self._alive[key] = alive
+        return not alive
+
+    def _consumed_of(self, state: int, states: Sequence[PoolState]) -> dict[str, dict[str, int]]:
+        known = self._consumed.get(state)
+        if known is None:
+            known = self._consumed[state] = nano_totals(states[state])
+        return known
 
 
 class NextLive:

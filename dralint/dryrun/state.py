@@ -9,7 +9,6 @@ same; the cost of an attempt no longer grows with the size of the cluster.
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -22,16 +21,15 @@ from dralint.allocator import (
     Features,
     SearchBudgetExhausted,
 )
-from dralint.allocator.devices import DeviceInfo, DeviceRegistry
 from dralint.allocator.prepare import allocated_state
 from dralint.allocator.requests import claim_ref
 from dralint.allocator.selection import SelectorCache
-from dralint.allocator.types import AllocatedState
 from dralint.api import model
 from dralint.cel import Environment
 from dralint.dataclass import dataclass
 from dralint.dryrun import screen, shapes
 from dralint.dryrun.placement import Attempt, ClaimContents
+from dralint.dryrun.skip import Ledger, Skipper
 
 PoolKey = tuple[str, str]  # (driver, pool name)
 ClaimsShape = tuple[tuple[str, str], ...]  # see Cluster.claims_shape
@@ -82,6 +80,7 @@ class Cluster:
         self.budget = budget
         self._version = 0  # bumped by every add(): searches before and after differ
         self._gave_up: dict[tuple[object, ...], Attempt] = {}
+        # by node shape and claims shape, or for explanations that name a pool by node, version and claims shape
         self._explained: dict[tuple[object, ...], tuple[tuple[str, ...], Explanation]] = {}
         self._contents = ClaimContents()
         self._pools: dict[PoolKey, list[model.ResourceSlice]] = {}
@@ -114,31 +113,19 @@ class Cluster:
         self._state_ids: dict[object, int] = {}  # pool states, interned
         self._unsatisfiable: dict[tuple[object, ...], int] = {}
         self._states: list[screen.PoolState] = []  # pool states by interned id
-        # What dryrun.screen needs: per claims shape its first request and whether the claims
-        # passed the allocator's validation once (nothing is skipped before); per static shape the
-        # devices the search tries; per first request and static shape those it may pick; per
-        # first request and node shape whether one of them is free.
-        self._firsts: dict[ClaimsShape, screen.FirstRequest | None] = {}
+        # What dryrun.screen learns, and the claims shapes whose claims passed the allocator's
+        # validation once (before that, no node is judged without the allocator).
+        self._screening = screen.Screening(features, classes, self._selectors)
         self._validated: set[ClaimsShape] = set()
-        self._devices: dict[int, list[tuple[int, DeviceInfo]] | None] = {}
-        self._found: dict[tuple[object, int], list[screen.Candidate] | None] = {}
-        self._alive: dict[tuple[object, tuple[int, ...]], bool] = {}
-        self._consumed: dict[int, dict[str, dict[str, int]]] = {}
-        # The searches of this version that ended without a result, per claims shape: node by node
-        # (also in _gave_up) and in ranges of candidates a Screen skipped. A search repeated at the
-        # same version costs nothing, as before.
-        self._charged: dict[ClaimsShape, list[str]] = {}
-        self._ranges: dict[ClaimsShape, list[tuple[Sequence[int], int, int]]] = {}
-        self._screen: Screen | None = None
+        # The searches of this version that ended without a result, also those a Skipper passed over.
+        self.ledger = Ledger()
 
     def add(self, allocations: Iterable[model.AllocationResult]) -> None:
         """Record allocations: their devices, shares and capacity are taken from now on."""
         self._version += 1
         # What was learnt at the previous version is never looked up again (the version is in the keys)
         self._gave_up.clear()
-        self._explained.clear()
-        self._charged.clear()
-        self._ranges.clear()
+        self.ledger.clear()
         for allocation in allocations:
             for result in allocation.results:
                 key = (result.driver, result.pool)
@@ -158,8 +145,7 @@ class Cluster:
         known = self._gave_up.get(key)
         if known is not None:
             return known
-        ranges = self._ranges.get(claims_shape)
-        if ranges is not None and self._screen is not None and self._screen.covered(node.name, ranges):
+        if self.ledger.covered(claims_shape, node.name):
             return _NOTHING
         steps = budget.per_attempt
         if budget.total is not None:
@@ -210,7 +196,7 @@ class Cluster:
     def _give_up(self, key: tuple[str, int, ClaimsShape], attempt: Attempt) -> Attempt:
         """Remember, for this version, a search that ended without a result."""
         self._gave_up[key] = attempt
-        self._charged.setdefault(key[2], []).append(key[0])
+        self.ledger.note(key[2], key[0])
         return attempt
 
     def first_request(
@@ -221,83 +207,40 @@ class Cluster:
         screen cannot judge it."""
         if claims_shape not in self._validated:
             return None
-        known = self._firsts.get(claims_shape, _UNKNOWN)
-        if known is _UNKNOWN:
-            known = self._firsts[claims_shape] = screen.first_request(claims, self.classes)
-        return known  # type: ignore[return-value]
+        return self._screening.first_request(claims_shape, claims)
 
     def dead(self, first: screen.FirstRequest, node: model.Node) -> bool:
         """Whether the search on ``node`` certainly picks no device for ``first``, as allocated now."""
         shape = self._shape_of(node)  # (not _node_shape: the tests that do without node shapes replace it)
-        key = (first.key, shape)
-        alive = self._alive.get(key)
-        if alive is None:
-            found = self._found.get((first.key, shape[0]), _UNKNOWN)
-            if found is _UNKNOWN:
-                devices = self._view_devices(shape[0], node)
-                found = self._found[first.key, shape[0]] = (
-                    screen.candidates(first, devices, self.features, self._selectors) if devices is not None else None
-                )
-            if found is None:
-                alive = True
-            else:
-                states = [self._states[state] for state in shape[1:]]
-                alive = screen.alive(found, states, lambda pool: self._consumed_of(shape[1 + pool]))  # type: ignore[arg-type]
-            self._alive[key] = alive
-        return not alive
+        view = self._view_of(node.name)
+        return self._screening.dead(first, shape, self._states, lambda: (*view, node))
 
-    def _view_devices(self, static: int, node: model.Node) -> list[tuple[int, DeviceInfo]] | None:
-        """The devices the search tries on nodes of static shape ``static`` (``node`` is one), with the
-        position of their pool in the view; ``None`` when a pool is invalid (the search would fail
-        with an error) or the node cannot be told."""
-        if static in self._devices:
-            return self._devices[static]
-        keys, slices = self._view_of(node.name)
-        found: list[tuple[int, DeviceInfo]] | None = []
-        try:
-            pools = Allocator(
-                self.features, AllocatedState(), self.classes, slices, selector_cache=self._selectors
-            ).pools(node)
-        except AllocatorError:
-            pools, found = [], None
-        registry = DeviceRegistry(AllocatedState(), self._selectors.keys)
-        position = {key: n for n, key in enumerate(keys)}
-        for pool in pools:
-            if pool.invalid:
-                found = None
-            elif found is not None and not pool.incomplete:
-                found.extend((position[pool.id], device) for device in pool.candidates(registry))
-        self._devices[static] = found
-        return found
-
-    def _consumed_of(self, state: int) -> dict[str, dict[str, int]]:
-        known = self._consumed.get(state)
-        if known is None:
-            known = self._consumed[state] = screen.nano_totals(self._states[state])
-        return known
-
-    def screen(self, nodes: Sequence[model.Node]) -> Screen:
+    def screen(self, nodes: Sequence[model.Node]) -> Skipper:
         """What the dry-run's placement loop skips nodes with, for a run over ``nodes`` (in that order)."""
-        self._screen = Screen(self, nodes)
-        return self._screen
+        self.ledger.index = {node.name: i for i, node in enumerate(nodes)}
+        return Skipper(self, nodes)
 
     def explain(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Explanation:
         """Why ``claims`` do not fit on ``node``, per request (see :mod:`dralint.allocator.explain`).
 
         Claims of the same shape (the same specs in the same namespaces) get the same explanation
-        with their own names, so the pods of many workloads of one template are explained once.
+        with their own names, so the pods of many workloads of one template are explained once;
+        and so do nodes of the same shape (dryrun.shapes), unless the explanation names a pool.
         """
-        key = (node.name, self._version, self.claims_shape(claims))
-        known = self._explained.get(key)
+        claims_shape = self.claims_shape(claims)
+        shaped = (self._shape_of(node), claims_shape)
+        named = (node.name, self._version, claims_shape)
+        known = self._explained.get(shaped) or self._explained.get(named)
         if known is not None:
             before, explanation = known
             names = {old: claim_ref(claim) for old, claim in zip(before, claims, strict=True)}
             requests = tuple(dataclasses.replace(r, claim=names[r.claim]) for r in explanation.requests)
-            return dataclasses.replace(explanation, requests=requests)
+            return dataclasses.replace(explanation, node=node.name, requests=requests)
         explanation = self._allocator(node, self.budget.per_attempt).explain(node, claims)
         refs = tuple(claim_ref(claim) for claim in claims)
         if len(set(refs)) == len(refs) and all(r.error is None for r in explanation.requests):
-            self._explained[key] = (refs, explanation)  # errors name the claim: not reusable
+            # (errors name the claim and device: not reusable)
+            self._explained[named if explanation.pools else shaped] = (refs, explanation)
         return explanation
 
     def _allocator(self, node: model.Node, budget: int) -> Allocator:
@@ -362,80 +305,3 @@ def _intern(ids: dict[object, int], value: object) -> int:
     if found is None:
         found = ids[value] = len(ids)
     return found
-
-
-_UNKNOWN = object()
-
-
-class Screen:
-    """Skips, in the dry-run's placement loop, the candidate nodes where a pod's search would end at
-    its first request (see :mod:`dralint.dryrun.screen`), charging the budget what those searches
-    cost, so that the steps counted and where the budget runs out stay the same."""
-
-    def __init__(self, cluster: Cluster, nodes: Sequence[model.Node]) -> None:
-        self.cluster = cluster
-        self.nodes = nodes
-        self.index = {node.name: i for i, node in enumerate(nodes)}
-        self._next: dict[object, screen.NextLive] = {}
-
-    def skip(self, claims: Sequence[model.ResourceClaim], candidates: Sequence[int], position: int) -> int:
-        """The first position of ``candidates`` from ``position`` on whose node the allocator must be
-        asked about ``claims`` (``len(candidates)`` when none); the nodes before it are charged.
-
-        Only where the charges are exactly those of trying each node: none of these nodes was tried
-        with claims of this shape since the last allocation (a search repeated so costs nothing), and
-        the budget left holds them all (else the node where it runs out is returned)."""
-        cluster = self.cluster
-        claims_shape = cluster.claims_shape(claims)
-        first = cluster.first_request(claims_shape, claims)
-        if first is None or not self._unvisited(claims_shape, candidates, position):
-            return position
-        budget = cluster.budget
-        if first.steps > budget.per_attempt:
-            return position
-        room = len(candidates)
-        if budget.total is not None:
-            room = max(0, budget.total - budget.used) // first.steps
-        next_live = self._next.get(first.key)
-        if next_live is None:
-            nodes = self.nodes
-            next_live = self._next[first.key] = screen.NextLive(len(nodes), lambda i: not cluster.dead(first, nodes[i]))
-        count = len(candidates)
-        end = position
-        while end < count:
-            live = next_live.find(candidates[end])
-            end = bisect.bisect_left(candidates, live, end)
-            if end == count or candidates[end] == live:
-                break
-        end = min(end, position + room)
-        if end > position:
-            budget.used += (end - position) * first.steps
-            cluster._ranges.setdefault(claims_shape, []).append((candidates, position, end))
-        return end
-
-    def _unvisited(self, claims_shape: ClaimsShape, candidates: Sequence[int], position: int) -> bool:
-        """Whether no node of ``candidates`` from ``position`` on was tried with claims of this shape since the
-        last allocation."""
-        cluster = self.cluster
-        for other, _, end in cluster._ranges.get(claims_shape, ()):
-            if other is not candidates or end > position:
-                return False
-        for name in cluster._charged.get(claims_shape, ()):
-            index = self.index.get(name)
-            if index is None:
-                return False
-            at = bisect.bisect_left(candidates, index)
-            if at >= position and at < len(candidates) and candidates[at] == index:
-                return False
-        return True
-
-    def covered(self, name: str, ranges: Sequence[tuple[Sequence[int], int, int]]) -> bool:
-        """Whether node ``name`` lies in one of the ranges of candidates skipped at this version."""
-        index = self.index.get(name)
-        if index is None:
-            return False
-        for candidates, start, end in ranges:
-            at = bisect.bisect_left(candidates, index, start, end)
-            if at < end and candidates[at] == index:
-                return True
-        return False
