@@ -232,7 +232,8 @@ class Analysis:  # not slotted: it caches lazily computed properties
         known = self._fits_empty.get(key)
         if known is None or known[0] is not first.candidates:
             nodes = [self.nodes_by_name[name] for name in first.candidates]
-            fits = any(self.base.attempt(node, claims).results is not None for node in nodes)
+            # (once the dry-run's budget is spent, every attempt is refused: no need to ask each node)
+            fits = not self.base.budget.spent and any(self.base.attempt(n, claims).results is not None for n in nodes)
             known = self._fits_empty[key] = (first.candidates, fits)
         fits_empty = known[1]
         cluster = self.cluster if fits_empty else self.base

@@ -49,9 +49,20 @@ class SearchBudget:
     per_attempt: int = DEFAULT_SEARCH_BUDGET
     total: int | None = None
     used: int = 0
+    stopped: Attempt | None = None  # what every attempt gets once ``total`` is spent (made once: thousands follow)
 
-    def exhausted(self) -> AllocatorError:
-        return AllocatorError(f"dry-run budget exhausted after {self.total} search steps", cause=Cause.DRY_RUN_BUDGET)
+    @property
+    def spent(self) -> bool:
+        return self.total is not None and self.used >= self.total
+
+    def stop(self) -> Attempt:
+        """The attempt of a search the whole dry-run's budget stops."""
+        if self.stopped is None:
+            error = AllocatorError(
+                f"dry-run budget exhausted after {self.total} search steps", cause=Cause.DRY_RUN_BUDGET
+            )
+            self.stopped = Attempt(None, error)
+        return self.stopped
 
 
 class Cluster:
@@ -83,6 +94,7 @@ class Cluster:
         # by node shape and claims shape, or for explanations that name a pool by node, version and claims shape
         self._explained: dict[tuple[object, ...], tuple[tuple[str, ...], Explanation]] = {}
         self._contents = ClaimContents()
+        self._last_claims: tuple[Sequence[model.ResourceClaim], ClaimsShape] | None = None
         self._pools: dict[PoolKey, list[model.ResourceSlice]] = {}
         self._order = {id(s): i for i, s in enumerate(self.slices)}
         local: dict[str, list[PoolKey]] = {}
@@ -150,7 +162,7 @@ class Cluster:
         steps = budget.per_attempt
         if budget.total is not None:
             if budget.used >= budget.total:
-                return Attempt(None, budget.exhausted())
+                return budget.stop()
             steps = min(steps, budget.total - budget.used)
         # A node where the search certainly picks nothing for the first request (dryrun.screen):
         # the search would end after as many steps, with no result.
@@ -173,7 +185,7 @@ class Cluster:
         except SearchBudgetExhausted as error:
             self._validated.add(claims_shape)
             if steps < budget.per_attempt:
-                return Attempt(None, budget.exhausted())
+                return budget.stop()
             return self._give_up(key, Attempt(None, error))
         except AllocatorError as error:
             if error.cause not in _CLAIM_ERRORS:
@@ -284,10 +296,17 @@ class Cluster:
             states.append(state)
         return tuple(states)
 
-    def claims_shape(self, claims: Sequence[model.ResourceClaim]) -> tuple[tuple[str, str], ...]:
+    def claims_shape(self, claims: Sequence[model.ResourceClaim]) -> ClaimsShape:
         """What an attempt's outcome depends on besides the node and the allocations: the claims'
-        content and namespaces (the claims of many workloads often ask for the same)."""
-        return tuple((self._contents(c.spec), c.meta.namespace) for c in claims)
+        content and namespaces (the claims of many workloads often ask for the same).
+
+        Callers try one list of claims on node after node: the last list's shape is kept."""
+        last = self._last_claims
+        if last is not None and last[0] is claims:
+            return last[1]
+        shape = tuple((self._contents(c.spec), c.meta.namespace) for c in claims)
+        self._last_claims = (claims, shape)
+        return shape
 
     def _view_of(self, node_name: str) -> tuple[list[PoolKey], list[model.ResourceSlice]]:
         view = self._view.get(node_name)
