@@ -21,7 +21,7 @@ from dralint.cluster.inventory import Inventory
 from dralint.dataclass import dataclass
 from dralint.diagnose import demand, hints, why
 from dralint.dryrun.filters import PlacedPods
-from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Strategy, simulate
+from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Skip, Strategy, simulate
 from dralint.dryrun.shapes import SliceContents
 from dralint.dryrun.state import Cluster, SearchBudget
 from dralint.dryrun.utilisation import PoolUtilisation, utilisation
@@ -71,6 +71,7 @@ class Analysis:  # not slotted: it caches lazily computed properties
     # (claims' shape, id of the candidates) -> (the candidates, whether the claims fit one of them when empty)
     _fits_empty: dict[tuple[object, int], tuple[tuple[str, ...], bool]] = field(default_factory=dict)
     _selector_details: why.SelectorDetails = field(default_factory=dict)
+    _candidate_indexes: dict[int, tuple[tuple[str, ...], list[int]]] = field(default_factory=dict)
 
     @cached_property
     def nodes_by_name(self) -> dict[str, model.Node]:
@@ -222,6 +223,37 @@ class Analysis:  # not slotted: it caches lazily computed properties
         """(driver, device) of every inventory device: gathered once, not once per failing workload."""
         return [(e.slice.driver, d) for e in self.inventory.slices for d in e.slice.devices]
 
+    def _fits_base(self, claims: Sequence[model.ResourceClaim], candidates: tuple[str, ...]) -> bool:
+        """Whether ``claims`` fit one of ``candidates`` (node names) with only the inventory's allocations:
+        the nodes tried in order, those where the search would end at once passed over as in the dry-run."""
+        nodes = self.inventory.nodes
+        indexes = self._indexes(candidates)
+        position = 0
+        while position < len(indexes):
+            if self.base.budget.spent:
+                return False  # every attempt from now on is refused
+            position = self._base_skip(claims, indexes, position)
+            if position < len(indexes) and self.base.attempt(nodes[indexes[position]].node, claims).results is not None:
+                return True
+            position += 1
+        return False
+
+    def _indexes(self, names: tuple[str, ...]) -> list[int]:
+        """The inventory positions of the nodes ``names`` (the unplaced pods of a shape share the tuple)."""
+        known = self._candidate_indexes.get(id(names))
+        if known is None or known[0] is not names:
+            order = self._node_order
+            known = self._candidate_indexes[id(names)] = (names, [order[name] for name in names])
+        return known[1]
+
+    @cached_property
+    def _node_order(self) -> dict[str, int]:
+        return {entry.node.name: i for i, entry in enumerate(self.inventory.nodes)}
+
+    @cached_property
+    def _base_skip(self) -> Skip:
+        return self.base.screen([entry.node for entry in self.inventory.nodes]).skip
+
     def _failure(self, group: list[Placement]) -> Failure:
         first = group[0]
         claims = [use.claim for use in first.attempted if use.claim is not None]
@@ -231,10 +263,7 @@ class Analysis:  # not slotted: it caches lazily computed properties
         key = (self.base.claims_shape(claims), id(first.candidates))
         known = self._fits_empty.get(key)
         if known is None or known[0] is not first.candidates:
-            nodes = [self.nodes_by_name[name] for name in first.candidates]
-            # (once the dry-run's budget is spent, every attempt is refused: no need to ask each node)
-            fits = not self.base.budget.spent and any(self.base.attempt(n, claims).results is not None for n in nodes)
-            known = self._fits_empty[key] = (first.candidates, fits)
+            known = self._fits_empty[key] = (first.candidates, self._fits_base(claims, first.candidates))
         fits_empty = known[1]
         cluster = self.cluster if fits_empty else self.base
         names = first.candidates[:MAX_EXPLAINED_NODES]

@@ -112,6 +112,15 @@ class Cluster:
                 shared.append(key)
         self._local = local
         self._shared = shared
+        # The node whose view alone holds each pool (all its slices name it); None for a pool other
+        # nodes see too. An allocation changes the shape of that node only, else of any node.
+        self._owner: dict[PoolKey, str | None] = {}
+        for key, pool_slices in self._pools.items():
+            names = {s.node_name or None for s in pool_slices}
+            self._owner[key] = names.pop() if len(names) == 1 and None not in names else None
+        self._node_changes: dict[str, int] = {}
+        self._shared_changes = 0
+        self._shapes: dict[str, tuple[model.Node, tuple[int, int], tuple[int, ...]]] = {}  # see _shape_of
         self._view: dict[str, tuple[list[PoolKey], list[model.ResourceSlice]]] = {}
         # allocation results per pool, each kept as a claim so prepare.allocated_state can read it
         self._held: dict[PoolKey, list[model.DeviceRequestAllocationResult]] = {}
@@ -143,6 +152,11 @@ class Cluster:
                 key = (result.driver, result.pool)
                 self._held.setdefault(key, []).append(result)
                 self._pool_states.pop(key, None)
+                owner = self._owner.get(key)
+                if owner is None:
+                    self._shared_changes += 1
+                else:
+                    self._node_changes[owner] = self._node_changes.get(owner, 0) + 1
 
     def attempt(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Attempt:
         """Allocate ``claims`` together on ``node`` against the current allocations (nothing is recorded).
@@ -279,6 +293,11 @@ class Cluster:
         return self._shape_of(node)
 
     def _shape_of(self, node: model.Node) -> tuple[int, ...]:
+        name = node.name
+        stamp = (self._node_changes.get(name, 0), self._shared_changes)
+        cached = self._shapes.get(name)
+        if cached is not None and cached[1] == stamp and cached[0] is node:
+            return cached[2]
         known = self._static.get(node.name)
         if known is None or (known[0] is not node and known[0] != node):
             keys, slices = self._view_of(node.name)
@@ -294,7 +313,9 @@ class Cluster:
                 if state == len(self._states):
                     self._states.append(found)
             states.append(state)
-        return tuple(states)
+        shape = tuple(states)
+        self._shapes[name] = (node, stamp, shape)
+        return shape
 
     def claims_shape(self, claims: Sequence[model.ResourceClaim]) -> ClaimsShape:
         """What an attempt's outcome depends on besides the node and the allocations: the claims'
