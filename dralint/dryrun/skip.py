@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from dralint.api import model
 from dralint.dryrun import screen
 
-if TYPE_CHECKING:
-    from dralint.dryrun.state import ClaimsShape, Cluster
-
+ClaimsShape = tuple[tuple[str, str], ...]  # (content, namespace) per claim: see dryrun.state.Cluster.claims_shape
 Range = tuple[Sequence[int], int, int]  # candidates (node indexes) and positions [start, end) skipped
+
+
+class Budget(Protocol):
+    per_attempt: int
+    total: int | None
+    used: int
 
 
 class Ledger:
@@ -65,11 +69,29 @@ class Ledger:
         return True
 
 
+class Screened(Protocol):
+    """What a :class:`Skipper` asks of the cluster (:class:`dralint.dryrun.state.Cluster`)."""
+
+    @property
+    def budget(self) -> Budget: ...
+
+    @property
+    def ledger(self) -> Ledger: ...
+
+    def claims_shape(self, claims: Sequence[model.ResourceClaim]) -> ClaimsShape: ...
+
+    def first_request(
+        self, claims_shape: ClaimsShape, claims: Sequence[model.ResourceClaim]
+    ) -> screen.FirstRequest | None: ...
+
+    def dead(self, first: screen.FirstRequest, node: model.Node) -> bool: ...
+
+
 class Skipper:
     """Skips, in the placement loop of a run over ``nodes``, the candidates where a pod's search would
     end at its first request; one :class:`~dralint.dryrun.screen.NextLive` per first request."""
 
-    def __init__(self, cluster: Cluster, nodes: Sequence[model.Node]) -> None:
+    def __init__(self, cluster: Screened, nodes: Sequence[model.Node]) -> None:
         self.cluster = cluster
         self.nodes = nodes
         self._next: dict[object, screen.NextLive] = {}

@@ -29,10 +29,9 @@ from dralint.cel import Environment
 from dralint.dataclass import dataclass
 from dralint.dryrun import screen, shapes
 from dralint.dryrun.placement import Attempt, ClaimContents
-from dralint.dryrun.skip import Ledger, Skipper
+from dralint.dryrun.skip import ClaimsShape, Ledger, Skipper
 
 PoolKey = tuple[str, str]  # (driver, pool name)
-ClaimsShape = tuple[tuple[str, str], ...]  # see Cluster.claims_shape
 _HOLDER = model.ObjectMeta(name="allocated")
 _NOTHING = Attempt(None)
 # Errors of the allocator's validation phase, which depends on the claims only (not on the node)

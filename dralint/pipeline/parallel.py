@@ -19,7 +19,7 @@ import gc
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dralint import progress
 from dralint.api.versions import Target
@@ -29,7 +29,7 @@ from dralint.pipeline import engine
 from dralint.pipeline.context import CheckContext, Options
 from dralint.process import freeze_loaded, raise_recursion_limit, tune_garbage_collection
 from dralint.read import sources
-from dralint.read.load import Input, load_files, merge
+from dralint.read.load import Input, load_each, load_files, merge
 from dralint.read.workspace import Workspace
 from dralint.read.yamldoc import Document, Limits, Lookup
 from dralint.rules import Rule
@@ -53,6 +53,7 @@ class Part:
     limits: Limits
     stdin_name: str = sources.STDIN
     freeze: bool = False  # freeze the loaded objects out of the garbage collector (see dralint.process)
+    each: bool = False  # keep what each file gave apart (see Checked.each)
 
 
 @dataclass(slots=True)
@@ -62,6 +63,8 @@ class Checked:
     workspace: Workspace
     found: engine.Found
     context: CheckContext | None = None
+    each: list[Checked] | None = None  # per file of the part, for the results cache (Part.each)
+    keep: bool = True  # whether ``each`` may be stored (every finding lies in the file it goes with)
 
 
 def default_jobs() -> int:
@@ -70,6 +73,14 @@ def default_jobs() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
         return os.cpu_count() or 1
+
+
+class Stored(Protocol):
+    """What the results cache (:mod:`dralint.pipeline.cache`) holds for the inputs, by their position."""
+
+    def load(self, number: int) -> Checked | None: ...
+
+    def store(self, number: int, checked: Checked) -> None: ...
 
 
 @contextmanager
@@ -84,23 +95,35 @@ def check(
     limits: Limits,
     stdin_name: str = sources.STDIN,
     freeze: bool = False,
+    stored: Stored | None = None,
 ) -> Iterator[tuple[CheckContext, engine.Found]]:
     """Load ``files`` and run the local checks (in ``jobs`` processes when that pays): the context and findings.
 
     Positions are looked up in the workers while the ``with`` block lasts; afterwards the
     documents compose their node trees again when asked for one. ``freeze``: see
-    :func:`dralint.process.freeze_loaded` (only entry points ask for it).
+    :func:`dralint.process.freeze_loaded` (only entry points ask for it). ``stored``: what the
+    results cache holds for each file; only the others are read and checked, then stored.
     """
-    slices = split(files, jobs)
+    known = [stored.load(n) for n in range(len(files))] if stored is not None else [None] * len(files)
+    todo = [n for n, found in enumerate(known) if found is None]
+    chunk = tuple(files[n] for n in todo)
+    slices = split(chunk, jobs)
 
     def part(chunk: tuple[Input, ...]) -> Part:
-        return Part(chunk, target, options, rules, selection, limits, stdin_name, freeze)
+        return Part(chunk, target, options, rules, selection, limits, stdin_name, freeze, stored is not None)
 
     if len(slices) <= 1:
-        done = check_part(part(tuple(files)))  # counts the files as it reads them
+        done = check_part(part(chunk))  # counts the files as it reads them
         assert done.context is not None
-        progress.update(objects=len(done.workspace.objects))
-        yield done.context, done.found
+        _keep(stored, todo, [done])
+        if len(todo) == len(files):
+            progress.update(objects=len(done.workspace.objects))
+            yield done.context, done.found
+            return
+        parts = _in_order(known, todo, [done])
+        workspace = merge([p.workspace for p in parts])
+        progress.update(objects=len(workspace.objects))
+        yield CheckContext(workspace, target, options), [pair for p in parts for pair in p.found]
         return
     with _Workers(min(jobs, len(slices))) as workers:
         # As when loading (see load_files): the received documents are many small acyclic objects.
@@ -108,19 +131,39 @@ def check(
         gc.disable()
         try:
             results = workers.check([part(chunk) for chunk in slices])
-            workspace = merge([result.workspace for result in results])
+            _keep(stored, todo, results)
+            parts = _in_order(known, todo, results)
+            workspace = merge([p.workspace for p in parts])
         finally:
             if freeze:
                 freeze_loaded()
             if was_enabled:
                 gc.enable()
+        fresh = {id(document) for result in results for document in result.workspace.documents}
         for document in workspace.documents:
-            document.finder = workers
+            if id(document) in fresh:
+                document.finder = workers
         try:
-            yield CheckContext(workspace, target, options), [pair for result in results for pair in result.found]
+            yield CheckContext(workspace, target, options), [pair for p in parts for pair in p.found]
         finally:
             for document in workspace.documents:
                 document.finder = None
+
+
+def _keep(stored: Stored | None, todo: list[int], results: Sequence[Checked]) -> None:
+    """Store what each file checked now gave (when its part could be kept apart by file)."""
+    if stored is None or not all(result.keep for result in results):
+        return
+    for number, checked in zip(todo, [c for result in results for c in result.each or ()], strict=True):
+        stored.store(number, checked)
+
+
+def _in_order(known: Sequence[Checked | None], todo: list[int], results: Sequence[Checked]) -> list[Checked]:
+    """The parts of every input in input order: those from the cache, and those checked now."""
+    if len(todo) == len(known):
+        return list(results)
+    fresh = iter(c for result in results for c in (result.each or ()))
+    return [found if found is not None else next(fresh) for found in known]
 
 
 def split(files: Sequence[Input], jobs: int) -> list[tuple[Input, ...]]:
@@ -142,10 +185,25 @@ def split(files: Sequence[Input], jobs: int) -> list[tuple[Input, ...]]:
 
 def check_part(part: Part) -> Checked:
     """Load one slice of the inputs and run the local checks on it."""
-    workspace = load_files(part.files, stdin_name=part.stdin_name, limits=part.limits, freeze=part.freeze)
-    context = CheckContext(workspace, part.target, part.options)
+    if not part.each:
+        workspace = load_files(part.files, stdin_name=part.stdin_name, limits=part.limits, freeze=part.freeze)
+        context = CheckContext(workspace, part.target, part.options)
+        return Checked(workspace, engine.collect(context, part.rules, part.selection, "local"), context)
+    parts = load_each(part.files, stdin_name=part.stdin_name, limits=part.limits, freeze=part.freeze)
+    context = CheckContext(merge(parts), part.target, part.options)
     found = engine.collect(context, part.rules, part.selection, "local")
-    return Checked(workspace, found, context)
+    # Local findings are about one file each: those of each file go with it.
+    by_file: dict[str, engine.Found] = {}
+    for pair in found:
+        by_file.setdefault(pair[0].location.file, []).append(pair)
+    each = [Checked(w, by_file.pop(w.files[0].name, []) if w.files else []) for w in parts]
+    for done in each:
+        for obj in done.workspace.objects:
+            obj.position(())  # every report needs each object's line: looked up while the tree is here
+    keep = not by_file  # (a finding about no file of the part: nothing of it is stored)
+    if by_file and each:
+        each[0].found.extend(pair for pairs in by_file.values() for pair in pairs)
+    return Checked(context.workspace, found, context, each, keep)
 
 
 def _size(path: str) -> int:

@@ -55,6 +55,18 @@ def load_files(
     triples the loading time. With ``freeze`` (a process-wide effect: only entry points ask for
     it) the loaded objects are then frozen out of future collections.
     """
+    return merge(load_each(files, stdin_name=stdin_name, limits=limits, freeze=freeze, overlay=overlay))
+
+
+def load_each(
+    files: Sequence[Input],
+    *,
+    stdin_name: str = sources.STDIN,
+    limits: Limits | None = None,
+    freeze: bool = False,
+    overlay: Mapping[str, str] | None = None,
+) -> list[Workspace]:
+    """:func:`load_files`, one workspace per input (what the results cache keeps per file)."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -66,20 +78,23 @@ def load_files(
             gc.enable()
 
 
-def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, overlay: Mapping[str, str]) -> Workspace:
+def _load(
+    files: Sequence[Input], *, stdin_name: str, limits: Limits | None, overlay: Mapping[str, str]
+) -> list[Workspace]:
     max_file_bytes = limits.max_file_bytes if limits is not None else sources.DEFAULT_MAX_FILE_BYTES
-    workspace = Workspace()
-    reported: set[str] = set()
-    for path, checked in files:
+    parts = []
+    for count, (path, checked) in enumerate(files, 1):
+        workspace = Workspace()
+        parts.append(workspace)
         text = overlay.get(path)
         if text is not None:
             source = sources.from_text(path, text, max_bytes=max_file_bytes)
         else:
             source = sources.read(path, stdin_name=stdin_name, max_bytes=max_file_bytes)
         if checked:
-            reported.add(source.name)
+            workspace.checked_files = frozenset((source.name,))
         workspace.files.append(source)
-        progress.update(files=len(workspace.files))
+        progress.update(files=count)
         workspace.issues.extend((source.name, issue) for issue in source.issues)
         if not source.text:
             continue
@@ -92,8 +107,7 @@ def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, ove
         workspace.list_documents.extend(identified.list_documents)
         if checked:  # the summary counts what was checked, not the context
             workspace.other_documents += identified.other_documents
-    workspace.checked_files = frozenset(reported)
-    return workspace
+    return parts
 
 
 def merge(parts: Sequence[Workspace]) -> Workspace:
