@@ -21,6 +21,7 @@ Allocations only accumulate during a dry-run, so a node found dead for a request
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
@@ -63,6 +64,7 @@ class FirstRequest:
     key: tuple[object, ...]
     entries: tuple[Entry, ...]
     steps: int  # a search that picks nothing for it: one step, plus one per firstAvailable entry
+    number: int = 0  # the key as a small integer, given by Screening (the key is looked up for every node)
 
 
 def first_request(
@@ -211,16 +213,20 @@ class Screening:
         self.classes = classes
         self.cache = cache
         self._firsts: dict[object, FirstRequest | None] = {}
+        self._numbers: dict[tuple[object, ...], int] = {}  # first request keys as small integers
         self._devices: dict[int, list[tuple[int, DeviceInfo]] | None] = {}
-        self._found: dict[tuple[object, int], list[Candidate] | None] = {}
-        self._alive: dict[tuple[object, tuple[int, ...]], bool] = {}
+        self._found: dict[tuple[int, int], list[Candidate] | None] = {}
+        self._alive: dict[tuple[int, tuple[int, ...]], bool] = {}
         self._consumed: dict[int, dict[str, dict[str, int]]] = {}
 
     def first_request(self, claims_shape: object, claims: Sequence[model.ResourceClaim]) -> FirstRequest | None:
         """:func:`first_request`, once per claims shape."""
         known = self._firsts.get(claims_shape, _UNKNOWN)
         if known is _UNKNOWN:
-            known = self._firsts[claims_shape] = first_request(claims, self.classes)
+            found = first_request(claims, self.classes)
+            if found is not None:
+                found = dataclasses.replace(found, number=self._numbers.setdefault(found.key, len(self._numbers)))
+            known = self._firsts[claims_shape] = found
         return known  # type: ignore[return-value]
 
     def dead(
@@ -228,17 +234,17 @@ class Screening:
     ) -> bool:
         """Whether a node of ``shape`` (pool states by id in ``states``) has no device ``first`` may pick;
         ``view`` gives the node's view, needed for the first node of a static shape."""
-        key = (first.key, shape)
+        key = (first.number, shape)
         alive = self._alive.get(key)
         if alive is None:
             static = shape[0]
-            if (first.key, static) in self._found:
-                found = self._found[first.key, static]
+            if (first.number, static) in self._found:
+                found = self._found[first.number, static]
             else:
                 if static not in self._devices:
                     self._devices[static] = view_devices(self.features, self.classes, self.cache, view())
                 devices = self._devices[static]
-                found = self._found[first.key, static] = (
+                found = self._found[first.number, static] = (
                     candidates(first, devices, self.features, self.cache) if devices is not None else DOUBT
                 )
             if found is None:

@@ -94,7 +94,7 @@ class Skipper:
     def __init__(self, cluster: Screened, nodes: Sequence[model.Node]) -> None:
         self.cluster = cluster
         self.nodes = nodes
-        self._next: dict[object, screen.NextLive] = {}
+        self._next: dict[int, screen.NextLive] = {}
 
     def skip(self, claims: Sequence[model.ResourceClaim], candidates: Sequence[int], position: int) -> int:
         """The first position of ``candidates`` from ``position`` on whose node the allocator must be
@@ -115,10 +115,12 @@ class Skipper:
         room = len(candidates)
         if budget.total is not None:
             room = max(0, budget.total - budget.used) // first.steps
-        next_live = self._next.get(first.key)
+        next_live = self._next.get(first.number)
         if next_live is None:
             nodes = self.nodes
-            next_live = self._next[first.key] = screen.NextLive(len(nodes), lambda i: not cluster.dead(first, nodes[i]))
+            next_live = self._next[first.number] = screen.NextLive(
+                len(nodes), lambda i: not cluster.dead(first, nodes[i])
+            )
         count = len(candidates)
         end = position
         while end < count:

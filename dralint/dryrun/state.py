@@ -237,8 +237,7 @@ class Cluster:
     def dead(self, first: screen.FirstRequest, node: model.Node) -> bool:
         """Whether the search on ``node`` certainly picks no device for ``first``, as allocated now."""
         shape = self._shape_of(node)  # (not _node_shape: the tests that do without node shapes replace it)
-        view = self._view_of(node.name)
-        return self._screening.dead(first, shape, self._states, lambda: (*view, node))
+        return self._screening.dead(first, shape, self._states, lambda: (*self._view_of(node.name), node))
 
     def screen(self, nodes: Sequence[model.Node]) -> Skipper:
         """What the dry-run's placement loop skips nodes with, for a run over ``nodes`` (in that order)."""

@@ -39,6 +39,10 @@ if TYPE_CHECKING:  # multiprocessing is imported when workers start: a one-file 
 
 MIN_PARALLEL_BYTES = 1 << 20  # below this much input, one process is faster
 PARTS_PER_JOB = 4  # more parts than workers, so that a slow part does not leave the others idle
+# What the context works out about each object on its own (see CheckContext): the local checks
+# work it out where the files are read, and it travels back with the objects (and into the
+# results cache), so that the checks across files do not work it out again.
+PER_OBJECT = ("normalised", "pod_templates", "validated", "schema_errors", "pod_spec_errors")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +69,7 @@ class Checked:
     context: CheckContext | None = None
     each: list[Checked] | None = None  # per file of the part, for the results cache (Part.each)
     keep: bool = True  # whether ``each`` may be stored (every finding lies in the file it goes with)
+    analyses: dict[str, Any] | None = None  # the PER_OBJECT analyses of the part's objects
 
 
 def default_jobs() -> int:
@@ -123,7 +128,7 @@ def check(
         parts = _in_order(known, todo, [done])
         workspace = merge([p.workspace for p in parts])
         progress.update(objects=len(workspace.objects))
-        yield CheckContext(workspace, target, options), [pair for p in parts for pair in p.found]
+        yield seeded(CheckContext(workspace, target, options), parts), [pair for p in parts for pair in p.found]
         return
     with _Workers(min(jobs, len(slices))) as workers:
         # As when loading (see load_files): the received documents are many small acyclic objects.
@@ -144,7 +149,7 @@ def check(
             if id(document) in fresh:
                 document.finder = workers
         try:
-            yield CheckContext(workspace, target, options), [pair for p in parts for pair in p.found]
+            yield seeded(CheckContext(workspace, target, options), parts), [pair for p in parts for pair in p.found]
         finally:
             for document in workspace.documents:
                 document.finder = None
@@ -188,22 +193,55 @@ def check_part(part: Part) -> Checked:
     if not part.each:
         workspace = load_files(part.files, stdin_name=part.stdin_name, limits=part.limits, freeze=part.freeze)
         context = CheckContext(workspace, part.target, part.options)
-        return Checked(workspace, engine.collect(context, part.rules, part.selection, "local"), context)
+        found = engine.collect(context, part.rules, part.selection, "local")
+        return Checked(workspace, found, context, analyses=_analyses(context))
     parts = load_each(part.files, stdin_name=part.stdin_name, limits=part.limits, freeze=part.freeze)
     context = CheckContext(merge(parts), part.target, part.options)
     found = engine.collect(context, part.rules, part.selection, "local")
-    # Local findings are about one file each: those of each file go with it.
+    analyses = _analyses(context)
+    # Local findings and analyses are about one file each: those of each file go with it.
     by_file: dict[str, engine.Found] = {}
     for pair in found:
         by_file.setdefault(pair[0].location.file, []).append(pair)
-    each = [Checked(w, by_file.pop(w.files[0].name, []) if w.files else []) for w in parts]
+    each = [Checked(w, by_file.pop(w.files[0].name, []) if w.files else [], analyses=_of(analyses, w)) for w in parts]
     for done in each:
         for obj in done.workspace.objects:
             obj.position(())  # every report needs each object's line: looked up while the tree is here
     keep = not by_file  # (a finding about no file of the part: nothing of it is stored)
     if by_file and each:
         each[0].found.extend(pair for pairs in by_file.values() for pair in pairs)
-    return Checked(context.workspace, found, context, each, keep)
+    return Checked(context.workspace, found, context, each, keep, analyses)
+
+
+def _analyses(context: CheckContext) -> dict[str, Any]:
+    """The PER_OBJECT analyses the local checks worked out in ``context``."""
+    return {name: context.__dict__[name] for name in PER_OBJECT if name in context.__dict__}
+
+
+def _of(analyses: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
+    """The part of ``analyses`` about the objects of ``workspace``."""
+    objects = set(workspace.objects)
+    out: dict[str, Any] = {}
+    for name, value in analyses.items():
+        if isinstance(value, dict):
+            out[name] = {obj: item for obj, item in value.items() if obj in objects}
+        else:  # pod templates, each with the object it is of
+            out[name] = [item for item in value if item.owner in objects]
+    return out
+
+
+def seeded(context: CheckContext, parts: Sequence[Checked]) -> CheckContext:
+    """``context`` (over the merged workspace of ``parts``) with the PER_OBJECT analyses every part brought."""
+    for name in PER_OBJECT:
+        values = [part.analyses[name] for part in parts if part.analyses is not None and name in part.analyses]
+        if len(values) < len(parts) or not values:
+            continue  # not worked out everywhere (its checks were not selected): worked out when asked
+        if isinstance(values[0], dict):
+            merged: Any = {key: item for value in values for key, item in value.items()}
+        else:
+            merged = [item for value in values for item in value]
+        context.__dict__[name] = merged
+    return context
 
 
 def _size(path: str) -> int:
