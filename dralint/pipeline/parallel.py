@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -130,12 +130,14 @@ def check(
         progress.update(objects=len(workspace.objects))
         yield seeded(CheckContext(workspace, target, options), parts), [pair for p in parts for pair in p.found]
         return
-    with _Workers(min(jobs, len(slices))) as workers:
+    # This process works through the parts too: jobs - 1 workers beside it. While it checks a part,
+    # it receives and sends nothing, so its own parts are never pickled.
+    with _Workers(min(jobs, len(slices)) - 1) as workers:
         # As when loading (see load_files): the received documents are many small acyclic objects.
         was_enabled = gc.isenabled()
         gc.disable()
         try:
-            results = workers.check([part(chunk) for chunk in slices])
+            results, received = workers.check([part(chunk) for chunk in slices], _check_here)
             _keep(stored, todo, results)
             parts = _in_order(known, todo, results)
             workspace = merge([p.workspace for p in parts])
@@ -144,15 +146,21 @@ def check(
                 freeze_loaded()
             if was_enabled:
                 gc.enable()
-        fresh = {id(document) for result in results for document in result.workspace.documents}
+        remote = {id(document) for result in received for document in result.workspace.documents}
         for document in workspace.documents:
-            if id(document) in fresh:
+            if id(document) in remote:
                 document.finder = workers
         try:
             yield seeded(CheckContext(workspace, target, options), parts), [pair for p in parts for pair in p.found]
         finally:
             for document in workspace.documents:
                 document.finder = None
+
+
+def _check_here(part: Part) -> Checked:
+    """:func:`check_part` in this process beside the workers (the progress line counts it once done)."""
+    with progress.paused():
+        return check_part(part)
 
 
 def _keep(stored: Stored | None, todo: list[int], results: Sequence[Checked]) -> None:
@@ -346,11 +354,13 @@ class _Workers:
         for connection in self._connections:
             connection.close()
 
-    def check(self, parts: Sequence[Part]) -> list[Checked]:
-        """Check every part (each idle worker takes the next one); results in the order of ``parts``."""
+    def check(self, parts: Sequence[Part], local: Callable[[Part], Checked]) -> tuple[list[Checked], list[Checked]]:
+        """Check every part: each idle worker takes the next one, and so does this process (with ``local``)
+        whenever no worker is idle. The results in the order of ``parts``, and those received from workers."""
         from multiprocessing.connection import Connection, wait
 
         results: dict[int, Checked] = {}
+        received: list[Checked] = []
         waiting = list(enumerate(parts))
         busy: dict[Connection, int] = {}
         idle = list(self._connections)
@@ -360,17 +370,25 @@ class _Workers:
                 number, part = waiting.pop(0)
                 connection.send(("part", part))
                 busy[connection] = number
-            for ready in wait(list(busy)):
+            if waiting:
+                number, part = waiting.pop(0)
+                done = results[number] = local(part)
+                progress.advance(files=len(done.workspace.files), objects=len(done.workspace.objects))
+                ready_ones = wait(list(busy), timeout=0) if busy else []
+            else:
+                ready_ones = wait(list(busy))
+            for ready in ready_ones:
                 assert isinstance(ready, Connection)
                 number = busy.pop(ready)
                 done = self._receive(ready)
                 assert isinstance(done, Checked)
                 results[number] = done
+                received.append(done)
                 progress.advance(files=len(done.workspace.files), objects=len(done.workspace.objects))
                 for source in done.workspace.files:
                     self._owner[source.name] = ready
                 idle.append(ready)
-        return [results[number] for number in range(len(parts))]
+        return [results[number] for number in range(len(parts))], received
 
     def find(self, document: Document, path: Path, offset: int | None) -> tuple[int, int]:
         return self.find_all([(document, path, offset)])[0]
