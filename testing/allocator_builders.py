@@ -13,15 +13,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from dralint.allocator import AllocatedState, Features
+from dralint.allocator import NEWEST, AllocatedState, Features, Release
+from dralint.allocator.prepare import release_for
 from dralint.api import model
+from dralint.api.versions import make_target
 from dralint.apimachinery.quantity import parse_quantity
 
 FLAGS = {
     "adminAccess": "admin_access",
     "consumableCapacity": "consumable_capacity",
+    "derivedAttributes": "derived_attributes",
     "deviceBindingAndStatus": "device_binding_and_status",
+    "deviceCompatibilityGroups": "device_compatibility_groups",
     "deviceTaints": "device_taints",
+    "fractionalCapacityRange": "fractional_capacity_range",
     "listTypeAttributes": "list_type_attributes",
     "partitionableDevices": "partitionable_devices",
     "prioritizedList": "prioritized_list",
@@ -32,6 +37,11 @@ def features(names: list[str] | None) -> Features:
     unknown = set(names or ()) - set(FLAGS)
     assert not unknown, f"unknown feature flags {unknown}"
     return Features(**{FLAGS[name]: True for name in names or ()})
+
+
+def release(version: str | None) -> Release:
+    """The allocator of Kubernetes ``version`` (``"1.34"``) where it differs from the newest."""
+    return release_for(make_target(version)) if version is not None else NEWEST
 
 
 def node(spec: Any) -> model.Node:
@@ -105,7 +115,12 @@ def device(spec: Any) -> dict[str, Any]:
         capacity[name] = value if isinstance(value, dict) else {"value": str(value)}
     if "consumesCounters" in spec:
         out["consumesCounters"] = [
-            {"counterSet": c["counterSet"], "counters": _quantities(c["counters"])} for c in spec["consumesCounters"]
+            {
+                "counterSet": c["counterSet"],
+                "counters": _quantities(c["counters"]),
+                **({"compatibilityGroups": c["groups"]} if "groups" in c else {}),
+            }
+            for c in spec["consumesCounters"]
         ]
         if spec.get("capacityFromCounters"):
             for consumption in spec["consumesCounters"]:
@@ -123,7 +138,14 @@ def device(spec: Any) -> dict[str, Any]:
             }
     if capacity:
         out["capacity"] = capacity
-    for key in ("taints", "bindingConditions", "bindingFailureConditions", "bindsToNode", "allowMultipleAllocations"):
+    for key in (
+        "taints",
+        "bindingConditions",
+        "bindingFailureConditions",
+        "bindsToNode",
+        "allowMultipleAllocations",
+        "nodeAllocatableResources",
+    ):
         if key in spec:
             out[key] = spec[key]
     _node_selection(spec, out)
@@ -172,6 +194,8 @@ def _exact(spec: dict[str, Any]) -> dict[str, Any]:
         out["capacity"] = {"requests": {k: str(v) for k, v in (spec["capacity"] or {}).items()}}
     if "adminAccess" in spec:
         out["adminAccess"] = spec["adminAccess"]
+    if "derived" in spec:  # {name: expression}
+        out["derivedAttributes"] = [{"name": n, "expression": e} for n, e in spec["derived"].items()]
     return out
 
 

@@ -1,7 +1,8 @@
 """The Kubernetes structured-parameters allocator, ported: objects in, allocation results out.
 
 Counterpart: ``structured/allocator.go`` and the ``experimental`` variant it selects
-(``structured/internal/experimental``), with every behaviour switchable by :class:`Features`.
+(``structured/internal/experimental``), with every behaviour switchable by :class:`Features`, and
+the allocators of older releases where they differ without a feature flag (:class:`Release`).
 No I/O, no YAML, no findings: inputs are the typed model of :mod:`dralint.api.model` (already
 defaulted; see :mod:`dralint.allocator.prepare` for what the scheduler prepares), results are
 model ``AllocationResult`` values, unsatisfiable is ``None`` and invalid input raises
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from dralint.allocator.compatibility import GroupBaseline
 from dralint.allocator.counters import CounterSets
 from dralint.allocator.devices import DeviceRegistry, SliceInfo
 from dralint.allocator.explain import Explanation, explain
@@ -25,12 +27,14 @@ from dralint.allocator.selection import SelectorCache
 from dralint.allocator.types import (
     ALLOCATION_RESULTS_MAX_SIZE,
     DEFAULT_SEARCH_BUDGET,
+    NEWEST,
     AllocatedState,
     AllocatorError,
     Cause,
     Context,
     DeviceID,
     Features,
+    Release,
     SearchBudgetExhausted,
     cancelled,
     deadline,
@@ -43,6 +47,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ALLOCATION_RESULTS_MAX_SIZE",
     "DEFAULT_SEARCH_BUDGET",
+    "NEWEST",
     "AllocatedState",
     "Allocator",
     "AllocatorError",
@@ -51,6 +56,7 @@ __all__ = [
     "DeviceID",
     "Explanation",
     "Features",
+    "Release",
     "SearchBudgetExhausted",
     "cancelled",
     "deadline",
@@ -75,10 +81,13 @@ class Allocator:
         budget: int = DEFAULT_SEARCH_BUDGET,
         cel_environment: Environment | None = None,
         selector_cache: SelectorCache | None = None,
+        release: Release = NEWEST,
     ) -> None:
         """``selector_cache`` lets allocators over the same slices share CEL outcomes (it must
-        have been made for ``cel_environment``); by default each allocator has its own."""
+        have been made for ``cel_environment``); by default each allocator has its own.
+        ``release`` is the target release's allocator where it differs from the newest."""
         self.features = features
+        self.release = release
         self.classes = classes
         self.budget = budget
         self._cache = SelectorCache(cel_environment) if selector_cache is None else selector_cache
@@ -92,6 +101,7 @@ class Allocator:
             else:
                 self._shared.append(slice_info)
         self._counter_cache: dict[str, CounterSets] = {}
+        self._groups_cache: dict[str, GroupBaseline] = {}
         self._pools: PoolMemo = {}
         self.last_steps = 0  # steps of the latest ``allocate`` call
 
@@ -107,6 +117,7 @@ class Allocator:
             validated=validated,
             scope=scope,
             counter_cache=self._counter_cache,
+            groups_cache=self._groups_cache,
             budget=self.budget,
             context=context,
         )
@@ -132,5 +143,5 @@ class Allocator:
     def _scope(self, node: model.Node) -> NodeScope:
         """What one call on ``node`` shares: the pools of the slices on the node and of the shared ones."""
         slices = self._on_node.get(node.name, []) + self._shared
-        pools = gather_pools(slices, node, self.features, self._all_slices, self._pools)
-        return NodeScope(node, self.features, self.classes, pools, self._cache, self._registry)
+        pools = gather_pools(slices, node, self.features, self._all_slices, self._pools, self.release)
+        return NodeScope(node, self.features, self.classes, pools, self._cache, self._registry, self.release)

@@ -4,7 +4,8 @@ Counterparts: ``matchAttributeConstraint``, ``lookupAttribute``, ``attributeAsSe
 ``deviceAttributeListAsSet`` in ``allocator_experimental.go``; ``distinctAttributeConstraint`` in
 ``constraint.go``. The upstream quirks are kept: set-mode matchAttribute never widens its running
 intersection on removal (Q1); distinctAttribute keeps one value per base request name and forgets
-it on removal (Q2, Q3).
+it on removal (Q2, Q3). With derived attributes (KEP-6080) a device's request may supply the value
+under the constraint's name, which takes precedence over the device's own attribute.
 """
 
 from __future__ import annotations
@@ -19,8 +20,19 @@ _SCALARS = frozenset({"int", "bool", "string", "version"})
 ValueSet = tuple[str, frozenset[object]]
 
 
+# A request's derived attributes on one device, by name (None: the request derives none).
+Derived = Mapping[str, model.DeviceAttribute] | None
+
+
 class Constraint(Protocol):
-    def add(self, request: str, subrequest: str, driver: str, attributes: Mapping[str, model.DeviceAttribute]) -> bool:
+    def add(
+        self,
+        request: str,
+        subrequest: str,
+        driver: str,
+        attributes: Mapping[str, model.DeviceAttribute],
+        derived: Derived = None,
+    ) -> bool:
         """Check and record a device about to be allocated for ``request`` (or its entry)."""
 
     def remove(self, request: str, subrequest: str) -> None:
@@ -48,6 +60,17 @@ def as_set(attribute: model.DeviceAttribute) -> ValueSet | None:
     if kind and attribute.value:
         return kind[:-1], frozenset(attribute.value)
     return None
+
+
+def constrained_attribute(
+    derived: Derived, attributes: Mapping[str, model.DeviceAttribute], driver: str, name: str
+) -> model.DeviceAttribute | None:
+    """The value a constraint compares: the request's derived attribute of that name, else ``lookupAttribute``."""
+    if derived:
+        found = derived.get(name)
+        if found is not None:
+            return found
+    return lookup_attribute(attributes, driver, name)
 
 
 def _intersects(a: ValueSet, b: ValueSet) -> bool:
@@ -83,10 +106,17 @@ class MatchAttribute(_Covered):
         self.intersection: ValueSet | None = None
         self.count = 0
 
-    def add(self, request: str, subrequest: str, driver: str, attributes: Mapping[str, model.DeviceAttribute]) -> bool:
+    def add(
+        self,
+        request: str,
+        subrequest: str,
+        driver: str,
+        attributes: Mapping[str, model.DeviceAttribute],
+        derived: Derived = None,
+    ) -> bool:
         if not self.covers(request, subrequest):
             return True
-        attribute = lookup_attribute(attributes, driver, self.attribute)
+        attribute = constrained_attribute(derived, attributes, driver, self.attribute)
         if attribute is None:
             return False
         if self.count == 0:
@@ -128,10 +158,17 @@ class DistinctAttribute(_Covered):
         self.values: dict[str, model.DeviceAttribute] = {}
         self.count = 0
 
-    def add(self, request: str, subrequest: str, driver: str, attributes: Mapping[str, model.DeviceAttribute]) -> bool:
+    def add(
+        self,
+        request: str,
+        subrequest: str,
+        driver: str,
+        attributes: Mapping[str, model.DeviceAttribute],
+        derived: Derived = None,
+    ) -> bool:
         if not self.covers(request, subrequest):
             return True
-        attribute = lookup_attribute(attributes, driver, self.attribute)
+        attribute = constrained_attribute(derived, attributes, driver, self.attribute)
         if attribute is None:
             return False
         if self.count != 0 and not self._distinct(attribute):

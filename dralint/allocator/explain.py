@@ -11,8 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from dralint.allocator.capacity import demand_fits
-from dralint.allocator.constraints import DistinctAttribute, MatchAttribute, as_set, claim_constraint, lookup_attribute
-from dralint.allocator.counters import CounterSets, available_counters, check_available_counters
+from dralint.allocator.compatibility import GroupBaseline, baseline_for_pool, check_and_consume
+from dralint.allocator.constraints import (
+    DistinctAttribute,
+    MatchAttribute,
+    as_set,
+    claim_constraint,
+    constrained_attribute,
+)
+from dralint.allocator.counters import CounterSets, check_available_counters
 from dralint.allocator.devices import DeviceInfo
 from dralint.allocator.pools import Pool
 from dralint.allocator.requests import RequestData, claim_ref
@@ -61,6 +68,7 @@ REJECTION_REASONS = (
     "in-use",  # allocated exclusively by another claim
     "capacity",  # requested capacity missing, too small, or against the request policy
     "counters",  # shared counters exhausted (or partitionable devices disabled)
+    "compatibility",  # its compatibility groups do not intersect those of the devices in use on its counter set
     "taint",  # untolerated NoSchedule/NoExecute taint
     "constraint",  # lacks the attribute a constraint of the claim compares
 )
@@ -100,7 +108,9 @@ def _request(
             ref, label, spec.allocation_mode, spec.count, 0, 0, {},
             error=f'deviceclass.resource.k8s.io "{spec.device_class_name}" not found',
         )  # fmt: skip
-    data = RequestData(claim_index, claim, part.name, part.parent, device_class, spec)
+    data = RequestData(
+        claim_index, claim, part.name, part.parent, device_class, spec, fractional=features.fractional_capacity_range
+    )
     # Scalar mode: a device only needs the attribute here, whatever the other picks hold.
     constraints = [
         built
@@ -111,12 +121,13 @@ def _request(
     seen = usable = 0
     error = None
     taint_keys: list[str] = []
+    available: dict[str, CounterSets] = {}  # as the search's counter cache, filled on first use
+    groups: dict[str, GroupBaseline] = {}
     for pool in pools:
-        available = available_counters(pool, registry) if features.partitionable_devices else {}
         for device in pool.candidates(registry):
             seen += 1
             try:
-                reason = _first_rejection(data, device, pool, scope, available, constraints)
+                reason = _first_rejection(data, device, pool, scope, available, groups, constraints)
             except AllocatorError as problem:
                 error = error or problem.message
                 continue
@@ -139,7 +150,8 @@ def _first_rejection(
     device: DeviceInfo,
     pool: Pool,
     scope: NodeScope,
-    available: CounterSets,
+    available: dict[str, CounterSets],
+    groups: dict[str, GroupBaseline],
     constraints: Sequence[MatchAttribute | DistinctAttribute],
 ) -> str | None:
     features, cache = scope.features, scope.cache
@@ -151,6 +163,10 @@ def _first_rejection(
         return "request-selector"
     if device.slice.per_device_node_selection and not per_device_node_matches(device, scope.node):
         return "node-selection"
+    derived = None
+    if data.derived and features.derived_attributes:
+        data.is_selectable(device, scope)  # evaluates the request's derived attributes on the device
+        derived = data.derived_values.get(device.key)
     shared = features.consumable_capacity and device.allow_multi
     if not data.admin and device.exclusive:
         return "in-use"
@@ -160,14 +176,19 @@ def _first_rejection(
         if not features.partitionable_devices:
             return "counters"
         fresh: dict[str, CounterSets] = {}  # the device's own consumption, none of the search's picks
+        in_slice = scope.release.counters_in_device_slice
         if not (shared and device.aggregated is not None) and not check_available_counters(
-            device, pool, {pool.name: available}, fresh, scope.registry
+            device, pool, available, fresh, scope.registry, in_slice=in_slice
         ):
             return "counters"
+        if features.device_compatibility_groups and (
+            check_and_consume(device, baseline_for_pool(pool, scope.registry, groups), {}) is None
+        ):
+            return "compatibility"
     if features.device_taints and untolerated_taint(device.blocking_taints, data.tolerations) is not None:
         return "taint"
     for constraint in constraints:
-        attribute = lookup_attribute(device.device.attributes, device.id[0], constraint.attribute)
+        attribute = constrained_attribute(derived, device.device.attributes, device.id[0], constraint.attribute)
         if attribute is None or (features.list_type_attributes and as_set(attribute) is None):
             return "constraint"
     return None

@@ -2,7 +2,10 @@
 
 Counterpart: ``pools_experimental.go`` (``GatherPools``, ``addSlice``, ``buildPool``,
 ``checkSlicesInPool``, ``getAndValidateCounterSets``, ``validateDeviceNames``,
-``validateDeviceCounterConsumption``, ``poolHasBindingConditions``).
+``validateDeviceCounterConsumption``, ``poolHasBindingConditions``) and
+``compatibility_groups.go`` (``slicesWithoutCompatibilityGroups``). In 1.33-1.34
+(``Release.counters_in_device_slice``) every slice is a device slice and a pool is invalid only
+for duplicate device names (``poolIsInvalid`` of those releases).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from collections.abc import Sequence
 
 from dralint.allocator.devices import DeviceInfo, DeviceRegistry, SliceInfo, nano
 from dralint.allocator.nodes import NodeSelectorError, node_matches
-from dralint.allocator.types import AllocatorError, Cause, Features, PoolID
+from dralint.allocator.types import NEWEST, AllocatorError, Cause, Features, PoolID, Release
 from dralint.api import model
 
 
@@ -68,8 +71,14 @@ def gather_pools(
     features: Features,
     all_slices: Sequence[SliceInfo],
     memo: PoolMemo | None = None,
+    release: Release = NEWEST,
 ) -> list[Pool]:
     """``GatherPools``: the pools usable from ``node``, main group then binding-condition group."""
+    if not features.device_compatibility_groups:
+        # This allocator cannot check compatibility groups: a slice declaring any is ignored, which
+        # leaves its pool incomplete (the other devices of the pool are not allocated either).
+        slices_for_node = slices_without_compatibility_groups(slices_for_node)
+        all_slices = slices_without_compatibility_groups(all_slices)
     pools: dict[PoolID, list[SliceInfo]] = {}
     for slice_info in slices_for_node:
         resource_slice = slice_info.slice
@@ -119,13 +128,25 @@ def gather_pools(
         key = (tuple(map(id, slices)), tuple(map(id, all_for_pool)) if all_for_pool is not None else None)
         pool = memo.get(key) if memo is not None else None
         if pool is None:
-            pool = _build_pool(pool_id, slices, features, all_for_pool)
+            pool = _build_pool(pool_id, slices, features, all_for_pool, release)
             if memo is not None:
                 memo[key] = pool
         (with_binding if pool.has_binding_conditions() else main).append(pool)
     main.sort(key=lambda p: p.id)
     with_binding.sort(key=lambda p: p.id)
     return main + with_binding
+
+
+def uses_compatibility_groups(slice_info: SliceInfo) -> bool:
+    """``sliceUsesCompatibilityGroups``: some device of the slice declares compatibility groups."""
+    return any(c.compatibility_groups for d in slice_info.slice.devices for c in d.consumes_counters)
+
+
+def slices_without_compatibility_groups(slices: Sequence[SliceInfo]) -> Sequence[SliceInfo]:
+    """``slicesWithoutCompatibilityGroups``, in order (the same sequence when no slice uses any)."""
+    if not any(uses_compatibility_groups(s) for s in slices):
+        return slices
+    return [s for s in slices if not uses_compatibility_groups(s)]
 
 
 def _add_slice(pools: dict[PoolID, list[SliceInfo]], slice_info: SliceInfo) -> None:
@@ -156,10 +177,16 @@ def _check_slices_in_pool(
 
 
 def _build_pool(
-    pool_id: PoolID, slices: list[SliceInfo], features: Features, all_for_pool: list[SliceInfo] | None
+    pool_id: PoolID,
+    slices: list[SliceInfo],
+    features: Features,
+    all_for_pool: list[SliceInfo] | None,
+    release: Release = NEWEST,
 ) -> Pool:
     """``buildPool``: sort, split into device/counter slices, validate names and counters."""
     slices = sorted(slices, key=lambda s: s.name)  # stable, like Go's insertion sort for small inputs
+    if release.counters_in_device_slice:
+        return _build_pool_in_slice(pool_id, slices)
     partitionable = features.partitionable_devices
     device_slices = [s for s in slices if not (partitionable and s.slice.shared_counters)]
     counter_slices = [s for s in slices if partitionable and s.slice.shared_counters]
@@ -194,6 +221,17 @@ def _build_pool(
         if reason is not None:
             return Pool(pool_id, invalid_reason=reason)
     return Pool(pool_id, targeting=device_slices, not_targeting=not_targeting, counter_sets=counter_sets)
+
+
+def _build_pool_in_slice(pool_id: PoolID, slices: list[SliceInfo]) -> Pool:
+    """The pool of 1.33-1.34: every slice offers its devices (its counter sets are its own)."""
+    seen: set[str] = set()
+    for slice_info in slices:
+        for device in slice_info.slice.devices:
+            if device.name in seen:
+                return Pool(pool_id, invalid_reason=f"duplicate device name {device.name}")
+            seen.add(device.name)
+    return Pool(pool_id, targeting=slices)
 
 
 def _counter_consumption_problem(counter_sets: dict[str, dict[str, int]], slices: list[SliceInfo]) -> str | None:

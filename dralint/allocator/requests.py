@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from dralint.allocator.capacity import Amount, Demand, demand_fits, requested_amounts
 from dralint.allocator.constraints import Constraint, claim_constraint
+from dralint.allocator.derived import derive
 from dralint.allocator.devices import DeviceInfo
 from dralint.allocator.scope import NodeScope
 from dralint.allocator.selection import per_device_node_matches, selectors_match
@@ -34,7 +35,10 @@ class RequestData:
         "claim_index",
         "count",
         "demands",
+        "derived",
+        "derived_values",
         "device_class",
+        "fractional",
         "matched",
         "mode",
         "name",
@@ -53,8 +57,11 @@ class RequestData:
         parent: str | None,
         device_class: model.DeviceClass,
         request: model.ExactDeviceRequest | model.DeviceSubRequest,
+        *,
+        fractional: bool = False,
     ) -> None:
         self.claim_index = claim_index
+        self.fractional = fractional  # DRAFractionalCapacityRange
         self.claim = claim
         self.name = name
         self.parent = parent
@@ -68,6 +75,8 @@ class RequestData:
         self.capacity: dict[str, Amount] | None = (
             requested_amounts(request.capacity.requests) if request.capacity is not None else None
         )
+        self.derived = request.derived_attributes
+        self.derived_values: dict[int, dict[str, model.DeviceAttribute]] = {}  # device key -> derived attributes
         self.all_devices: list[DeviceInfo] = []
         self.selectable: dict[int, bool] = {}
         self.demands: dict[int, Demand] = {}
@@ -77,7 +86,7 @@ class RequestData:
         """What this request asks of the device's capacities (cached)."""
         found = self.demands.get(device.key)
         if found is None:
-            found = self.demands[device.key] = Demand(self.capacity, device.capacities)
+            found = self.demands[device.key] = Demand(self.capacity, device.capacities, fractional=self.fractional)
         return found
 
     @property
@@ -104,6 +113,11 @@ class RequestData:
                 cache, self.device_class.selectors, device, self.class_owner
             ) and selectors_match(cache, self.selectors, device, self.claim_owner)
         result = matched and (not device.slice.per_device_node_selection or per_device_node_matches(device, scope.node))
+        if result and self.derived and scope.features.derived_attributes:
+            # Evaluated once the device passed the request's selectors; an error aborts like theirs.
+            self.derived_values[key] = derive(
+                scope.cache.derived, self.derived, device, claim_ref(self.claim), self.name
+            )
         self.selectable[key] = result
         return result
 
@@ -241,7 +255,9 @@ def _validate_request(
             claim=ref,
             request=name,
         )
-    data = RequestData(claim_index, claim, name, part.parent, device_class, request)
+    data = RequestData(
+        claim_index, claim, name, part.parent, device_class, request, fractional=features.fractional_capacity_range
+    )
     data.matched = scope.cache.matched(device_class.selectors, request.selectors)
     if data.mode == "ExactCount":
         return data

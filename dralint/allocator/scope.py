@@ -11,15 +11,15 @@ from collections.abc import Mapping, Sequence
 from dralint.allocator.devices import DeviceRegistry
 from dralint.allocator.pools import Pool
 from dralint.allocator.selection import SelectorCache
-from dralint.allocator.types import Features
+from dralint.allocator.types import Features, Release
 from dralint.api import model
 from dralint.dataclass import dataclass
 
 
 @dataclass(frozen=True, slots=True)
 class NodeScope:
-    """The node being tried, the features, the device classes, the node's pools (as gathered, invalid
-    and incomplete ones included), the memo of CEL outcomes and the device registry."""
+    """The node being tried, the features and release behaviour, the device classes, the node's pools
+    (as gathered, invalid and incomplete ones included), the memo of CEL outcomes and the device registry."""
 
     node: model.Node
     features: Features
@@ -27,3 +27,4 @@ class NodeScope:
     pools: Sequence[Pool]
     cache: SelectorCache
     registry: DeviceRegistry
+    release: Release

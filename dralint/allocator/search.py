@@ -3,7 +3,9 @@
 Counterparts: ``allocateOne``, ``allocateDevice`` (with its rollback), ``deviceInUse`` and
 friends in ``allocator_experimental.go``. The search is the upstream one step for step: the same
 candidate order, the same checks in the same order, the same rollbacks (and the same missing
-rollbacks, quirks Q4, Q5, Q7, Q8), the same number of steps.
+rollbacks, quirks Q4, Q5, Q7, Q8), the same number of steps. Compatibility groups (1.37) are
+checked right after the counters and undone with the pick; where the 1.37 code was not available
+this order is dralint's reading of KEP-5963.
 """
 
 from __future__ import annotations
@@ -11,7 +13,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dralint.allocator.capacity import Amount, demand_fits
-from dralint.allocator.counters import CounterSets, check_available_counters, deallocate_counters
+from dralint.allocator.compatibility import (
+    GroupBaseline,
+    GroupIntersection,
+    GroupRollback,
+    baseline_for_pool,
+    check_and_consume,
+    rollback,
+)
+from dralint.allocator.counters import CounterSets, check_available_counters, counters_key, deallocate_counters
 from dralint.allocator.devices import DeviceInfo
 from dralint.allocator.pools import Pool
 from dralint.allocator.requests import RequestData, ValidatedClaims, claim_ref, d_count
@@ -33,19 +43,30 @@ class _MaxSizeExceeded(Exception):
     """``errAllocationResultMaxSizeExceeded``: drives backtracking to the next entry or claim."""
 
 
+class _Stop(Exception):
+    """``errStop`` of 1.31-1.32: an All request that cannot get its devices ends the whole search."""
+
+
 class Pick:
     """``internalDeviceResult``: a device picked for a request in this call."""
 
-    __slots__ = ("consumed", "device", "pool", "request", "shared")
+    __slots__ = ("consumed", "device", "groups", "pool", "request", "shared")
 
     def __init__(
-        self, request: RequestData, device: DeviceInfo, pool: Pool, shared: bool, consumed: dict[str, Amount] | None
+        self,
+        request: RequestData,
+        device: DeviceInfo,
+        pool: Pool,
+        shared: bool,
+        consumed: dict[str, Amount] | None,
+        groups: GroupRollback | None = None,
     ) -> None:
         self.request = request
         self.device = device
         self.pool = pool
         self.shared = shared
         self.consumed = consumed
+        self.groups = groups  # what the compatibility-group check changed
 
 
 class Search:
@@ -60,6 +81,7 @@ class Search:
         counter_cache: dict[str, CounterSets],
         budget: int,
         context: Context | None,
+        groups_cache: dict[str, GroupBaseline] | None = None,
     ) -> None:
         self.claims = claims
         self.requests = validated.requests
@@ -69,6 +91,9 @@ class Search:
         self.features = scope.features
         self.registry = scope.registry
         self.counter_cache = counter_cache
+        self.in_slice = scope.release.counters_in_device_slice
+        self.groups_cache: dict[str, GroupBaseline] = {} if groups_cache is None else groups_cache
+        self.consumed_groups: dict[str, dict[str, GroupIntersection]] = {}  # pool name -> counter set -> groups
         self.budget = budget
         self.context = context
         self.pools: dict[PoolID, Pool] = {pool.id: pool for pool in scope.pools}
@@ -89,7 +114,10 @@ class Search:
 
     def run(self) -> bool:
         """The whole search; ``True`` when every claim got its devices."""
-        return self._step(0, 0, 0, 0, False, 0)
+        try:
+            return self._step(0, 0, 0, 0, False, 0)
+        except _Stop:
+            return False
 
     def _step(self, c: int, r: int, e: int, k: int, in_entry: bool, start: int) -> bool:
         """``allocateOne``: allocate device ``k`` of entry ``e`` of request ``r`` of claim ``c``."""
@@ -126,7 +154,7 @@ class Search:
             return False
 
         all_mode = data.mode == "All"
-        if all_mode and not data.all_devices:
+        if all_mode and not data.all_devices and not self.scope.release.all_may_match_nothing:
             return False
         count = d_count(data)
         if k >= count:
@@ -138,6 +166,8 @@ class Search:
             device = data.all_devices[k]
             pick = self._allocate_device(c, data, device, self.pools[device.id[:2]], must=True)
             if pick is None:
+                if self.scope.release.all_failure_stops_search:
+                    raise _Stop
                 return False
             try:
                 done = self._step(c, r, e, k + 1, in_entry, 0)
@@ -198,9 +228,36 @@ class Search:
                 return None
             skip_counters = shared and (device.aggregated is not None or key in self.allocating_capacity)
             if not skip_counters and not check_available_counters(
-                device, pool, self.counter_cache, self.consumed_counters, self.registry
+                device, pool, self.counter_cache, self.consumed_counters, self.registry, in_slice=self.in_slice
             ):
                 return None
+        groups: GroupRollback | None = None
+        if features.device_compatibility_groups and device.consumes:
+            running = self.consumed_groups.get(pool.name)
+            if running is None:
+                running = self.consumed_groups[pool.name] = {}
+            groups = check_and_consume(device, baseline_for_pool(pool, self.registry, self.groups_cache), running)
+            if groups is None:
+                return None  # (counters recorded above stay recorded, as for the taints: quirk Q4)
+        pick = self._admit(c, data, device, pool, shared, groups, must=must)
+        if pick is None and groups:
+            rollback(groups, self.consumed_groups[pool.name])
+        return pick
+
+    def _admit(
+        self,
+        c: int,
+        data: RequestData,
+        device: DeviceInfo,
+        pool: Pool,
+        shared: bool,
+        groups: GroupRollback | None,
+        *,
+        must: bool,
+    ) -> Pick | None:
+        """The rest of ``allocateDevice`` after the counters: taints, constraints, capacity, the record."""
+        features = self.features
+        key = device.key
         if (
             features.device_taints
             and device.blocking_taints
@@ -211,8 +268,9 @@ class Search:
         if constraints:
             base, sub = data.base_name, data.sub_name
             driver, attributes = device.id[0], device.device.attributes
+            derived = data.derived_values.get(key) if data.derived_values else None
             for index, constraint in enumerate(constraints):
-                if not constraint.add(base, sub, driver, attributes):
+                if not constraint.add(base, sub, driver, attributes, derived):
                     if must:
                         raise AllocatorError(
                             f"claim {claim_ref(data.claim)}, request {data.name}: cannot add device "
@@ -224,6 +282,7 @@ class Search:
                     for earlier in constraints[:index]:
                         earlier.remove(base, sub)
                     return None
+        holders = self.allocating.get(key)
         if holders is None:
             holders = self.allocating[key] = set()
         if not shared:
@@ -241,7 +300,7 @@ class Search:
                 else:
                     for name, amount in consumed.items():
                         allocating[name] = allocating.get(name, 0) + amount[0]
-        pick = Pick(data, device, pool, shared, consumed or None)
+        pick = Pick(data, device, pool, shared, consumed or None, groups)
         self.results[c].append(pick)
         return pick
 
@@ -265,5 +324,7 @@ class Search:
                     if all(value == 0 for value in allocating.values()):
                         del self.allocating_capacity[key]
         elif self.features.partitionable_devices and device.consumes:
-            deallocate_counters(device, pick.pool.name, self.consumed_counters)
+            deallocate_counters(device, counters_key(device, pick.pool, in_slice=self.in_slice), self.consumed_counters)
+        if pick.groups:
+            rollback(pick.groups, self.consumed_groups[pick.pool.name])
         self.results[c].pop()

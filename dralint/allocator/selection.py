@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import dralint.cel
+from dralint.allocator.derived import DerivedCache
 from dralint.allocator.devices import DeviceInfo
 from dralint.allocator.nodes import NodeSelectorError, node_matches
 from dralint.allocator.types import AllocatorError, Cause, DeviceID, device_id_text
@@ -29,10 +30,11 @@ _Outcome = bool | str
 class SelectorCache:
     """Compiled selectors by expression, and their outcome per device key."""
 
-    __slots__ = ("_compiled", "_env", "_matched", "_outcomes", "keys")
+    __slots__ = ("_compiled", "_env", "_matched", "_outcomes", "derived", "keys")
 
     def __init__(self, env: Environment | None = None) -> None:
         self._env = env
+        self.derived = DerivedCache(env)  # derived attributes' expressions (KEP-6080)
         # Device ids interned as the small integers the memos are keyed by; allocators that share
         # this cache (the dry-run's, one per attempt over the same slices) share the interning too.
         self.keys: dict[DeviceID, int] = {}

@@ -30,12 +30,16 @@ def device_id_text(device_id: DeviceID) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Features:
-    """``internal.Features``: one flag per control-flow change, sorted, mapped to gates (spec §11)."""
+    """``internal.Features``: one flag per control-flow change, sorted, mapped to gates (spec §11;
+    the three of 1.37 as the gates of their names)."""
 
     admin_access: bool = False
     consumable_capacity: bool = False
+    derived_attributes: bool = False
     device_binding_and_status: bool = False
+    device_compatibility_groups: bool = False
     device_taints: bool = False
+    fractional_capacity_range: bool = False
     list_type_attributes: bool = False
     partitionable_devices: bool = False
     prioritized_list: bool = False
@@ -43,7 +47,29 @@ class Features:
     @classmethod
     def all(cls) -> Features:
         """``internal.FeaturesAll``: every flag on (the full "experimental" allocator)."""
-        return cls(True, True, True, True, True, True, True)
+        return cls(**{name: True for name in cls.__dataclass_fields__})
+
+
+@dataclass(frozen=True, slots=True)
+class Release:
+    """Control flow that changed between Kubernetes releases without a feature flag: where the
+    allocator of an older release (its ``release-1.3x`` branch) differs from the newest one.
+
+    The default is the newest allocator; :func:`dralint.allocator.prepare.release_for` gives a target's.
+    """
+
+    # 1.31-1.32: an All request whose class and selectors match no device is satisfied by none
+    # (1.33 added "at least one device is required for 'All' allocation mode").
+    all_may_match_nothing: bool = False
+    # 1.31-1.32: a device of an All request that cannot be allocated ends the whole search
+    # (``errStop``), instead of backtracking into the requests and claims before it.
+    all_failure_stops_search: bool = False
+    # 1.33-1.34: a device draws on the counter sets of its own slice, computed per slice; from 1.35
+    # counter sets are published in slices of their own and shared by the whole pool.
+    counters_in_device_slice: bool = False
+
+
+NEWEST = Release()  # the allocator of the newest release
 
 
 @dataclass(frozen=True, slots=True)

@@ -133,6 +133,21 @@ def _capacity_requirements(data: Any) -> CapacityRequirements | None:
 
 
 @dataclass(frozen=True, slots=True)
+class DeviceDerivedAttribute:
+    """A virtual attribute a request computes per candidate device (1.37, DRADerivedAttributes)."""
+
+    name: str
+    expression: str
+
+
+def _derived_attributes(data: Any) -> tuple[DeviceDerivedAttribute, ...]:
+    return tuple(
+        DeviceDerivedAttribute(read.text(item, "name"), read.text(item, "expression"))
+        for item in read.items(data, "derivedAttributes")
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class ExactDeviceRequest:
     device_class_name: str = ""
     selectors: tuple[DeviceSelector, ...] = ()
@@ -141,6 +156,7 @@ class ExactDeviceRequest:
     admin_access: bool | None = None
     tolerations: tuple[DeviceToleration, ...] | None = None
     capacity: CapacityRequirements | None = None
+    derived_attributes: tuple[DeviceDerivedAttribute, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +168,7 @@ class DeviceSubRequest:
     count: int = 0
     tolerations: tuple[DeviceToleration, ...] | None = None
     capacity: CapacityRequirements | None = None
+    derived_attributes: tuple[DeviceDerivedAttribute, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +304,7 @@ def _exact(data: Mapping[str, Any]) -> ExactDeviceRequest:
         admin_access=read.flag(data, "adminAccess"),
         tolerations=_tolerations(data),
         capacity=_capacity_requirements(data),
+        derived_attributes=_derived_attributes(data),
     )
 
 
@@ -299,6 +317,7 @@ def _subrequest(data: Any) -> DeviceSubRequest:
         count=(read.integer(data, "count") or 0),
         tolerations=_tolerations(data),
         capacity=_capacity_requirements(data),
+        derived_attributes=_derived_attributes(data),
     )
 
 
@@ -470,6 +489,7 @@ def _capacity(data: Any) -> dict[str, DeviceCapacity]:
 class DeviceCounterConsumption:
     counter_set: str
     counters: Mapping[str, Quantity] = field(default_factory=dict)
+    compatibility_groups: tuple[str, ...] = ()  # 1.37, DRADeviceCompatibilityGroups
 
 
 @dataclass(frozen=True, slots=True)
@@ -502,6 +522,51 @@ def _taint(data: Any) -> DeviceTaint:
 
 
 @dataclass(frozen=True, slots=True)
+class NodeAllocatableMapping:
+    """What one allocated device adds to a node resource: per device, or per unit of a consumed capacity."""
+
+    capacity_key: str | None = None
+    capacity_multiplier: Quantity | None = None
+    device_multiplier: Quantity | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NodeAllocatableOverhead:
+    """A node resource a device costs besides itself: once per pod, and per container using its claim."""
+
+    per_pod: Quantity | None = None
+    per_container: Quantity | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NodeAllocatableResource:
+    """``nodeAllocatableResources[<resource>]`` of a device (1.37, DRANodeAllocatableResources)."""
+
+    mapping: NodeAllocatableMapping | None = None
+    overhead: NodeAllocatableOverhead | None = None
+
+
+def _node_allocatable(data: Any) -> dict[str, NodeAllocatableResource]:
+    out = {}
+    for name, entry in read.mapping_or_empty(data, "nodeAllocatableResources").items():
+        mapping = read.mapping(entry, "mapping")
+        overhead = read.mapping(entry, "overhead")
+        out[str(name)] = NodeAllocatableResource(
+            NodeAllocatableMapping(
+                read.opt_text(mapping, "capacityKey"),
+                quantity(mapping.get("capacityMultiplier")),
+                quantity(mapping.get("deviceMultiplier")),
+            )
+            if mapping is not None
+            else None,
+            NodeAllocatableOverhead(quantity(overhead.get("perPod")), quantity(overhead.get("perContainer")))
+            if overhead is not None
+            else None,
+        )
+    return out
+
+
+@dataclass(frozen=True, slots=True)
 class Device:
     name: str
     attributes: Mapping[str, DeviceAttribute] = field(default_factory=dict)
@@ -515,6 +580,7 @@ class Device:
     binding_conditions: tuple[str, ...] | None = None
     binding_failure_conditions: tuple[str, ...] | None = None
     allow_multiple_allocations: bool | None = None
+    node_allocatable_resources: Mapping[str, NodeAllocatableResource] = field(default_factory=dict)
 
 
 def device(data: Any) -> Device:
@@ -526,7 +592,9 @@ def device(data: Any) -> Device:
         capacity=_capacity(data.get("capacity") if isinstance(data, Mapping) else None),
         consumes_counters=tuple(
             DeviceCounterConsumption(
-                read.text(c, "counterSet"), _counters(c.get("counters") if isinstance(c, Mapping) else None)
+                read.text(c, "counterSet"),
+                _counters(c.get("counters") if isinstance(c, Mapping) else None),
+                read.strings(c, "compatibilityGroups"),
             )
             for c in read.items(data, "consumesCounters")
         ),
@@ -538,6 +606,7 @@ def device(data: Any) -> Device:
         binding_conditions=tuple(v for v in binding if isinstance(v, str)) if binding is not None else None,
         binding_failure_conditions=tuple(v for v in failure if isinstance(v, str)) if failure is not None else None,
         allow_multiple_allocations=read.flag(data, "allowMultipleAllocations"),
+        node_allocatable_resources=_node_allocatable(data),
     )
 
 
@@ -596,6 +665,9 @@ class DeviceTaintSelector:
     driver: str | None = None
     pool: str | None = None
     device: str | None = None
+    # v1alpha3 in 1.33-1.34 only: the devices of a class, and CEL selectors
+    device_class_name: str | None = None
+    selectors: tuple[DeviceSelector, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -611,7 +683,11 @@ def device_taint_rule(data: Mapping[str, Any]) -> DeviceTaintRule:
     return DeviceTaintRule(
         meta=object_meta(read.mapping_or_empty(data, "metadata")),
         selector=DeviceTaintSelector(
-            read.opt_text(selector, "driver"), read.opt_text(selector, "pool"), read.opt_text(selector, "device")
+            read.opt_text(selector, "driver"),
+            read.opt_text(selector, "pool"),
+            read.opt_text(selector, "device"),
+            read.opt_text(selector, "deviceClassName"),
+            _selectors(selector),
         )
         if selector is not None
         else None,
@@ -637,6 +713,7 @@ class Node:
     # status.allocatable as written (raw quantities); None when the Node has none (or an empty one):
     # the dry-run then takes it as unconstrained, not as a node where nothing fits
     allocatable: Mapping[str, str] | None = None
+    kubelet_version: str | None = None  # status.nodeInfo.kubeletVersion as written ("v1.33.2")
 
     @property
     def name(self) -> str:
@@ -658,4 +735,5 @@ def node(data: Mapping[str, Any]) -> Node:
         ),
         unschedulable=read.flag(spec, "unschedulable") is True,
         allocatable=read.scalars(status, "allocatable") or None,
+        kubelet_version=read.text(read.mapping_or_empty(status, "nodeInfo"), "kubeletVersion") or None,
     )

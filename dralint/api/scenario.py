@@ -1,8 +1,10 @@
 """An allocator scenario (``shared/conformance`` format) → typed, defaulted objects.
 
 A scenario is one pod's claims plus a cluster snapshot: nodes, DeviceClasses, ResourceSlices,
-already-allocated claims, DeviceTaintRules, and the seven allocator feature flags. Objects are
-v1 (DeviceTaintRules v1beta2, same fields); claims get the API server defaults.
+already-allocated claims, DeviceTaintRules, and the allocator feature flags (the seven of the
+conformance cases default to on, those of 1.37 to off), plus optionally ``kubernetesVersion``,
+whose allocator runs where it differs from the newest. Objects are v1 (DeviceTaintRules v1beta2,
+same fields); claims get the API server defaults.
 """
 
 from __future__ import annotations
@@ -14,18 +16,23 @@ from typing import Any, TypeVar
 
 from dralint.api import model
 from dralint.api.defaults import apply_defaults
+from dralint.api.versions import normalise_release
 from dralint.dataclass import dataclass
-from dralint.errors import InputError
+from dralint.errors import InputError, UsageError
 
-# Scenario flag name -> allocator Features field.
-FEATURE_KEYS: dict[str, str] = {
-    "adminAccess": "admin_access",
-    "consumableCapacity": "consumable_capacity",
-    "deviceBindingConditions": "device_binding_and_status",
-    "deviceTaints": "device_taints",
-    "listTypeAttributes": "list_type_attributes",
-    "partitionableDevices": "partitionable_devices",
-    "prioritizedList": "prioritized_list",
+# Scenario flag name -> allocator Features field, default: the seven flags of the conformance
+# cases default to on; those of 1.37 to off (the cases predate them).
+FEATURE_KEYS: dict[str, tuple[str, bool]] = {
+    "adminAccess": ("admin_access", True),
+    "consumableCapacity": ("consumable_capacity", True),
+    "derivedAttributes": ("derived_attributes", False),
+    "deviceBindingConditions": ("device_binding_and_status", True),
+    "deviceCompatibilityGroups": ("device_compatibility_groups", False),
+    "deviceTaints": ("device_taints", True),
+    "fractionalCapacityRange": ("fractional_capacity_range", False),
+    "listTypeAttributes": ("list_type_attributes", True),
+    "partitionableDevices": ("partitionable_devices", True),
+    "prioritizedList": ("prioritized_list", True),
 }
 
 T = TypeVar("T")
@@ -34,6 +41,7 @@ T = TypeVar("T")
 @dataclass(frozen=True, slots=True)
 class Scenario:
     features: Mapping[str, bool]  # Features field name -> value (every flag present)
+    kubernetes_version: str | None = None  # "1.34": that release's allocator (None: the newest)
     nodes: tuple[model.Node, ...] = ()
     device_classes: tuple[model.DeviceClass, ...] = ()
     resource_slices: tuple[model.ResourceSlice, ...] = ()
@@ -54,13 +62,22 @@ def scenario(data: Any) -> Scenario:
     if not isinstance(flags, Mapping):
         raise ScenarioError("features must be an object of booleans")
     features = {}
-    for key, name in FEATURE_KEYS.items():
-        value = flags.get(key, True)
+    for key, (name, default) in FEATURE_KEYS.items():
+        value = flags.get(key, default)
         if not isinstance(value, bool):
             raise ScenarioError(f"features.{key} must be true or false")
         features[name] = value
+    version = data.get("kubernetesVersion")
+    if version is not None:
+        if not isinstance(version, str):
+            raise ScenarioError('kubernetesVersion must be a string such as "1.34"')
+        try:
+            version = normalise_release(version)
+        except UsageError as error:
+            raise ScenarioError(str(error)) from None
     return Scenario(
         features=features,
+        kubernetes_version=version,
         nodes=_objects(data, "nodes", model.node),
         device_classes=_objects(data, "deviceClasses", model.device_class),
         resource_slices=_objects(data, "resourceSlices", model.resource_slice),

@@ -17,6 +17,8 @@ DRA selectors (``dralint.cel.dra``)
     the text after ``CEL runtime error: `` upstream, including the device's deferred
     attribute-conversion error.
     ``device_value(driver, device) -> DeviceValue`` never raises.
+    ``compile_expression(expression, env=None) -> Selector``: a derived attribute's expression,
+    whose ``Selector.value(device)`` is a string, int, bool, semver or a list of one of them.
     ``estimate_cost(expression, env=None) -> int``: the static worst-case cost estimate.
 
 General programs (for CEL policies over whole objects)
@@ -47,6 +49,7 @@ __all__ = [
     "Program",
     "Selector",
     "compile",
+    "compile_expression",
     "compile_selector",
     "device_value",
     "estimate_cost",
@@ -58,6 +61,7 @@ _LAZY = {
     "Environment": "dralint.cel.checker.decls",
     "DeviceValue": "dralint.cel.device",
     "Selector": "dralint.cel.dra",
+    "compile_expression": "dralint.cel.dra",
     "compile_selector": "dralint.cel.dra",
     "device_value": "dralint.cel.dra",
     "estimate_cost": "dralint.cel.dra",

@@ -13,11 +13,12 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from dralint.cel.checker.decls import Environment, Overload
-from dralint.cel.checker.types import ANY, BOOL, DYN, STRING, Type, map_of, object_type
+from dralint.cel.checker.types import ANY, BOOL, DYN, INT, STRING, Type, list_of, map_of, object_type
 from dralint.cel.device import DeviceValue
 from dralint.cel.errors import CelCompileError, CelRuntimeError
 from dralint.cel.lib.environments import VersionedOption, base_options, build, compatibility_version
 from dralint.cel.lib.quantity import QUANTITY
+from dralint.cel.lib.semver import SEMVER
 from dralint.cel.lib.semver_value import SemverError
 from dralint.cel.lib.semver_value import parse as parse_semver
 from dralint.cel.pricing import Pricing
@@ -36,6 +37,7 @@ __all__ = [
     "NO_SUCH_KEY_HINT",
     "DeviceValue",
     "Selector",
+    "compile_expression",
     "compile_selector",
     "device_value",
     "estimate_cost",
@@ -300,20 +302,24 @@ class Selector:
 
     def evaluate(self, device: DeviceValue) -> bool:
         """Evaluate without memoisation (the baseline the benchmarks compare against)."""
+        result = self.value(device)
+        if result is True or result is False:
+            return result
+        raise CelRuntimeError(_not_bool(result))
+
+    def value(self, device: DeviceValue) -> Any:
+        """What the expression evaluates to on ``device``, of whatever type (a derived attribute's value)."""
         if device.error is not None:
             raise CelRuntimeError(device.error)
         frame = self.program.new_frame()
         if self.paths.device_slot:
             frame[self.paths.device_slot] = device.value
         try:
-            result = self.program.run(frame)
+            return self.program.run(frame)
         except CelRuntimeError as error:  # upstream adds a hint to missing-key errors
             if "no such key:" in error.message:
                 raise CelRuntimeError(error.message + NO_SUCH_KEY_HINT) from None
             raise
-        if result is True or result is False:
-            return result
-        raise CelRuntimeError(_not_bool(result))
 
     def matches(self, device: DeviceValue) -> bool:
         """Whether ``device`` satisfies the selector; raises :class:`CelRuntimeError` like upstream."""
@@ -369,6 +375,36 @@ def _compile_selector(expression: str, env: Environment) -> Selector | CelCompil
 def compile_selector(expression: str, env: Environment | None = None) -> Selector:
     """Compile a DRA selector (cached by expression and environment); raises :class:`CelCompileError`."""
     result = _compile_selector(expression, env or selector_environment())
+    if isinstance(result, CelCompileError):
+        raise CelCompileError(result.message, result.offset, result.issues, result.stage)
+    return result
+
+
+# What a derived attribute may evaluate to: a scalar of an attribute's types, or a list of one.
+_DERIVED_SCALARS = (STRING, INT, BOOL, SEMVER)
+_DERIVED_TYPES = frozenset((*_DERIVED_SCALARS, *(list_of(t) for t in _DERIVED_SCALARS), DYN, ANY, list_of(DYN)))
+
+
+@lru_cache(maxsize=4096)
+def _compile_expression(expression: str, env: Environment) -> Selector | CelCompileError:
+    try:
+        checked = check(expression, env)
+        if checked.output_type not in _DERIVED_TYPES:
+            raise CelCompileError(
+                f"must evaluate to a string, int, bool or version, or a list of one of them, not {checked.output_type}",
+                None,
+                (),
+                "result-type",
+            )
+        return Selector(expression, instantiate(checked), env)
+    except CelCompileError as error:
+        return error
+
+
+def compile_expression(expression: str, env: Environment | None = None) -> Selector:
+    """Compile a derived attribute's expression (KEP-6080): the selector environment, a value of an
+    attribute's types instead of a boolean (:meth:`Selector.value`); raises :class:`CelCompileError`."""
+    result = _compile_expression(expression, env or selector_environment())
     if isinstance(result, CelCompileError):
         raise CelCompileError(result.message, result.offset, result.issues, result.stage)
     return result

@@ -26,6 +26,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     from dralint.diagnose import candidates as requests
 
     analysis = ctx.analysis
+    fractional = ctx.target.enabled("DRAFractionalCapacityRange")
     # The devices of a class and selectors, and what they offer per capacity: the same for the
     # requests of every claim written alike (thousands of templates, tens of thousands of devices).
     matching: dict[tuple[str, tuple[object, ...]], tuple[list[tuple[str, model.Device]], dict[str, list[Offer]]]] = {}
@@ -37,7 +38,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         if found is None:
             devices = requests.matching_devices(request, analysis.class_devices(request.spec.device_class_name))
             found = matching[key] = (devices, {})
-        for problem in requests.capacity_problems(request, *found):
+        for problem in requests.capacity_problems(request, *found, fractional=fractional):
             yield Violation(rule_of_kind()[problem.kind], problem.message, request.obj, problem.path, problem.hint)
 
 

@@ -13,31 +13,40 @@ from dralint.suggest import similar
 def check(ctx: CheckContext) -> Iterator[Violation]:
     if not ctx.inventory.has_devices:
         return  # without ResourceSlices there is nothing a rule could be matched against
-    from dralint.allocator.prepare import selects_device, selects_slice
+    from dralint.allocator.devices import SliceInfo
+    from dralint.allocator.prepare import TaintRuleMatcher
 
     inventory = ctx.inventory
+    matcher = TaintRuleMatcher({name: entry.device_class for name, entry in inventory.classes.items()})
+    infos = [SliceInfo(item.slice) for item in inventory.slices]
     for entry in inventory.taint_rules:
         selector = entry.rule.selector
-        matched = any(
-            selects_device(selector, device)
-            for item in inventory.slices
-            if selects_slice(selector, item.slice)
-            for device in item.slice.devices
-        )
-        if matched or selector is None:
+        if selector is None or any(matcher.devices(entry.rule, info) for info in infos):
             continue
         wanted = [
             f"{name} {value}"
-            for name, value in (("driver", selector.driver), ("pool", selector.pool), ("device", selector.device))
+            for name, value in (
+                ("driver", selector.driver),
+                ("pool", selector.pool),
+                ("device", selector.device),
+                ("class", selector.device_class_name),
+            )
             if value is not None
         ]
+        if selector.selectors:
+            wanted.append(f"{len(selector.selectors)} CEL selector" + ("s" if len(selector.selectors) > 1 else ""))
+        hint = (
+            f"DeviceClass {selector.device_class_name} does not exist"
+            if not matcher.applies(entry.rule)
+            else _hint(ctx, selector.driver, selector.pool, selector.device)
+        )
         yield Violation(
             RuleId.TAINT_RULE_MATCHES_NO_DEVICE,
             f"DeviceTaintRule {entry.rule.meta.name} matches no device of the inventory ({', '.join(wanted)}): "
             "its taint applies to nothing",
             entry.origin.obj,
             ("spec", "deviceSelector"),
-            _hint(ctx, selector.driver, selector.pool, selector.device),
+            hint,
         )
 
 

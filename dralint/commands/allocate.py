@@ -7,10 +7,11 @@ import sys
 import time
 from typing import Any, Literal, TextIO
 
-from dralint.allocator import DEFAULT_SEARCH_BUDGET, Allocator, AllocatorError, Features
-from dralint.allocator.prepare import allocated_state, apply_taint_rules
+from dralint.allocator import DEFAULT_SEARCH_BUDGET, NEWEST, Allocator, AllocatorError, Features
+from dralint.allocator.prepare import allocated_state, apply_taint_rules, release_for
 from dralint.api import model, serialize
 from dralint.api.scenario import Scenario, ScenarioError, scenario
+from dralint.api.versions import make_target
 from dralint.dataclass import dataclass
 from dralint.errors import InputError
 from dralint.pipeline import run as pipeline
@@ -70,9 +71,10 @@ def allocate_scenario(loaded: Scenario, *, budget: int = DEFAULT_SEARCH_BUDGET) 
     """One allocator for the scenario, one ``allocate`` per node, in node order."""
     features = Features(**loaded.features)
     state = allocated_state(loaded.allocated_claims, consumable_capacity=features.consumable_capacity)
-    slices = apply_taint_rules(loaded.resource_slices, loaded.device_taint_rules)
     classes = {c.name: c for c in loaded.device_classes}
-    allocator = Allocator(features, state, classes, slices, budget=budget)
+    slices = apply_taint_rules(loaded.resource_slices, loaded.device_taint_rules, classes)
+    release = release_for(make_target(loaded.kubernetes_version)) if loaded.kubernetes_version else NEWEST
+    allocator = Allocator(features, state, classes, slices, budget=budget, release=release)
     claims = loaded.claims
     names = [f"{c.namespace}/{c.name}" if c.namespace else c.name for c in claims]
     outcomes = []

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import datetime
 import importlib
-import importlib.util
 import os
 import re
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -84,10 +84,6 @@ def _has_tool_table(path: str) -> bool:
         return False
     if _TOOL_HEADER.search(text):
         return True
-    if importlib.util.find_spec("tomllib") is None:  # pragma: no cover - Python 3.10: load says it needs 3.11
-        from dralint.read.tomlkeys import key_positions
-
-        return () in key_positions(text, _TOOL)
     try:
         tool = _parse_toml(text, path).get("tool")
     except ConfigError:  # invalid TOML that has no [tool.dralint] header: another tool's file
@@ -96,10 +92,9 @@ def _has_tool_table(path: str) -> bool:
 
 
 def _parse_toml(text: str, display: str) -> dict[str, Any]:
-    try:
-        tomllib: Any = importlib.import_module("tomllib")  # standard library from Python 3.11
-    except ImportError:  # pragma: no cover - depends on the Python version
-        raise ConfigError(f"{display}: reading [tool.dralint] needs Python 3.11 or newer; use .dralint.yaml") from None
+    # The standard library's tomllib from Python 3.11; on 3.10 its backport tomli, the same code
+    # with the same messages (a dependency there).
+    tomllib: Any = importlib.import_module("tomllib" if sys.version_info >= (3, 11) else "tomli")
     try:
         data: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

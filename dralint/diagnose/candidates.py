@@ -79,12 +79,17 @@ class CapacityProblem:
 
 
 def capacity_problems(
-    request: WrittenRequest, devices: Sequence[tuple[str, model.Device]], offers: dict[str, list[Offer]] | None = None
+    request: WrittenRequest,
+    devices: Sequence[tuple[str, model.Device]],
+    offers: dict[str, list[Offer]] | None = None,
+    *,
+    fractional: bool = False,
 ) -> Iterator[CapacityProblem]:
     """Capacity requests no matching device can serve, that policies refuse or round up, or that take whole devices.
 
     ``offers`` keeps what :func:`_offers` finds in ``devices`` per capacity, for a caller that asks
-    about many requests with the same devices (the requests of many claims of one class)."""
+    about many requests with the same devices (the requests of many claims of one class).
+    ``fractional``: DRAFractionalCapacityRange is on (ranges round in milli units)."""
     if request.spec.capacity is None or not devices:
         return
     for name, wanted in sorted(request.spec.capacity.requests.items()):
@@ -118,7 +123,7 @@ def capacity_problems(
         distinct: dict[model.DeviceCapacity, tuple[bool, Quantity | None, str]] = {}
         for offer in big_enough:
             if offer.capacity not in distinct:
-                distinct[offer.capacity] = _policy(wanted, name, offer.capacity)
+                distinct[offer.capacity] = _policy(wanted, name, offer.capacity, fractional)
         verdicts = [distinct[offer.capacity] for offer in big_enough]
         allowed = [v for v in verdicts if v[0]]
         if not allowed:
@@ -190,11 +195,13 @@ def _capacity_hint(name: str, known: list[str]) -> str | None:
     return "devices have: " + ", ".join(known) if known else None
 
 
-def _policy(wanted: Quantity, name: str, capacity: model.DeviceCapacity) -> tuple[bool, Quantity | None, str]:
+def _policy(
+    wanted: Quantity, name: str, capacity: model.DeviceCapacity, fractional: bool
+) -> tuple[bool, Quantity | None, str]:
     """(allowed, consumed amount, description of the policy)."""
     info = CapacityInfo(name, capacity)
-    amount, is_default = consumed_amount((nano(wanted), wanted), info)
-    allowed = not violates_policy(amount, is_default, info)
+    amount, is_default = consumed_amount((nano(wanted), wanted), info, fractional=fractional)
+    allowed = not violates_policy(amount, is_default, info, fractional=fractional)
     return allowed and amount[0] <= info.value, amount[1], _describe(capacity.request_policy)
 
 

@@ -28,6 +28,7 @@ STAGES = {
     "in-use": "free",
     "capacity": "with the requested capacity",
     "counters": "within the shared counters",
+    "compatibility": "compatible with the partitions in use",
     "taint": "tolerating the device taints",
     "constraint": "with the attribute the constraints compare",
 }

@@ -13,13 +13,15 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from dralint.allocator import AllocatorError, Explanation, Features
-from dralint.allocator.prepare import apply_taint_rules, features_for, taint_rules_apply
+from dralint.allocator.prepare import apply_taint_rules, features_for, release_for, taint_rules_apply
 from dralint.api import model
 from dralint.api.versions import Target
 from dralint.cluster import pods as pods_module
 from dralint.cluster.inventory import Inventory
+from dralint.cluster.layout import counters_beside_devices
 from dralint.dataclass import dataclass
 from dralint.diagnose import demand, hints, why
+from dralint.dryrun import nodealloc
 from dralint.dryrun.filters import PlacedPods
 from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Skip, Strategy, simulate
 from dralint.dryrun.shapes import SliceContents
@@ -184,7 +186,14 @@ class Analysis:  # not slotted: it caches lazily computed properties
     def empty(self) -> Cluster:
         """The inventory's devices with nothing allocated, not even what the inventory says is in use."""
         cluster = self.cluster
-        return Cluster(cluster.slices, cluster.classes, self.features, budget=cluster.budget, contents=cluster.contents)
+        return Cluster(
+            cluster.slices,
+            cluster.classes,
+            self.features,
+            budget=cluster.budget,
+            contents=cluster.contents,
+            release=cluster.release,
+        )
 
     def never_allocatable(self, claim: model.ResourceClaim) -> list[why.RequestWhy] | AllocatorError | None:
         """Why a claim no pod uses could not be allocated on any node of the empty cluster.
@@ -292,26 +301,37 @@ def analyse(
     namespaces, for the namespaceSelector of pod affinity terms; ``produced`` the claims and
     templates other objects create (not dry-run: their content is unknown).
     """
-    features = features_for(target)
+    features, release = features_for(target), release_for(target)
     slices = [entry.slice for entry in inventory.slices]
-    if taint_rules_apply(target):
-        slices = apply_taint_rules(slices, [entry.rule for entry in inventory.taint_rules])
+    if release.counters_in_device_slice and any(entry.generated for entry in inventory.slices):
+        # (compact Inventory documents expand to the 1.35 layout: 1.33-1.34 drivers publish another)
+        slices = [e.slice for e in inventory.slices if not e.generated] + counters_beside_devices(
+            [e.slice for e in inventory.slices if e.generated]
+        )
     classes = {name: entry.device_class for name, entry in inventory.classes.items()}
+    if taint_rules_apply(target):
+        slices = apply_taint_rules(slices, [entry.rule for entry in inventory.taint_rules], classes)
     index = pods_module.claim_index(normalised.values(), rejected, produced)
     extended = pods_module.extended_resource_classes(inventory.classes) if target.enabled("DRAExtendedResource") else {}
     pods = pods_module.expand(pod_templates, index, inventory.nodes, extended, rejected=rejected_workloads)
     # The scheduler evaluates selectors in the StoredExpressions environment (everything enabled).
     budget = SearchBudget(limits.max_search_steps, limits.max_dry_run_steps)
     contents = SliceContents()
-    cluster = Cluster(slices, classes, features, budget=budget, contents=contents)
-    base = Cluster(slices, classes, features, budget=budget, contents=contents)
+    cluster = Cluster(slices, classes, features, budget=budget, contents=contents, release=release)
+    base = Cluster(slices, classes, features, budget=budget, contents=contents, release=release)
     existing = [entry.claim for entry in inventory.allocated]
     for claims_cluster in (cluster, base):
         claims_cluster.add(c.allocation for c in existing if c.allocation is not None)
     preallocated = {(c.namespace, c.name): c.allocation for c in existing if c.allocation is not None}
     consumers = {(c.namespace, c.name): c.reserved_for for c in existing}
     inter_pod = any(t.spec.scheduling.inter_pod for t in pod_templates)
-    placed = PlacedPods(inventory.nodes, namespaces=namespaces, dra_backed=extended.keys(), inter_pod=inter_pod)
+    placed = PlacedPods(
+        inventory.nodes,
+        namespaces=namespaces,
+        dra_backed=extended.keys(),
+        inter_pod=inter_pod,
+        node_allocatable=nodealloc.lookup(slices) if target.enabled("DRANodeAllocatableResources") else None,
+    )
     reserved_for = RESERVED_FOR_LIMIT.get(target.release, RESERVED_FOR_MAX)
     result = (
         simulate(

@@ -21,6 +21,7 @@ from dralint.cluster.pods import Pod
 from dralint.dataclass import dataclass
 from dralint.dryrun import eligibility, resources
 from dralint.dryrun.eligibility import Exclusion
+from dralint.dryrun.nodealloc import DeviceLookup
 
 NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
 Check = Callable[[int], Exclusion | None]  # node index -> why the pod cannot go there, or None
@@ -58,10 +59,14 @@ class PlacedPods:
         namespaces: Mapping[str, LabelMap] | None = None,
         dra_backed: Collection[str] = (),
         inter_pod: bool = True,
+        node_allocatable: DeviceLookup | None = None,
     ) -> None:
         """``inter_pod`` false says that no pod to be placed has pod (anti-)affinity or spread
-        constraints: then, without allocatable on any node, nothing needs to be remembered."""
+        constraints: then, without allocatable on any node, nothing needs to be remembered.
+        ``node_allocatable`` finds the devices whose allocation takes node resources (KEP-5517,
+        :mod:`dralint.dryrun.nodealloc`), when DRANodeAllocatableResources is on."""
         self.nodes = nodes
+        self.node_allocatable = node_allocatable
         self.namespaces = namespaces or {}
         self.dra_backed = frozenset(dra_backed)
         self.allocatable = [
@@ -83,12 +88,15 @@ class PlacedPods:
             cached = self._requests[pod.template_index] = resources.pod_requests(pod.template.spec)
         return cached
 
-    def add(self, pod: Pod, node: int) -> None:
+    def add(self, pod: Pod, node: int, devices: resources.Amounts | None = None) -> None:
+        """Place ``pod`` on ``node``; ``devices``: what its claims' devices take from the node besides."""
         if not self.active:
             return
         self.pod_count[node] += 1
         if self.constrained:
             resources.add(self.used[node], self.requests(pod))
+            if devices:
+                resources.add(self.used[node], devices)
         group = self.groups.get(pod.template_index)
         if group is None:
             anti = self._completed(pod.template.spec.scheduling.anti_affinity, pod.template.labels)
@@ -140,6 +148,20 @@ class PlacedPods:
             return Exclusion("resources", f"lacks {text}", f"lack {text}")
 
         return fit
+
+    def devices_fit(self, pod: Pod, node: int, devices: resources.Amounts) -> Exclusion | None:
+        """The DynamicResources plugin's ``nodeFitsResources``: the pod's requests plus what its devices
+        take from the node (``devices``) against the node's free allocatable."""
+        allocatable = self.allocatable[node]
+        if allocatable is None or not devices:
+            return None
+        total = dict(self.requests(pod))
+        resources.add(total, devices)
+        short = [s for s in resources.shortages(total, allocatable, self.used[node], 0) if s.resource in devices]
+        if not short:
+            return None
+        text = " and ".join(s.text() for s in short)
+        return Exclusion("resources", f"lacks {text} (with what its devices take)", f"lack {text}")
 
     # --- InterPodAffinity ---------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from dralint.api import model
 from dralint.cluster.inventory import NodeEntry
 from dralint.cluster.pods import ClaimUse, Pod
 from dralint.dataclass import dataclass
-from dralint.dryrun import eligibility
+from dralint.dryrun import eligibility, nodealloc, resources
 from dralint.dryrun.filters import Check, PlacedPods
 from dralint.dryrun.nodeindex import NodeIndex
 
@@ -224,6 +224,13 @@ class _Run:
                     reason=f"claim {use.key[0]}/{use.key[1]} is already reserved by {self.reserved_for} pods",
                 )
             reused.append((use, existing))
+        shared = self._mapped_and_shared(pod, reused)
+        if shared is not None:
+            return Placement(
+                pod,
+                "claim-consumers",
+                reason=f"claim {shared} has a device mapped to node resources and cannot be shared by pods",
+            )
         candidates = self._candidates(pod, eligible, reused)
         if not candidates:
             names = ", ".join(f"{u.key[0]}/{u.key[1]}" for u, _ in reused)
@@ -246,6 +253,7 @@ class _Run:
         # a node another pod's filter excluded may take a later pod of the same shape. (Nodes a
         # filter excludes are not tried: skipping the others is left to the loop then.)
         filtered: int | None = None  # the first position a filter excluded
+        short: str | None = None  # a node the pod's devices took too much of (KEP-5517), and why
         for position in self._positions(shape, candidates, claims if check is None and to_allocate else None):
             index = candidates[position]
             if check is not None and check(index) is not None:
@@ -253,7 +261,12 @@ class _Run:
                 continue
             node = self.nodes[index].node
             if not to_allocate:
-                return self._placed(pod, index, reused, (), ())
+                taken = self._device_resources(pod, index, reused, (), ())
+                if isinstance(taken, str):
+                    short = short or taken
+                    filtered = position if filtered is None else filtered
+                    continue
+                return self._placed(pod, index, reused, (), (), taken)
             attempt = self.allocate(node, claims)
             if attempt.error is not None and not attempt.failed_on_node:
                 return Placement(
@@ -267,9 +280,14 @@ class _Run:
             if attempt.results is None:
                 self.failed.setdefault(shape, set()).add(position)
                 continue
+            taken = self._device_resources(pod, index, reused, to_allocate, attempt.results)
+            if isinstance(taken, str):  # depends on the pods placed before, like a filter
+                short = short or taken
+                filtered = position if filtered is None else filtered
+                continue
             if self.strategy == "pack":
                 self.cursor[shape] = position if filtered is None else min(position, filtered)
-            return self._placed(pod, index, reused, to_allocate, attempt.results)
+            return self._placed(pod, index, reused, to_allocate, attempt.results, taken)
         if self.strategy == "pack":
             self.cursor[shape] = len(candidates) if filtered is None else filtered
         elif filtered is None:
@@ -283,10 +301,11 @@ class _Run:
         where = "the only node" if count == 1 else f"any of the {count} nodes"
         narrowed = tuple(sorted({why.reason for _, why in filtered_out}))
         nodes = self._names(passing) if passing is candidates else tuple(self.nodes[i].node.name for i in passing)
+        also = f"; on {short}" if short is not None else ""
         return Placement(
             pod,
             "unsatisfiable",
-            reason=f"the claims cannot be allocated on {where} the pod may run on",
+            reason=f"the claims cannot be allocated on {where} the pod may run on{also}",
             candidates=nodes,
             attempted=tuple(to_allocate),
             filters=narrowed,
@@ -316,6 +335,43 @@ class _Run:
                 excluded.append((self.nodes[index].node.name, why))
         return passing, excluded
 
+    def _mapped_and_shared(self, pod: Pod, reused: list[tuple[ClaimUse, model.AllocationResult]]) -> str | None:
+        """``validateNodeAllocatableDRAClaimSharing``: a ResourceClaim already reserved by a pod whose
+        devices map node resources (not only overheads) is not shared; its name, or ``None``."""
+        devices = self.placed.node_allocatable
+        if devices is None:
+            return None
+        for use, allocation in reused:
+            if not use.shared or self.result.consumers.get(use.key, 0) == 0:
+                continue
+            status = nodealloc.claim_status(use.entry.name, allocation, devices, pod.template.spec)
+            if status is not None and status.mapped:
+                return f"{use.key[0]}/{use.key[1]}"
+        return None
+
+    def _device_resources(
+        self,
+        pod: Pod,
+        index: int,
+        reused: list[tuple[ClaimUse, model.AllocationResult]],
+        allocated: Sequence[ClaimUse],
+        results: Sequence[model.AllocationResult],
+    ) -> resources.Amounts | str:
+        """What the pod's devices take from node ``index`` (KEP-5517), or why the node cannot give it."""
+        devices = self.placed.node_allocatable
+        if devices is None:
+            return {}
+        spec = pod.template.spec
+        pairs = [*reused, *zip(allocated, results, strict=True)]
+        statuses = [
+            status
+            for use, allocation in pairs
+            if (status := nodealloc.claim_status(use.entry.name, allocation, devices, spec)) is not None
+        ]
+        taken = nodealloc.pod_demand(statuses)
+        why = self.placed.devices_fit(pod, index, taken)
+        return taken if why is None else f"{self.nodes[index].node.name}: {why.detail}"
+
     def _placed(
         self,
         pod: Pod,
@@ -323,9 +379,10 @@ class _Run:
         reused: list[tuple[ClaimUse, model.AllocationResult]],
         allocated: Sequence[ClaimUse],
         results: Sequence[model.AllocationResult],
+        taken: resources.Amounts | None = None,
     ) -> Placement:
         self.commit(results)
-        self.placed.add(pod, index)
+        self.placed.add(pod, index, taken)
         self.last_node = index
         pairs = list(reused)
         for use, result in zip(allocated, results, strict=True):

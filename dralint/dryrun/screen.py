@@ -11,9 +11,12 @@ It is a necessary condition only. A device counts as possibly pickable unless it
 not: held exclusively, refused by the selectors without an error, short of consumable capacity,
 with a taint the request does not tolerate, consuming counters or waiting for binding conditions
 the features ignore. Any doubt (a selector that fails on some device, per-device node selection,
-an invalid pool) leaves the node to the allocator. So a feature the allocator gains later that
-refuses more devices keeps this correct; one that lets a request pick a device this module
-calls unpickable, or changes what the first request's search costs, must be added here too.
+an invalid pool, derived attributes, which the search evaluates before the capacity check and
+which may fail there) leaves the node to the allocator. The pools are gathered as the target
+release's allocator gathers them (``Release``), so slices it ignores offer nothing here either.
+So a feature the allocator gains later that refuses more devices keeps this correct; one that
+lets a request pick a device this module calls unpickable, or changes what the first request's
+search costs, must be added here too.
 
 Allocations only accumulate during a dry-run, so a node found dead for a request stays dead:
 :class:`NextLive` skips dead nodes for good, in near-constant time per pod.
@@ -30,7 +33,7 @@ from dralint.allocator.capacity import Amount, Demand, demand_fits, requested_am
 from dralint.allocator.devices import NANO, DeviceInfo, DeviceRegistry
 from dralint.allocator.selection import SelectorCache, selectors_match
 from dralint.allocator.taints import untolerated_taint
-from dralint.allocator.types import AllocatedState, AllocatorError, Features
+from dralint.allocator.types import NEWEST, AllocatedState, AllocatorError, Features, Release
 from dralint.api import model
 from dralint.dataclass import dataclass
 
@@ -71,7 +74,8 @@ def first_request(
     claims: Sequence[model.ResourceClaim], classes: Mapping[str, model.DeviceClass]
 ) -> FirstRequest | None:
     """The first request the search takes, or ``None`` when this module cannot judge it: no
-    request, ``All`` mode or admin access (they pick devices others hold), a missing class."""
+    request, ``All`` mode or admin access (they pick devices others hold), a missing class, derived
+    attributes (their evaluation may fail on a device the screen would rule out after it)."""
     if not claims or not claims[0].spec.requests:
         return None
     parts = claims[0].spec.requests[0].alternatives()
@@ -82,6 +86,8 @@ def first_request(
         if spec.allocation_mode != "ExactCount" or spec.count < 1:
             return None
         if isinstance(spec, model.ExactDeviceRequest) and spec.admin_access is not None:
+            return None
+        if spec.derived_attributes:
             return None
         device_class = classes.get(spec.device_class_name)
         if device_class is None:
@@ -136,7 +142,7 @@ def _pickable(entry: Entry, device: DeviceInfo, features: Features, cache: Selec
         return DOUBT  # the search would stop with this error where the device is free
     demand = None
     if features.consumable_capacity:
-        demand = Demand(entry.capacity, device.capacities)
+        demand = Demand(entry.capacity, device.capacities, fractional=features.fractional_capacity_range)
         if demand.missing or demand.violation:
             return False
     if device.consumes and not features.partitionable_devices:
@@ -181,14 +187,19 @@ def nano_totals(state: PoolState) -> dict[str, dict[str, int]]:
 
 
 def view_devices(
-    features: Features, classes: Mapping[str, model.DeviceClass], cache: SelectorCache, view: View
+    features: Features,
+    classes: Mapping[str, model.DeviceClass],
+    cache: SelectorCache,
+    view: View,
+    release: Release = NEWEST,
 ) -> list[tuple[int, DeviceInfo]] | None:
     """The devices the search tries on the node of ``view`` (those of its complete pools, as the
     allocator gathers them), with the position of their pool in the view; ``DOUBT`` when a pool is
     invalid (a search that finds nothing there ends with an error) or the pools cannot be gathered."""
     keys, slices, node = view
     try:
-        pools = Allocator(features, AllocatedState(), classes, slices, selector_cache=cache).pools(node)
+        allocator = Allocator(features, AllocatedState(), classes, slices, selector_cache=cache, release=release)
+        pools = allocator.pools(node)
     except AllocatorError:
         return DOUBT
     registry = DeviceRegistry(AllocatedState(), cache.keys)
@@ -208,8 +219,15 @@ class Screening:
     request and node shape (dryrun.shapes: the static shape, then the state of each pool), whether
     one of them is free."""
 
-    def __init__(self, features: Features, classes: Mapping[str, model.DeviceClass], cache: SelectorCache) -> None:
+    def __init__(
+        self,
+        features: Features,
+        classes: Mapping[str, model.DeviceClass],
+        cache: SelectorCache,
+        release: Release = NEWEST,
+    ) -> None:
         self.features = features
+        self.release = release
         self.classes = classes
         self.cache = cache
         self._firsts: dict[object, FirstRequest | None] = {}
@@ -242,7 +260,7 @@ class Screening:
                 found = self._found[first.number, static]
             else:
                 if static not in self._devices:
-                    self._devices[static] = view_devices(self.features, self.classes, self.cache, view())
+                    self._devices[static] = view_devices(self.features, self.classes, self.cache, view(), self.release)
                 devices = self._devices[static]
                 found = self._found[first.number, static] = (
                     candidates(first, devices, self.features, self.cache) if devices is not None else DOUBT

@@ -14,11 +14,13 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from dralint.allocator import (
     DEFAULT_SEARCH_BUDGET,
+    NEWEST,
     Allocator,
     AllocatorError,
     Cause,
     Explanation,
     Features,
+    Release,
     SearchBudgetExhausted,
 )
 from dralint.allocator.prepare import allocated_state
@@ -76,11 +78,14 @@ class Cluster:
         cel_environment: Environment | None = None,
         budget: int | SearchBudget | None = None,
         contents: shapes.SliceContents | None = None,
+        release: Release = NEWEST,
     ) -> None:
-        """``contents`` interns slice contents for the node shapes; clusters over the same slices share it."""
+        """``contents`` interns slice contents for the node shapes; clusters over the same slices share it.
+        ``release``: where the target release's allocator differs from the newest."""
         self.slices = list(slices)
         self.classes = classes
         self.features = features
+        self.release = release
         self.cel_environment = cel_environment
         # One CEL memo for every attempt and explanation: a selector runs once per device per
         # run, not once per pod and node (the slices never change, only what is allocated).
@@ -135,7 +140,7 @@ class Cluster:
         self._states: list[screen.PoolState] = []  # pool states by interned id
         # What dryrun.screen learns, and the claims shapes whose claims passed the allocator's
         # validation once (before that, no node is judged without the allocator).
-        self._screening = screen.Screening(features, classes, self._selectors)
+        self._screening = screen.Screening(features, classes, self._selectors, release)
         self._validated: set[ClaimsShape] = set()
         # The searches of this version that ended without a result, also those a Skipper passed over.
         self.ledger = Ledger()
@@ -283,6 +288,7 @@ class Cluster:
             cel_environment=self.cel_environment,
             budget=budget,
             selector_cache=self._selectors,
+            release=self.release,
         )
 
     def _node_shape(self, node: model.Node) -> tuple[int, ...]:

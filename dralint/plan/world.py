@@ -84,8 +84,15 @@ class World:
         analysis = self.analysis
         typed = [entry.slice for entry in slices]
         if taint_rules_apply(analysis.target):
-            typed = apply_taint_rules(typed, [entry.rule for entry in analysis.inventory.taint_rules])
-        cluster = Cluster(typed, analysis.cluster.classes, analysis.features, budget=analysis.cluster.budget)
+            rules = [entry.rule for entry in analysis.inventory.taint_rules]
+            typed = apply_taint_rules(typed, rules, analysis.cluster.classes)
+        cluster = Cluster(
+            typed,
+            analysis.cluster.classes,
+            analysis.features,
+            budget=analysis.cluster.budget,
+            release=analysis.cluster.release,
+        )
         cluster.add(allocations)
         return cluster
 

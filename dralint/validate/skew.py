@@ -112,6 +112,7 @@ class GatedField:
     effect: str
     condition: Condition | None = None
     otherwise: str = ""  # the effect when the condition gives another outcome than ``outcome``
+    ungated_in: tuple[str, ...] = ()  # releases where the field exists without the gate
 
 
 def _only_if_true(value: Any, parent: Mapping[str, Any]) -> Outcome | None:
@@ -166,6 +167,7 @@ CLAIM_SPEC: tuple[GatedField, ...] = (
         "changed",
         "the request becomes an ordinary one and only gets devices nobody else uses",
         _only_if_true,
+        ungated_in=("1.31",),  # a plain bool of v1alpha3, before DRAAdminAccess existed
     ),
     GatedField(
         ("devices", "constraints", "*", "distinctAttribute"),
@@ -191,10 +193,16 @@ _STATUS = "the API server does not store it when the status is written"
 CLAIM_STATUS: tuple[GatedField, ...] = (
     GatedField(("status", "devices"), ("DRAResourceClaimDeviceStatus",), "ignored", _STATUS),
     GatedField(("status", "devices", "*", "shareID"), ("DRAConsumableCapacity",), "ignored", _STATUS),
+    GatedField(
+        ("status", "allocation", "devices", "results", "*", "adminAccess"),
+        ("DRAAdminAccess",),
+        "ignored",
+        _STATUS,
+        ungated_in=("1.31",),
+    ),
     *(
         GatedField(("status", "allocation", "devices", "results", "*", name), (gate,), "ignored", _STATUS)
         for name, gate in (
-            ("adminAccess", "DRAAdminAccess"),
             ("shareID", "DRAConsumableCapacity"),
             ("consumedCapacity", "DRAConsumableCapacity"),
             ("bindingConditions", "DRADeviceBindingConditions"),
@@ -403,7 +411,7 @@ def _strip(target: Target, table: tuple[GatedField, ...], data: dict[str, Any], 
     if not isinstance(base, Mapping):
         return removed
     for entry in table:
-        if all(target.enabled(gate) for gate in entry.gates):
+        if all(target.enabled(gate) for gate in entry.gates) or target.release in entry.ungated_in:
             continue
         for path, parent, _ in list(_matches(base, entry.pattern, at)):
             if isinstance(parent, dict):

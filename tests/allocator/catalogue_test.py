@@ -29,6 +29,8 @@ def _load(folder: str) -> list[tuple[str, dict[str, Any]]]:
 CASES = _load("catalogue")
 QUIRKS = _load("quirks")
 LIMITS = _load("limits")
+FEATURES = _load("features")  # the allocator features of 1.37
+RELEASES = _load("releases")  # the allocators of older releases, where they differ
 
 
 def test_catalogue_has_every_upstream_case_once() -> None:
@@ -134,13 +136,33 @@ def test_limit_case(case: dict[str, Any]) -> None:
     _run(case)
 
 
+@pytest.mark.parametrize("case", [c for _, c in FEATURES], ids=[i for i, _ in FEATURES])
+def test_feature_case(case: dict[str, Any]) -> None:
+    """Derived attributes, compatibility groups and fractional capacity ranges (1.37)."""
+    _run(case)
+
+
+@pytest.mark.parametrize("case", [c for _, c in RELEASES], ids=[i for i, _ in RELEASES])
+def test_release_case(case: dict[str, Any]) -> None:
+    """The allocator of the case's ``release`` where it differs from the newest."""
+    assert "release" in case
+    _run(case)
+
+
 def _run(case: dict[str, Any]) -> None:
     """One allocator; one ``allocate`` per run (``runs: [{node, expect}]``, else the case itself)."""
     classes = {c.name: c for c in map(builders.device_class, case.get("classes", []))}
     slices = [builders.resource_slice(s) for s in case.get("slices", [])]
     claims = [builders.claim(c) for c in case.get("claims", [])]
     features, state = builders.features(case.get("features")), builders.allocated_state(case)
-    allocator = Allocator(features, state, classes, slices, budget=case.get("budget", DEFAULT_SEARCH_BUDGET))
+    allocator = Allocator(
+        features,
+        state,
+        classes,
+        slices,
+        budget=case.get("budget", DEFAULT_SEARCH_BUDGET),
+        release=builders.release(case.get("release")),
+    )
     for run in case.get("runs", [case]):
         _check(allocator, claims, run)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -56,7 +55,6 @@ def _pyproject_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fixture: st
     return repo
 
 
-@pytest.mark.skipif(sys.version_info < (3, 11), reason="[tool.dralint] is read with tomllib (Python 3.11+)")
 @pytest.mark.parametrize(
     ("fixture", "release"),
     [
@@ -81,7 +79,6 @@ def test_pyproject_that_only_mentions_dralint_is_not_a_configuration(
     assert discover(".") is None
 
 
-@pytest.mark.skipif(sys.version_info < (3, 11), reason="[tool.dralint] is read with tomllib (Python 3.11+)")
 @pytest.mark.parametrize(
     ("fixture", "message"),
     [
@@ -104,7 +101,6 @@ def test_pyproject_naming_dralint_that_cannot_be_read_is_a_configuration_error(
     assert str(raised.value) == message
 
 
-@pytest.mark.skipif(sys.version_info < (3, 11), reason="[tool.dralint] is read with tomllib (Python 3.11+)")
 def test_pyproject_tool_table_is_read_and_validated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text(
@@ -199,7 +195,6 @@ def test_a_configuration_file_is_decoded_as_manifests_are(tmp_path: Path, monkey
     assert str(raised.value) == ".dralint.yaml:1:10: byte 0xff is not valid UTF-8"
 
 
-@pytest.mark.skipif(sys.version_info < (3, 11), reason="[tool.dralint] is read with tomllib (Python 3.11+)")
 def test_a_pyproject_error_points_at_its_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _pyproject_repo(tmp_path, monkeypatch, "positions.toml")
     with pytest.raises(ConfigError) as raised:
