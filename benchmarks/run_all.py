@@ -82,9 +82,10 @@ is a whole process: a fresh interpreter per run, bytecode compiled beforehand as
 leaves it, the child's own CPU time (`wait4`), runs alternating with the baseline they are
 compared with in the same run (`python -c pass`, kubeconform and the `kubernetes-validate` CLI
 on the same files, a smaller size of the same input). The benchmarks run without the results
-cache (`DRALINT_NO_CACHE=1`), except `cache_bench.py`, which measures it. In-process figures (a warm interpreter, imports done)
-stand beside them where they say something of their own; they are labelled so. The machine is
-shared: CPU time and ratios are quoted, wall time only where a figure is about waiting.
+cache (`DRALINT_NO_CACHE=1`), except `cache_bench.py`, which measures it. In-process figures
+(a warm interpreter, imports done) stand beside them where they say something of their own;
+they are labelled so. The machine is shared: CPU time and ratios are quoted, wall time only
+where a figure is about waiting.
 
 **The largest GPU clusters** (`cluster_bench.py`, issue 12): 10,000 nodes of 8 GPUs and 2 NICs,
 40,000 pods in 5,000 workloads. `check` took 105 s of CPU and `simulate` 89 s when the issue
@@ -154,7 +155,8 @@ and the garbage collector no longer collects during imports nor at exit.
 corpus as one process each way. kubernetes-validate validates the schema only; dralint runs
 every rule, the API server's semantics and the dry-run of the corpus's own inventories. It is
 11-15x faster as processes (7.5x when issue 12 was filed). The target of 20x is retired
-(issue 27: the peer users pick for speed is kubeconform, above); what was found when it stood: a process that only imports the modules the check loads,
+(issue 27: the peer users pick for speed is kubeconform, above); what was found when it stood:
+a process that only imports the modules the check loads,
 interpreter start-up included, takes 35-50% of the check's process and leaves the check's own
 work (the rest of the process, 180-210 ms) 50-70 ms under the 20x budget: it would have to run
 three times faster, on top of imports that cannot shrink much below what the check uses. The
