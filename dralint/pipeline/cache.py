@@ -38,6 +38,7 @@ DIRECTORY = ".dralint_cache"
 FORMAT = 1  # bumped when what an entry holds changes
 _GITIGNORE = "# Automatically created by dralint.\n*\n"
 _KEY_BYTES = 32
+_NAMED_MAX_BYTES = 1 << 28  # a configuration file larger than this is known by its metadata
 
 
 Inputs = Sequence[tuple[str, bool, str]]  # (path, checked, content digest) of each input file, in order
@@ -184,8 +185,8 @@ def _tree_digest(path: str, *, by_content: bool = True) -> str:
     entries: list[str] = []
     for file in _files(path):
         try:
-            if by_content:
-                entries.append(f"{file}\0{digest(Path(file).read_bytes())}")
+            if by_content:  # (not read when not a regular file: /dev/zero named as the baseline)
+                entries.append(f"{file}\0{input_digest(file, _NAMED_MAX_BYTES)}")
             else:
                 stat = os.stat(file)
                 entries.append(f"{file}\0{stat.st_size}\0{stat.st_mtime_ns}")
