@@ -245,10 +245,10 @@ def main() -> int:
     sections: list[str] = []
     figures: list[tuple[Benchmark, Figure]] = []
     with tempfile.TemporaryDirectory() as folder:
-        for bench in BENCHMARKS:
+        for number, bench in enumerate(BENCHMARKS):
             if args.only and bench.script not in args.only:
                 continue
-            figure_file = Path(folder) / f"{bench.script}.jsonl"
+            figure_file = Path(folder) / f"{number}-{bench.script}.jsonl"  # (a script may run twice)
             arguments = shlex.split(args.args) if args.args is not None else bench.quick if args.quick else bench.args
             command = [sys.executable, f"benchmarks/{bench.script}", *arguments]
             print(f"running {' '.join(command[1:])}", flush=True)
