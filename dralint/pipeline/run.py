@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Literal
 from dralint.api.versions import DEFAULT_RELEASE, Target, make_target, normalise_release, parse_feature_gates
 from dralint.config import ConfigFile, discover, globs
 from dralint.config import load as load_config
-from dralint.config.resolve import CONFIG_ENV, Effective, Layer, Ref, from_environment, from_file, merge
+from dralint.config.resolve import CONFIG_ENV, Effective, Layer, Ref, from_environment, from_file, merge, named_by
 from dralint.dataclass import dataclass
 from dralint.errors import ConfigError, DralintError, InputError
 from dralint.findings import Finding, Suppression, exit_code
@@ -83,7 +83,8 @@ def with_shortcuts(
     if feature_gates is not None:
         flags = replace(flags, feature_gates=dict(feature_gates))
     if inventory:
-        flags = replace(flags, inventory=inventory)
+        named = {**(flags.named or {}), **named_by(None, inventory=inventory)}
+        flags = replace(flags, inventory=inventory, named=named)
     if fail_on is not None:
         flags = replace(flags, fail_on=Ref(fail_on, "--fail-on"))
     return flags
@@ -120,6 +121,8 @@ class Plan:
         commit) the repository's other manifests are context unless ``context`` is configured: a
         Deployment whose template, classes or neighbours live in other files is checked against
         them. When nothing is left to check, nothing is read: the inventory is never checked instead.
+        With a context, every file is read in path order, so that the dry-run places the pods of the
+        checked files among the others as a run on all of them would.
         """
         repository: str | None = None
         if changed is not None:
@@ -135,19 +138,28 @@ class Plan:
         checked = self.files(paths, ignore_files=ignore_files) if paths else []
         if not checked:
             return []
+        require(self.effective, "inventory", self.effective.inventory)
         context = self.effective.context
         if context is None:
             context = (os.path.relpath(repository),) if repository is not None else ()
-        return inputs(checked, self.files(self.effective.inventory + context, ignore_files=ignore_files))
+        else:
+            require(self.effective, "context", context)
+        read_only = self.files(self.effective.inventory + context, ignore_files=ignore_files)
+        return inputs(checked, read_only, path_order=bool(context))
 
     def files(self, paths: Sequence[str], *, ignore_files: bool = True) -> list[str]:
         """The files under ``paths`` minus the excluded ones (named files too, so that hooks honour ``exclude``)."""
         found = sources.discover(paths, ignore_files=ignore_files)
-        exclude = self.effective.exclude
-        if not exclude:
+        if not self.effective.exclude:
             return found
-        root = self.root
-        return [f for f in found if f == sources.STDIN or not globs.matches_any(exclude, globs.relative_to(f, root))]
+        return [f for f in found if not self.excluded(f)]
+
+    def excluded(self, path: str) -> bool:
+        """Whether the configuration's ``exclude`` leaves ``path`` out (standard input never is)."""
+        exclude = self.effective.exclude
+        if not exclude or path == sources.STDIN:
+            return False
+        return globs.matches_any(exclude, globs.relative_to(path, self.root))
 
     def options(
         self, *, simulate: bool = True, rule_options: Mapping[str, Mapping[str, object]] | None = None
@@ -183,6 +195,7 @@ def checking(request: Request) -> Checking:
     from dralint.suppress.exceptions import build as build_exceptions
 
     effective = configuration(request)
+    require(effective, "rule_paths", effective.rule_paths)
     rules = catalogue(effective.rule_paths)  # catalogue errors before target errors: the order users see them
     chosen = selection(rules, effective)
     exceptions = build_exceptions(effective.exceptions, rules)
@@ -197,6 +210,7 @@ def configure(request: Request) -> Plan:
 def plan(effective: Effective) -> Plan:
     """The plan of an effective configuration (``check`` loads its catalogue in between: the order of errors)."""
     limits = from_config(effective.limits)
+    require(effective, "profile_paths", effective.profile_paths)
     profiles = load_profiles(effective.profile_paths, max_bytes=limits.max_file_bytes, pins=effective.driver_versions)
     return Plan(effective, target(effective), limits, fail_on(effective), profiles)
 
@@ -207,12 +221,22 @@ def configuration(request: Request) -> Effective:
     config_file: ConfigFile | None = None
     if not request.no_config:
         path = request.config or environment.get(CONFIG_ENV) or discover()
+        if path is not None and not os.path.lexists(path):  # named by --config or DRALINT_CONFIG
+            raise ConfigError(f"{'--config' if request.config else CONFIG_ENV}: {path}: no such file")
         if path is not None:
             config_file = load_config(path)
     layers = [request.flags, from_environment(environment)]
     if config_file is None:
         return merge(*layers, root=".", config=None)
     return merge(*layers, from_file(config_file), root=config_file.root, config=config_file.name)
+
+
+def require(effective: Effective, setting: str, paths: Sequence[str]) -> None:
+    """An input error for the first of ``paths`` (of ``setting``) that is not there, saying who named it:
+    ``--inventory: nothere/``, ``DRALINT_INVENTORY: gone.yaml``, ``.dralint.yaml:1:13: inventory: cluster/``."""
+    for path in paths:
+        if not os.path.lexists(path):
+            raise InputError(f"{effective.naming(setting, path)}: no such file or directory")
 
 
 def _at(ref: Ref, error: DralintError) -> ConfigError:
@@ -375,6 +399,7 @@ def check(request: Request, job: CheckJob) -> CheckOutcome:
     if effective.baseline is not None and job.write_baseline is None:
         from dralint.suppress import baseline as baselines  # (here and below) only with a baseline: 3 ms to import
 
+        require(effective, "baseline", (effective.baseline,))
         baseline = baselines.read(effective.baseline, max_bytes=run_plan.limits.max_file_bytes)
     with read_and_check(
         run_plan,

@@ -77,6 +77,19 @@ def discover(paths: Sequence[str], *, exclude: Iterable[str] = (), ignore_files:
     return [p for p in found if not (p in seen or seen.add(p))]  # type: ignore[func-returns-value]
 
 
+def walked(path: str) -> bool:
+    """Whether a walk of the current directory reads ``path`` (relative to it): a manifest's suffix,
+    no hidden folder or file on the way, nothing git ignores (a file created while a server runs)."""
+    parts = _display(path).split("/")
+    if os.path.isabs(path) or ".." in parts or any(part.startswith(".") for part in parts):
+        return False
+    if not parts[-1].lower().endswith(MANIFEST_SUFFIXES):
+        return False
+    ignore = IgnoreFiles()
+    folders = ["/".join(parts[:n]) for n in range(1, len(parts))]
+    return not any(ignore.ignored(folder, is_dir=True) for folder in folders) and not ignore.ignored(path, is_dir=False)
+
+
 @dataclass(slots=True)
 class _Walked:
     files: list[str] = field(default_factory=list)

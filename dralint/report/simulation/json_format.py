@@ -1,4 +1,4 @@
-"""``dralint simulate`` as JSON (stable keys, for scripts)."""
+"""``dralint simulate`` as JSON (stable keys, for scripts; ``version`` 1, as ``check`` and ``plan`` write)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from dralint.report.simulation.model import SimulationReport
 
 def as_dict(report: SimulationReport) -> dict[str, Any]:
     return {
+        "version": 1,
         "target": report.target,
         "strategy": report.strategy,
         "inventory": report.inventory,
@@ -71,6 +72,10 @@ def as_dict(report: SimulationReport) -> dict[str, Any]:
             "unplaced": len(report.unplaced),
             "nodes": report.nodes,
         },
+        "schedulingGroups": [
+            {"workload": r.workload, "scheduledAs": r.scheduled_as, "pods": r.pods, "placed": r.placed}
+            for r in report.scheduling
+        ],
         "notes": list(report.notes),
     }
 

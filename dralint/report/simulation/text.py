@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from dralint.report.simulation import percent
-from dralint.report.simulation.model import SimulationReport, unplaced_subject
+from dralint.report.simulation.model import SimulationReport, placed_summary, unplaced_subject
 
 
 def table(rows: Sequence[tuple[str, ...]], stream: TextIO) -> None:
@@ -21,8 +21,7 @@ def render(report: SimulationReport, stream: TextIO) -> None:
         for note in report.notes:
             stream.write(f"note: {note}\n")
         return
-    nodes = f"{report.nodes} node{'s' if report.nodes != 1 else ''}"
-    stream.write(f"Placements ({report.placed} of {len(report.pods)} pods on {nodes}, {report.strategy})\n")
+    stream.write(f"Placements ({placed_summary(report)})\n")
     rows = [("POD", "NODE", "CLAIM", "DEVICES")]
     for pod in report.pods:
         if pod.outcome != "placed":
@@ -51,5 +50,10 @@ def render(report: SimulationReport, stream: TextIO) -> None:
             stream.write(f"{unplaced_subject(pod, count)}: {pod.outcome}: {pod.reason}\n")
             for line in pod.details:
                 stream.write(f"  {line}\n")
+    if report.scheduling:
+        stream.write("\nScheduling groups\n")
+        rows = [("WORKLOAD", "PODS", "PLACED", "SCHEDULED AS")]
+        rows += [(r.workload, str(r.pods), str(r.placed), r.scheduled_as) for r in report.scheduling]
+        table(rows, stream)
     for note in report.notes:
         stream.write(f"\nnote: {note}\n")
