@@ -165,6 +165,8 @@ class Cluster:
     def remove(self, allocations: Iterable[model.AllocationResult]) -> None:
         """Take back allocations :meth:`add` recorded (those of a gang that could not be placed whole)."""
         self._version += 1
+        self._gave_up.clear()
+        self.ledger.clear()
         for allocation in allocations:
             for result in allocation.results:
                 key = (result.driver, result.pool)
@@ -173,6 +175,12 @@ class Cluster:
                 if at is not None:
                     del held[at]
                 self._pool_states.pop(key, None)
+                # (node shapes are kept until one of their pools changes: see add)
+                owner = self._owner.get(key)
+                if owner is None:
+                    self._shared_changes += 1
+                else:
+                    self._node_changes[owner] = self._node_changes.get(owner, 0) + 1
 
     def attempt(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Attempt:
         """Allocate ``claims`` together on ``node`` against the current allocations (nothing is recorded).
