@@ -325,6 +325,11 @@ Exit codes:
     help="Worker processes that read and check files (default: one per core; small inputs use one). "
     "The output does not depend on it.",
 )
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Neither read nor write the results cache (.dralint_cache/ at the root of the git repository).",
+)
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @click.option("--quiet", "-q", is_flag=True, help="Print the findings and nothing else: no summary, no progress line.")
 @click.option(
@@ -356,6 +361,7 @@ def check(
     stdin_filename: str,
     no_simulate: bool,
     jobs: int | None,
+    no_cache: bool,
     color: str,
     quiet: bool,
     statistics: bool,
@@ -397,6 +403,7 @@ def check(
             quiet=quiet,
             statistics=statistics,
             progress=True,
+            cache=not no_cache,
         )
         return command.run(settings)
 

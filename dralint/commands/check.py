@@ -22,6 +22,7 @@ from dralint.report.assemble import Presentation
 __all__ = ["FAIL_ON", "CheckSettings", "FailOn", "Outcome", "analyse", "run"]
 GITHUB_ACTIONS = "GITHUB_ACTIONS"
 PRE_COMMIT = "PRE_COMMIT"  # pre-commit sets it to 1 for its hooks
+NO_CACHE = "DRALINT_NO_CACHE"  # set (to anything but nothing): as --no-cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,7 @@ class CheckSettings:
     quiet: bool = False  # --quiet: findings only, no summary line, no progress line
     statistics: bool = False  # --statistics: counts per rule instead of the findings (human formats)
     progress: bool = False  # a progress line on standard error when it is a terminal (the command line asks)
+    cache: bool = False  # the results cache, in a git repository (the command line uses it unless --no-cache)
 
     def request(self) -> pipeline.Request:
         flags = pipeline.with_shortcuts(
@@ -78,6 +80,7 @@ class CheckSettings:
             write_baseline=self.write_baseline,
             today=self.today,
             presentation=Presentation(self.color, self.show_suppressed, self.quiet),
+            cache=self.cache and not self.env().get(NO_CACHE),
         )
 
 

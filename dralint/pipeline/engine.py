@@ -18,7 +18,8 @@ from dralint.checks import registry
 from dralint.config import globs
 from dralint.config.select import Selection as Selection  # re-exported: what run() and collect() take
 from dralint.errors import InternalError
-from dralint.findings import SEVERITY_RANK, Finding, Location, Suppression, Violation
+from dralint.findings import Finding, Location, Suppression, Violation
+from dralint.findings import exit_code as exit_code  # re-exported: the exit code of a run
 from dralint.pipeline.context import CheckContext
 from dralint.read.yamldoc import Lookup, look_up_all
 from dralint.report.escape import bounded
@@ -225,11 +226,3 @@ def sort_unique(findings: Iterable[Finding]) -> list[Finding]:
             seen.add(key)
             out.append(finding)
     return out
-
-
-def exit_code(findings: Iterable[Finding], fail_on: str) -> int:
-    """1 when an unsuppressed finding is at or above ``fail_on`` (``never`` never fails), else 0."""
-    if fail_on == "never":
-        return 0
-    threshold = SEVERITY_RANK[fail_on]
-    return int(any(f.suppressed is None and SEVERITY_RANK[f.severity] >= threshold for f in findings))

@@ -33,7 +33,7 @@ from dralint.config import load as load_config
 from dralint.config.resolve import CONFIG_ENV, Effective, Layer, Ref, from_environment, from_file, merge, named_by
 from dralint.dataclass import dataclass
 from dralint.errors import ConfigError, DralintError, InputError
-from dralint.findings import Finding, Suppression
+from dralint.findings import Finding, Suppression, exit_code
 from dralint.limits import Limits, from_config
 from dralint.pipeline.context import CheckContext, Options
 from dralint.profiles.load import Profiles
@@ -50,6 +50,8 @@ if TYPE_CHECKING:
     from dralint.dryrun.analysis import Analysis
     from dralint.dryrun.placement import Strategy
     from dralint.pipeline import engine
+    from dralint.pipeline.cache import Cache
+    from dralint.pipeline.parallel import Checked, Stored
     from dralint.rules import Rule
     from dralint.suppress.exceptions import ConfigException
 
@@ -296,6 +298,7 @@ def read_and_check(
     jobs: int,
     stdin_name: str = sources.STDIN,
     freeze: bool = False,
+    stored: Stored | None = None,
 ) -> Iterator[tuple[CheckContext, engine.Found]]:
     """Read ``files`` and run the checks that look at one object at a time (in ``jobs`` processes when that pays).
 
@@ -303,6 +306,7 @@ def read_and_check(
     ``ctx.admission``, built on first use) and those findings; positions are looked up in the
     worker processes while the ``with`` block lasts.
     ``freeze`` (only entry points ask for it): see :func:`dralint.process.freeze_loaded`.
+    ``stored``: what the results cache holds for each file (:class:`FileEntries`).
     """
     from dralint.pipeline import parallel
 
@@ -316,6 +320,7 @@ def read_and_check(
         limits=plan.limits,
         stdin_name=stdin_name,
         freeze=freeze,
+        stored=stored,
     ) as (ctx, found):
         yield ctx, found
 
@@ -372,6 +377,7 @@ class CheckJob:
     write_baseline: str | None = None  # record the findings there instead of reporting them
     today: datetime.date | None = None  # for expiry dates; None: today
     presentation: Presentation = field(default_factory=Presentation)
+    cache: bool = False  # use the results cache of the repository (see dralint.pipeline.cache)
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,15 +389,22 @@ class CheckOutcome:
 
 def check(request: Request, job: CheckJob) -> CheckOutcome:
     """Every stage of ``check``: configure, read, check, model, analyse, suppress, and assemble the report."""
-    from dralint.pipeline import engine, parallel
-    from dralint.suppress import Suppressor
-
     configured = checking(request)
     run_plan, rules, chosen, exceptions = configured.plan, configured.rules, configured.selection, configured.exceptions
     effective = run_plan.effective
     files = run_plan.inputs(
         job.paths, changed=job.changed, ignore_files=job.ignore_files, repository_context=job.repository_context
     )
+    cached = _open_cache(run_plan, job, files) if job.cache and job.write_baseline is None else None
+    if cached is not None:
+        hit = cached.run()
+        if hit is not None:
+            report = _presented(hit, job.presentation, {r: rules[r] for r in sorted(chosen.enabled)})
+            return CheckOutcome(report, exit_code(report.findings, run_plan.fail_on))
+    # (imported after the cache is asked: a run it answers needs none of the checks)
+    from dralint.pipeline import engine, parallel
+    from dralint.suppress import Suppressor
+
     baseline = None
     if effective.baseline is not None and job.write_baseline is None:
         from dralint.suppress import baseline as baselines  # (here and below) only with a baseline: 3 ms to import
@@ -407,6 +420,7 @@ def check(request: Request, job: CheckJob) -> CheckOutcome:
         jobs=job.jobs if job.jobs is not None else parallel.default_jobs(),
         stdin_name=job.stdin_name,
         freeze=job.freeze,
+        stored=cached,
     ) as (ctx, found):
         refuse_unreadable_inventory(run_plan, ctx.workspace)
         suppressor = Suppressor(
@@ -423,7 +437,64 @@ def check(request: Request, job: CheckJob) -> CheckOutcome:
         report = check_report(
             ctx.workspace, findings, rules, chosen.enabled, run_plan.target, run_plan.fail_on, job.presentation
         )
-    return CheckOutcome(report, engine.exit_code(findings, run_plan.fail_on), written)
+    if cached is not None:
+        cached.keep_run(_presented(report, Presentation(), {}))
+    return CheckOutcome(report, exit_code(findings, run_plan.fail_on), written)
+
+
+def _presented(report: Report, presentation: Presentation, rules: Mapping[str, Rule]) -> Report:
+    """``report`` with the fields that only say how it is shown, and the rules it names (the catalogue's
+    objects): what the results cache does not keep."""
+    return replace(
+        report,
+        rules=rules,
+        color=presentation.color,
+        show_suppressed=presentation.show_suppressed,
+        quiet=presentation.quiet,
+    )
+
+
+def _open_cache(plan: Plan, job: CheckJob, files: Sequence[Input]) -> FileEntries | None:
+    """The results cache for this run, or ``None``: outside a git repository, with standard input
+    among the inputs, or when the cache cannot be used."""
+    from dralint.pipeline import cache
+
+    if any(path == sources.STDIN for path, _ in files):
+        return None
+    effective = plan.effective
+    settings = (effective, job.simulate, job.stdin_name, os.getcwd(), str(job.today or datetime.date.today()))
+    named = [*effective.rule_paths, *effective.profile_paths, *([effective.baseline] if effective.baseline else [])]
+    opened = cache.open_cache(repository_root(os.getcwd()), settings, named)
+    if opened is None:
+        return None
+    digests = [cache.input_digest(path, plan.limits.max_file_bytes) for path, _ in files]
+    return FileEntries(opened, [(path, checked, d) for (path, checked), d in zip(files, digests, strict=True)])
+
+
+class FileEntries:
+    """The results cache for the inputs of one run: each file's entry by its position, and the run's."""
+
+    def __init__(self, opened: Cache, inputs: list[tuple[str, bool, str]]) -> None:
+        self.cache = opened
+        self.inputs = inputs
+
+    def load(self, number: int) -> Checked | None:
+        from dralint.pipeline.parallel import Checked
+
+        path, checked, digest = self.inputs[number]
+        found = self.cache.load_file(path, checked, digest)
+        return found if isinstance(found, Checked) else None
+
+    def store(self, number: int, checked: Checked) -> None:
+        path, is_checked, digest = self.inputs[number]
+        self.cache.store_file(path, is_checked, digest, checked)
+
+    def run(self) -> Report | None:
+        found = self.cache.load_run(self.inputs)
+        return found if isinstance(found, Report) else None
+
+    def keep_run(self, report: Report) -> None:
+        self.cache.store_run(self.inputs, report)
 
 
 def _baselined(findings: list[Finding], path: str) -> list[Finding]:

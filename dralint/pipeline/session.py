@@ -33,7 +33,7 @@ from dralint.findings import Finding, Location
 from dralint.pipeline import engine
 from dralint.pipeline.context import CheckContext, Options
 from dralint.pipeline.run import Checking
-from dralint.read.load import Input, load_files, merge
+from dralint.read.load import Input, load_files, merge, settled
 from dralint.read.workspace import Workspace
 from dralint.read.yamldoc import Document
 from dralint.suppress import Suppressor
@@ -57,7 +57,7 @@ class Snapshot:
     parts: tuple[Part, ...]
 
     def workspace(self) -> Workspace:
-        return merge([part.workspace for part in self.parts])
+        return settled(merge([part.workspace for part in self.parts]))
 
     def versions(self) -> dict[str, int]:
         return {part.name: part.version for part in self.parts}
@@ -217,7 +217,7 @@ class Session:
         with self._lock:
             parts = [self._parts[name] for name, _ in self._inputs if name in names and name in self._parts]
             moved = list(self._global)
-        workspace = merge([part.workspace for part in parts])
+        workspace = settled(merge([part.workspace for part in parts]))
         context = CheckContext(workspace, self.checking.plan.target, self.options)
         found = [pair for part in parts for pair in self._local(part)]
         found += [pair for pair in moved if pair[0].location.file in workspace.checked_files]

@@ -65,6 +65,18 @@ def load_files(
     triples the loading time. With ``freeze`` (a process-wide effect: only entry points ask for
     it) the loaded objects are then frozen out of future collections.
     """
+    return merge(load_each(files, stdin_name=stdin_name, limits=limits, freeze=freeze, overlay=overlay))
+
+
+def load_each(
+    files: Sequence[Input],
+    *,
+    stdin_name: str = sources.STDIN,
+    limits: Limits | None = None,
+    freeze: bool = False,
+    overlay: Mapping[str, str] | None = None,
+) -> list[Workspace]:
+    """:func:`load_files`, one workspace per input (what the results cache keeps per file)."""
     manifests.forget_charts()  # charts may have come or gone since the last load (the language server)
     was_enabled = gc.isenabled()
     gc.disable()
@@ -77,24 +89,27 @@ def load_files(
             gc.enable()
 
 
-def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, overlay: Mapping[str, str]) -> Workspace:
+def _load(
+    files: Sequence[Input], *, stdin_name: str, limits: Limits | None, overlay: Mapping[str, str]
+) -> list[Workspace]:
     max_file_bytes = limits.max_file_bytes if limits is not None else sources.DEFAULT_MAX_FILE_BYTES
-    workspace = Workspace()
-    reported: set[str] = set()
-    for read, (path, checked) in enumerate(files, start=1):
+    parts = []
+    for count, (path, checked) in enumerate(files, 1):
+        workspace = Workspace()
+        parts.append(workspace)
         text = overlay.get(path)
         if text is not None:
             source = sources.from_text(path, text, max_bytes=max_file_bytes)
         else:
             source = sources.read(path, stdin_name=stdin_name, max_bytes=max_file_bytes)
-        progress.update(files=read)  # skipped files were read too
+        progress.update(files=count)  # skipped files were read too
         skipped = manifests.not_a_manifest(path, source.text) if source.text else None
         if skipped is not None:  # another tool's file: counted, not read further
             if checked:
                 workspace.skipped.append((source.name, skipped))
             continue
         if checked:
-            reported.add(source.name)
+            workspace.checked_files = frozenset((source.name,))
         workspace.files.append(source)
         workspace.issues.extend((source.name, issue) for issue in source.issues)
         if not source.text:
@@ -108,12 +123,12 @@ def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, ove
         workspace.list_documents.extend(identified.list_documents)
         if checked:  # the summary counts what was checked, not the context
             workspace.other_documents += identified.other_documents
-    workspace.checked_files = frozenset(reported)
-    return workspace
+    return parts
 
 
 def merge(parts: Sequence[Workspace]) -> Workspace:
-    """One workspace of several loaded from consecutive slices of the inputs, as if loaded at once."""
+    """One workspace of several loaded from consecutive slices of the inputs, as if loaded at once
+    (the whole run's is then :func:`settled`)."""
     merged = Workspace()
     for part in parts:
         merged.files.extend(part.files)
@@ -125,7 +140,7 @@ def merge(parts: Sequence[Workspace]) -> Workspace:
         merged.skipped.extend(part.skipped)
         merged.issues.extend(part.issues)
     merged.checked_files = frozenset().union(*(part.checked_files for part in parts))
-    return settled(merged)
+    return merged
 
 
 def settled(workspace: Workspace) -> Workspace:
