@@ -149,6 +149,10 @@ def resolve(
         location = Location("-", 1, 1)
     if context_filter and ctx.workspace.checked_files and location.file not in ctx.workspace.checked_files:
         return None
+    source_map = ctx.workspace.source_maps.get(location.file)
+    if source_map is not None:  # a rendered stream: the finding goes where the user wrote the field
+        located = target if violation.location is None else None
+        location = source_map.locate(*located) if located is not None else source_map.locate_line(location.line)
     return Finding(
         rule=rule.id,
         name=rule.name,

@@ -9,7 +9,8 @@ from collections.abc import Mapping, Sequence
 from dralint import progress
 from dralint.api.objects import identify
 from dralint.process import freeze_loaded
-from dralint.read import sources
+from dralint.read import kustomize, kustomized, sources
+from dralint.read.issues import DecodeIssue
 from dralint.read.workspace import Workspace
 from dralint.read.yamldoc import Limits, decode
 
@@ -72,12 +73,17 @@ def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, ove
     reported: set[str] = set()
     for path, checked in files:
         text = overlay.get(path)
-        if text is not None:
+        wrapper = None  # where a rendered kustomization was built
+        if text is None and kustomize.is_kustomization(path):
+            source, wrapper = _rendered(path, workspace, max_file_bytes)
+        elif text is not None:
             source = sources.from_text(path, text, max_bytes=max_file_bytes)
         else:
             source = sources.read(path, stdin_name=stdin_name, max_bytes=max_file_bytes)
         if checked:
             reported.add(source.name)
+            if wrapper is not None or source.name.endswith(RENDERED_SUFFIX):
+                reported.add(source.name.removesuffix(RENDERED_SUFFIX))  # where a failed build is reported
         workspace.files.append(source)
         progress.update(files=len(workspace.files))
         workspace.issues.extend((source.name, issue) for issue in source.issues)
@@ -86,6 +92,10 @@ def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, ove
         documents, issues = decode(source.name, source.text, limits)
         workspace.issues.extend((source.name, issue) for issue in issues)
         workspace.documents.extend(documents)
+        if wrapper is not None:
+            workspace.source_maps[source.name] = kustomized.source_map(
+                source.name, kustomize.load(path), documents, wrapper
+            )
         identified = identify(documents)
         workspace.objects.extend(identified.objects)
         workspace.broken.extend(identified.broken)
@@ -94,6 +104,22 @@ def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, ove
             workspace.other_documents += identified.other_documents
     workspace.checked_files = frozenset(reported)
     return workspace
+
+
+RENDERED_SUFFIX = " (rendered)"
+
+
+def _rendered(path: str, workspace: Workspace, max_file_bytes: int) -> tuple[sources.SourceFile, str | None]:
+    """The kustomization ``path`` rendered, as a file named after it; a failed build is an issue of the kustomization
+    (and no folder: the rendered stream then has no origins)."""
+    kustomization = kustomize.load(path)
+    rendering = kustomize.render(kustomization, max_bytes=max_file_bytes)
+    name = kustomization.file + RENDERED_SUFFIX
+    if rendering.error is not None:
+        issue = DecodeIssue("render", rendering.error, rendering.line, rendering.column, hint=rendering.hint)
+        workspace.issues.append((kustomization.file, issue))
+        return sources.SourceFile(name, ""), None
+    return sources.SourceFile(name, rendering.text), rendering.wrapper
 
 
 def merge(parts: Sequence[Workspace]) -> Workspace:
@@ -107,5 +133,6 @@ def merge(parts: Sequence[Workspace]) -> Workspace:
         merged.list_documents.extend(part.list_documents)
         merged.other_documents += part.other_documents
         merged.issues.extend(part.issues)
+        merged.source_maps.update(part.source_maps)
     merged.checked_files = frozenset().union(*(part.checked_files for part in parts))
     return merged

@@ -19,6 +19,7 @@ from dralint.dataclass import dataclass
 from dralint.errors import InputError
 from dralint.limits import Limits
 from dralint.read.ignorefiles import IgnoreFiles
+from dralint.read.kustomize import KUSTOMIZATION_FILES
 from dralint.read.yamldoc import DecodeIssue
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
@@ -68,9 +69,9 @@ def discover(paths: Sequence[str], *, exclude: Iterable[str] = (), ignore_files:
                         "(--no-ignore-files reads them)"
                     )
                 raise InputError(f"{path}: no *.yaml, *.yml or *.json files in this directory")
-            found.extend(files)
+            found.extend(_unclaimed(files))
         elif fs_path.exists() or fs_path.is_symlink():
-            found.append(_display(path))
+            found.append(display(path))
         else:
             raise InputError(f"{path}: no such file or directory")
     seen: set[str] = set()
@@ -83,9 +84,20 @@ class _Walked:
     ignored: int = 0  # manifests and folders left out because git ignores them
 
 
+def _unclaimed(files: list[str]) -> list[str]:
+    """``files`` without what their kustomizations render: bases of another, and files one of them reads."""
+    from dralint.read import kustomize
+
+    roots = [f for f in files if kustomize.is_kustomization(f)]
+    if not roots:
+        return files
+    claimed = kustomize.claimed([kustomize.load(f) for f in roots])
+    return [f for f in files if os.path.abspath(f) not in claimed]
+
+
 def _walk(root: str, ignore: IgnoreFiles | None) -> _Walked:
     def fail(error: OSError) -> None:
-        raise InputError(f"{_display(error.filename or root)}: cannot read directory: {error.strerror or error}")
+        raise InputError(f"{display(error.filename or root)}: cannot read directory: {error.strerror or error}")
 
     walked = _Walked()
     for directory, subdirs, files in os.walk(root, onerror=fail):
@@ -95,6 +107,11 @@ def _walk(root: str, ignore: IgnoreFiles | None) -> _Walked:
             walked.ignored += len(kept) - len(visible)
             kept = visible
         subdirs[:] = kept
+        own = next((name for name in KUSTOMIZATION_FILES if name in files), None)
+        if own is not None:  # the folder is rendered as a whole: its files are its resources and patches
+            subdirs[:] = []
+            walked.files.append(display(os.path.join(directory, own)))
+            continue
         for name in files:
             if name.startswith(".") or not name.lower().endswith(MANIFEST_SUFFIXES):
                 continue
@@ -107,11 +124,11 @@ def _walk(root: str, ignore: IgnoreFiles | None) -> _Walked:
             except OSError:
                 mode = stat.S_IFREG  # a link to nothing (or a vanished file): read() reports it
             if stat.S_ISREG(mode):
-                walked.files.append(_display(path))
+                walked.files.append(display(path))
     return walked
 
 
-def _display(path: str) -> str:
+def display(path: str) -> str:
     """Paths in findings use forward slashes and no leading ``./``."""
     path = path.replace(os.sep, "/")
     while path.startswith("./"):
