@@ -103,6 +103,21 @@ class _GeneratedOrigin:
     entry: Path  # the generator's entry in the kustomization
 
     def locate(self, rendered: Document, path: Path, offset: int | None) -> Location:
+        """A data key at the literal or file of the generator that made it; anything else at the generator."""
+        document = self.kustomization.document
+        entry = value_at(document.data, self.entry) if document is not None and self.entry else None
+        if document is None or not isinstance(entry, dict) or len(path) < 2 or path[0] not in ("data", "binaryData"):
+            return self.start()
+        key = str(path[1])
+        for index, literal in enumerate(entry.get("literals") or []):
+            if isinstance(literal, str) and literal.partition("=")[0] == key:
+                return Location(self.kustomization.file, *document.position((*self.entry, "literals", index)))
+        for named in entry.get("files") or []:
+            name, _, file = named.partition("=") if isinstance(named, str) else ("", "", "")
+            if key in (name, os.path.basename(name)) and not file:
+                return Location(sources.display(os.path.join(self.kustomization.directory, name)), 1, 1)
+            if key == name and file:
+                return Location(sources.display(os.path.join(self.kustomization.directory, file)), 1, 1)
         return self.start()
 
     def start(self) -> Location:
@@ -152,7 +167,7 @@ def _origin(
             str(by.get("kind")), ""
         )
         for index, entry in owner.entries(field):
-            if isinstance(entry, dict) and isinstance(entry.get("name"), str) and name.startswith(entry["name"]):
+            if isinstance(entry, dict) and isinstance(entry.get("name"), str) and entry["name"] in name:
                 return _GeneratedOrigin(owner, (field, index))
         return _GeneratedOrigin(owner, ())
     return None
