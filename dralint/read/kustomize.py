@@ -46,8 +46,8 @@ def file_in(directory: str) -> str | None:
 
 
 def renderer() -> list[str]:
-    """The command that builds a kustomization: ``kustomize build``, else ``kubectl kustomize`` (else exit 2)."""
-    for program, arguments in (("kustomize", ["build"]), ("kubectl", ["kustomize"])):
+    """The command that builds a kustomization: ``kubectl kustomize``, else ``kustomize build`` (else exit 2)."""
+    for program, arguments in (("kubectl", ["kustomize"]), ("kustomize", ["build"])):
         found = shutil.which(program)
         if found is not None:
             return [found, *arguments]

@@ -50,7 +50,11 @@ def test_check_reports_each_finding_where_the_field_was_written(monkeypatch: pyt
         (f"{FIXTURES}/overlays/prod/kustomization.yaml:12:57:", "DRA400", "DeviceClass/prod-gpu.example.com"),
         (f"{FIXTURES}/overlays/prod/kustomization.yaml:12:59:", "DRA400", "DeviceClass/prod-gpu.example.com"),
         # a JSON 6902 patch file (patchesJson6902) that added allocationMode
-        (f"{FIXTURES}/overlays/staging/allocation-mode.yaml:3:3:", "DRA126", "ResourceClaimTemplate/staging/single-gpu"),
+        (
+            f"{FIXTURES}/overlays/staging/allocation-mode.yaml:3:3:",
+            "DRA126",
+            "ResourceClaimTemplate/staging/single-gpu",
+        ),
         # kustomize's namespace transformer put a namespace on the cluster-scoped DeviceClass
         (f"{FIXTURES}/overlays/staging/kustomization.yaml:1:1:", "DRA120", "DeviceClass/gpu.example.com"),
     ]
@@ -115,12 +119,12 @@ def test_check_without_kustomize_or_kubectl_exits_2(tmp_path: Path) -> None:
     ]
 
 
-def test_renderer_prefers_kustomize_then_kubectl(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_renderer_prefers_kubectl_then_kustomize(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("kubectl", "kustomize"):
         program = tmp_path / name
         program.write_text("#!/bin/sh\n", encoding="utf-8")
         program.chmod(0o755)
     monkeypatch.setenv("PATH", str(tmp_path))
-    assert renderer() == [str(tmp_path / "kustomize"), "build"]
-    (tmp_path / "kustomize").unlink()
     assert renderer() == [str(tmp_path / "kubectl"), "kustomize"]
+    (tmp_path / "kubectl").unlink()
+    assert renderer() == [str(tmp_path / "kustomize"), "build"]
