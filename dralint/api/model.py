@@ -713,6 +713,7 @@ class Node:
     # status.allocatable as written (raw quantities); None when the Node has none (or an empty one):
     # the dry-run then takes it as unconstrained, not as a node where nothing fits
     allocatable: Mapping[str, str] | None = None
+    kubelet_version: str | None = None  # status.nodeInfo.kubeletVersion as written ("v1.33.2")
 
     @property
     def name(self) -> str:
@@ -734,4 +735,5 @@ def node(data: Mapping[str, Any]) -> Node:
         ),
         unschedulable=read.flag(spec, "unschedulable") is True,
         allocatable=read.scalars(status, "allocatable") or None,
+        kubelet_version=read.text(read.mapping_or_empty(status, "nodeInfo"), "kubeletVersion") or None,
     )

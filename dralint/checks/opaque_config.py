@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from dralint.api.objects import KubeObject
     from dralint.diagnose.profile_selectors import Readings
     from dralint.profiles.model import ConfigKind, DriverProfile
+    from dralint.profiles.releases import Known
+    from dralint.validate.opaque import InvalidParameter
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
@@ -52,7 +54,7 @@ def _opaque(
     ctx: CheckContext, obj: KubeObject, at: Path, opaque: model.OpaqueDeviceConfiguration | None, kinds: Targets
 ) -> Iterator[Violation]:
     """The findings of one opaque entry; ``kinds(driver)`` gives (what, kinds) for each set of devices it applies to."""
-    from dralint.validate.opaque import BrokenRule, UnknownConfigKind, config_kind, problems
+    from dralint.validate.opaque import BrokenRule, InvalidParameter, UnknownConfigKind, config_kind, problems
 
     if opaque is None or not opaque.driver:
         return
@@ -60,9 +62,15 @@ def _opaque(
     if profile is None or not profile.configs:
         return
     parameters = (*at, "parameters")
-    for problem in problems(profile, opaque.parameters):
+    known = ctx.driver_releases.of(profile.driver)
+    releases = known.releases if known is not None and known.described else None
+    # A user's profile that names no releases describes the driver as they run it: its word is final.
+    certain = releases is not None or not (profile.versions or profile.shipped)
+    for problem in problems(profile, opaque.parameters, releases):
         if isinstance(problem, UnknownConfigKind):
             yield _unknown_kind(profile, obj, parameters, problem)
+        elif isinstance(problem, InvalidParameter) and problem.unknown is not None and not certain:
+            yield _unknown_to_profile(profile, obj, parameters, problem, known)
         else:
             if isinstance(problem, BrokenRule):
                 rule = RuleId.OPAQUE_CONFIG_BREAKS_DRIVER_RULE
@@ -73,7 +81,8 @@ def _opaque(
                 hint = "the driver refuses these parameters when it prepares the device, after the pod was scheduled"
             yield Violation(
                 rule,
-                f"{_field(problem.path)}{problem.message} ({problem.config.title} of driver {profile.driver})",
+                f"{_field(problem.path)}{problem.message} ({problem.config.title} of driver {profile.driver}"
+                f"{_running(known)})",
                 obj,
                 (*parameters, *problem.path),
                 hint=hint,
@@ -81,6 +90,40 @@ def _opaque(
     config = config_kind(profile, opaque.parameters)
     if config is not None and config.device_kinds is not None:
         yield from _wrong_kind(profile, config, obj, parameters, kinds(profile.driver))
+
+
+def _running(known: Known | None) -> str:
+    """Which releases a certain finding is about, when dralint knows the cluster's."""
+    if known is None or not known.described:
+        return ""
+    shown = known.releases[0] if len(known.releases) == 1 else f"{known.releases[0]} to {known.releases[-1]}"
+    return f" {shown}, from {known.how}"
+
+
+def _unknown_to_profile(
+    profile: DriverProfile, obj: KubeObject, parameters: Path, problem: InvalidParameter, known: Known | None
+) -> Violation:
+    """DRA914: a name or value no described release takes, while the cluster may run a release the profile lacks."""
+    newest = f" (up to {profile.newest})" if profile.newest else ""
+    if problem.unknown == "field":
+        what = f"field {problem.written!r}"
+    else:
+        what = f"the value {problem.written!r} (only {', '.join(problem.known)})"
+    message = (
+        f"{_field(problem.path)}no release of driver {profile.driver} that its profile describes{newest} takes "
+        f"{what} ({problem.config.title})"
+    )
+    if known is not None and known.release is not None:
+        message += f"; the cluster runs {known.release} ({known.how}), which the profile does not describe"
+    elif known is not None:
+        message += f"; {known.how} show a release the profile does not describe"
+    driver = profile.driver
+    hint = (
+        "a newer release of the driver may take it: pin the release the cluster runs "
+        f"(driverVersions: {{{driver}: <release>}} in .dralint.yaml) to check against it, or describe that "
+        "release in a profile of your own (profiles: in .dralint.yaml)"
+    )
+    return Violation(RuleId.OPAQUE_CONFIG_UNKNOWN_TO_PROFILE, message, obj, (*parameters, *problem.path), hint=hint)
 
 
 def _field(path: Path) -> str:

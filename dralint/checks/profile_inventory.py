@@ -3,7 +3,10 @@
 The inventory is the truth about a cluster; a difference from the profile usually means a driver
 release newer (or older) than the profile, or a profile to extend: worth knowing, never wrong.
 Reported once per driver and name, at the first device that shows it (a cluster's hundreds of
-slices of one driver differ from the profile in the same way).
+slices of one driver differ from the profile in the same way). The devices a compact Inventory
+document expands to are checked like written ResourceSlices (``dralint inventory expand`` prints
+the same devices), at their device group; like every finding, only for the checked files, not for
+inventory given as context.
 """
 
 from __future__ import annotations
@@ -30,17 +33,18 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     for entry in ctx.written_inventory.slices:
         resource_slice = entry.slice
         profile = profiles.get(resource_slice.driver)
-        if profile is None or entry.generated:
-            continue  # compact Inventory documents are the user's own description, not a driver's
+        if profile is None:
+            continue
         driver = resource_slice.driver
+        unlisted = profile.may_publish_unlisted()  # names a plugin of the node may add
         for index, device in enumerate(resource_slice.devices):
             for key, attribute in device.attributes.items():
                 name = qualified(key, driver)
                 if not attribute.kind:
                     continue  # an attribute without a value is the API server's to reject (DRA12x)
                 published = profile.attributes.get(name)
-                if published is None and name[0] != profile.driver:
-                    continue  # a standard or foreign domain the profile need not list
+                if published is None and (name[0] != profile.driver or unlisted):
+                    continue  # a standard or foreign domain the profile need not list, or a name added on the node
                 problem = None
                 if published is None:
                     problem = f"attribute {key} is not in the profile of {profile.driver}"
@@ -51,8 +55,8 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
                     )
                 if problem and (driver, "attributes", key, problem) not in seen:
                     seen.add((driver, "attributes", key, problem))
-                    at = (*entry.device_paths[index], "attributes", key)
-                    yield _finding(entry.origin.obj, at, device.name, problem, profile.origin)
+                    at = entry.device_at(index, ("attributes", key))
+                    yield _finding(at.obj, at.path, device.name, problem, profile.origin)
             for key in device.capacity:
                 name = qualified(key, driver)
                 if (
@@ -62,8 +66,8 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
                 ):
                     seen.add((driver, "capacity", key, ""))
                     problem = f"capacity {key} is not in the profile of {profile.driver}"
-                    at = (*entry.device_paths[index], "capacity", key)
-                    yield _finding(entry.origin.obj, at, device.name, problem, profile.origin)
+                    at = entry.device_at(index, ("capacity", key))
+                    yield _finding(at.obj, at.path, device.name, problem, profile.origin)
 
 
 def _finding(obj: KubeObject, at: Path, device: str, problem: str, origin: str) -> Violation:

@@ -1,11 +1,12 @@
-"""Shared/exclusive misuse (DRA600-DRA602, DRA604, DRA606): claims shared by replicas or by pods that
-cannot meet on one node, claims with more consumers than allowed, All requests on shareable devices,
-and one exclusive class split over several claims of a pod. (Admin access outside an admin
-namespace is the API server's rule, DRA130.)"""
+"""Shared/exclusive misuse (DRA600-DRA602, DRA604, DRA606, DRA607): claims shared by replicas or by pods that
+cannot meet on one node, claims with more consumers than Kubernetes or their driver allows, All
+requests on shareable devices, and one exclusive class split over several claims of a pod. (Admin
+access outside an admin namespace is the API server's rule, DRA130.)"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from dralint.checks.rule_ids import RuleId
@@ -16,11 +17,15 @@ if TYPE_CHECKING:  # the dry-run's modules are imported where they are needed (m
     from dralint.api import model
     from dralint.api.workloads import PodTemplate
     from dralint.cluster.inventory import SliceEntry
-    from dralint.cluster.pods import Pod
+    from dralint.cluster.pods import ClaimIndex, Pod
+    from dralint.diagnose.claim_sharing import Consumer, Limit
+    from dralint.diagnose.profile_selectors import Readings
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
-    yield from _shared_by_replicas(ctx)
+    uses = _Uses(ctx)
+    yield from _shared_by_replicas(ctx, uses)
+    yield from _beyond_driver(uses)
     yield from _too_many_consumers(ctx)
     if not ctx.options.simulate or not ctx.inventory.has_devices:
         return
@@ -41,22 +46,176 @@ def _replicas(template: PodTemplate) -> str | None:
     return None
 
 
-def _shared_by_replicas(ctx: CheckContext) -> Iterator[Violation]:
-    for template in ctx.pod_templates:
+class _Uses:
+    """The claims the pod templates use, with the sharing their drivers enforce (built when first asked)."""
+
+    def __init__(self, ctx: CheckContext) -> None:
+        self.ctx = ctx
+        self._limits: dict[tuple[str, str, str], list[Limit]] = {}
+
+    @cached_property
+    def consumers(self) -> list[Consumer]:
+        from dralint.diagnose.claim_sharing import consumers
+
+        return consumers(self.ctx.pod_templates)
+
+    @cached_property
+    def index(self) -> ClaimIndex:
+        from dralint.cluster.pods import claim_index
+
+        return claim_index(self.ctx.normalised.values())
+
+    @cached_property
+    def classes(self) -> Mapping[str, model.DeviceClass]:
+        from dralint.api import model
+
+        typed = [n.typed for n in self.ctx.normalised.values()]
+        found = {t.name: t for t in reversed(typed) if isinstance(t, model.DeviceClass)}
+        return {**{name: e.device_class for name, e in self.ctx.inventory.classes.items()}, **found}
+
+    def spec(self, consumer: Consumer) -> tuple[str, str, model.ResourceClaimSpec] | None:
+        """(kind, name, spec) of the ResourceClaim or ResourceClaimTemplate the consumer's entry names."""
+        entry = consumer.template.spec.resource_claims[consumer.entry]
+        namespace = consumer.template.namespace
+        if entry.resource_claim_name is not None:
+            found = self.index.claims.get((namespace, entry.resource_claim_name))
+            return None if found is None else ("ResourceClaim", entry.resource_claim_name, found[0].spec)
+        if entry.resource_claim_template_name is not None:
+            template = self.index.templates.get((namespace, entry.resource_claim_template_name))
+            name = entry.resource_claim_template_name
+            return None if template is None else ("ResourceClaimTemplate", name, template[0].spec)
+        return None
+
+    @cached_property
+    def readings(self) -> Readings:
+        """The selectors read against every driver's profile (also of drivers the inventory has devices of)."""
+        from dralint.cel.dra import selector_environment
+        from dralint.diagnose.profile_selectors import Readings
+
+        return Readings(selector_environment(target=self.ctx.target), self.ctx.options.profiles)
+
+    def limits(self, consumer: Consumer) -> list[Limit]:
+        """What the drivers of the consumer's claim allow, strictest first."""
+        from dralint.diagnose.claim_sharing import limits
+
+        found = self.spec(consumer)
+        if found is None or not self.ctx.options.profiles:
+            return []
+        key = (consumer.template.namespace, found[0], found[1])
+        if key not in self._limits:
+            self._limits[key] = limits(found[2], self.classes, self.readings, self.ctx.driver_releases)
+        return self._limits[key]
+
+    def pods(self, consumer: Consumer) -> int:
+        """The pods of the consumer (a DaemonSet: one per inventory node, or several when there is none)."""
+        if consumer.pods is not None:
+            return consumer.pods
+        return len(self.ctx.inventory.nodes) or 2
+
+
+def _shared_by_replicas(ctx: CheckContext, uses: _Uses) -> Iterator[Violation]:
+    from dralint.diagnose.claim_sharing import network_attached, shareable
+
+    for consumer in uses.consumers:
+        template = consumer.template
+        entry = template.spec.resource_claims[consumer.entry]
         who = _replicas(template)
-        if who is None:
+        if who is None or entry.resource_claim_name is None:
             continue
-        for i, entry in enumerate(template.spec.resource_claims):
-            if entry.resource_claim_name is None:
-                continue
+        limits = uses.limits(consumer)
+        if limits and limits[0].sharing.consumers in ("pod", "container"):
+            continue  # the driver refuses the second pod: DRA607 says so
+        strictest = limits[0].sharing.consumers if limits else "pods"
+        devices = _reachable(ctx, uses, consumer)
+        if strictest == "pods" and network_attached(devices):
+            continue  # network-attached devices any number of pods may share: sharing is the point
+        hint = "use resourceClaimTemplateName to give every pod its own claim, unless sharing is intended"
+        if shareable(devices):
+            hint += "; the devices allow multiple allocations, so the pods' own claims can still share them"
+        yield Violation(
+            RuleId.SHARED_CLAIM_MULTIPLE_REPLICAS,
+            f"{who} share ResourceClaim {template.namespace}/{entry.resource_claim_name}: they get the same "
+            "devices and can only run on the nodes its allocation is usable on",
+            template.owner,
+            (*_entry(template, consumer.entry), "resourceClaimName"),
+            hint,
+        )
+
+
+def _reachable(ctx: CheckContext, uses: _Uses, consumer: Consumer) -> list[tuple[model.ResourceSlice, model.Device]]:
+    """The inventory devices the consumer's claim can get (none without an inventory)."""
+    from dralint.diagnose.claim_sharing import reachable
+
+    found = uses.spec(consumer)
+    if found is None or not ctx.inventory.has_devices:
+        return []
+    return reachable(found[2], uses.classes, [e.slice for e in ctx.inventory.slices])
+
+
+def _beyond_driver(uses: _Uses) -> Iterator[Violation]:
+    """DRA607: more pods or containers use a claim than its driver lets use one."""
+    by_claim: dict[tuple[str, str], list[Consumer]] = {}
+    for consumer in uses.consumers:
+        limits = uses.limits(consumer)
+        if not limits or limits[0].sharing.consumers not in ("pod", "container"):
+            continue
+        if limits[0].sharing.consumers == "container" and len(consumer.containers) > 1:
+            yield _containers_beyond(uses, consumer, limits[0])
+        entry = consumer.template.spec.resource_claims[consumer.entry]
+        if entry.resource_claim_name is not None:
+            by_claim.setdefault((consumer.template.namespace, entry.resource_claim_name), []).append(consumer)
+    for (namespace, name), using in by_claim.items():
+        total = sum(uses.pods(c) for c in using)
+        if total < 2:
+            continue
+        limit = uses.limits(using[0])[0]
+        listed = ", ".join(_owner(c.template) + _count(c) for c in using)
+        for consumer in using:
             yield Violation(
-                RuleId.SHARED_CLAIM_MULTIPLE_REPLICAS,
-                f"{who} share ResourceClaim {template.namespace}/{entry.resource_claim_name}: they get the same "
-                "devices and can only run on the nodes its allocation is usable on",
-                template.owner,
-                (*_entry(template, i), "resourceClaimName"),
-                "use resourceClaimTemplateName to give every pod its own claim, unless sharing is intended",
+                RuleId.CLAIM_SHARED_BEYOND_DRIVER,
+                f"ResourceClaim {namespace}/{name} is used by {total} pods ({listed}), but driver {limit.driver} "
+                f"lets one pod use a claim: {_why(limit)}",
+                consumer.template.owner,
+                (*_entry(consumer.template, consumer.entry), "resourceClaimName"),
+                "give every pod its own claim with resourceClaimTemplateName (a ResourceClaimTemplate)"
+                + _source(limit),
             )
+
+
+def _containers_beyond(uses: _Uses, consumer: Consumer, limit: Limit) -> Violation:
+    template = consumer.template
+    entry = template.spec.resource_claims[consumer.entry]
+    names = " and ".join(c.name for c in consumer.containers[:2])
+    more = f" (and {len(consumer.containers) - 2} more)" if len(consumer.containers) > 2 else ""
+    second = consumer.containers[1]
+    index = next(i for i, claim in enumerate(second.claims) if claim.name == entry.name)
+    return Violation(
+        RuleId.CLAIM_SHARED_BEYOND_DRIVER,
+        f"containers {names}{more} of {_owner(template)} use claim {entry.name}, but driver {limit.driver} lets one "
+        f"container use a claim: {_why(limit)}",
+        template.owner,
+        (*template.path, second.kind, second.index, "resources", "claims", index),
+        f"give each container its own entry in resourceClaims, each with its own claim of {limit.driver}"
+        + _source(limit),
+    )
+
+
+def _why(limit: Limit) -> str:
+    return limit.sharing.description or f"one {limit.sharing.consumers} per claim"
+
+
+def _source(limit: Limit) -> str:
+    return f" (the driver's {limit.sharing.source})" if limit.sharing.source else ""
+
+
+def _owner(template: PodTemplate) -> str:
+    return f"{template.owner.kind} {template.namespace}/{template.owner.name}"
+
+
+def _count(consumer: Consumer) -> str:
+    if consumer.template.owner.kind == "Pod":
+        return ""
+    return " (one pod per node)" if consumer.pods is None else f" ({consumer.pods} pods)"
 
 
 def _too_many_consumers(ctx: CheckContext) -> Iterator[Violation]:

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from dralint.dataclass import dataclass
 from dralint.errors import InputError
 from dralint.pipeline import run as pipeline
 from dralint.read.load import inputs
 from dralint.report.yamlout import dump_all
+
+if TYPE_CHECKING:
+    from dralint.api import model
+    from dralint.cluster.inventory import SliceEntry
+    from dralint.profiles.load import Profiles
 
 # The schema of the repository, as the README tells editors to map it (an installed dralint's path varies).
 HEADER = (
@@ -41,7 +47,7 @@ def extract(settings: ExtractSettings) -> int:
     entries = [e for e in ctx.inventory.slices if not settings.drivers or e.slice.driver in settings.drivers]
     slices = [entry.slice for entry in entries]
     sources = sorted({entry.origin.obj.file for entry in entries})
-    documents = extract_profiles(slices, sources)
+    documents = extract_profiles(slices, sources, _fits(plan.profiles, entries))
     if not documents:
         wanted = f" of driver {', '.join(settings.drivers)}" if settings.drivers else ""
         raise InputError(f"{', '.join(settings.inventory)}: no ResourceSlice or Inventory device{wanted}")
@@ -56,6 +62,24 @@ def extract(settings: ExtractSettings) -> int:
         with ExitStack() as stack:
             open_output(stack, settings.output).write(text)
     return 0
+
+
+def _fits(profiles: Profiles, entries: Sequence[SliceEntry]) -> dict[str, str]:
+    """Per driver with a profile that names releases: which of them the devices (written as ResourceSlices) fit."""
+    from dralint.profiles.extract import fit
+    from dralint.profiles.releases import from_devices
+
+    pools: dict[str, dict[str, list[model.Device]]] = {}
+    for entry in entries:
+        if not entry.generated:
+            pools.setdefault(entry.slice.driver, {}).setdefault(entry.slice.pool.name, []).extend(entry.slice.devices)
+    out = {}
+    for driver, by_pool in pools.items():
+        profile = profiles.get(driver)
+        said = fit(profile, from_devices(profile, by_pool.values())) if profile is not None else None
+        if said is not None:
+            out[driver] = said
+    return out
 
 
 def render(documents: Sequence[object]) -> str:

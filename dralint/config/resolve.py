@@ -69,6 +69,7 @@ class Layer:
     context: tuple[str, ...] | None = None
     rule_paths: tuple[str, ...] | None = None
     profile_paths: tuple[str, ...] | None = None
+    driver_versions: Mapping[str, str] | None = None
     select: tuple[Ref, ...] | None = None
     ignore: tuple[Ref, ...] | None = None
     severity: tuple[tuple[Ref, str], ...] | None = None
@@ -92,6 +93,7 @@ class Effective:
     context: tuple[str, ...] | None = None  # None: not configured (the command picks its default)
     rule_paths: tuple[str, ...] = ()
     profile_paths: tuple[str, ...] = ()  # the user's driver profiles (the shipped ones are always there)
+    driver_versions: Mapping[str, str] = field(default_factory=dict)  # driver -> release the cluster runs
     select: tuple[Ref, ...] | None = None  # None: every rule
     ignore: tuple[Ref, ...] = ()
     severity: tuple[tuple[Ref, str], ...] = ()
@@ -173,6 +175,7 @@ def from_file(config: ConfigFile) -> Layer:
         "context": paths("context", data.get("context")),
         "rule_paths": paths("custom", rules.get("custom")),
         "profile_paths": paths("profiles", data.get("profiles")),
+        "driver_versions": dict(data["driverVersions"]) if "driverVersions" in data else None,
         "exclude": None if "exclude" not in data else tuple(_as_list(data["exclude"])),
         "limits": data.get("limits"),
         "producers": data.get("producers"),

@@ -116,12 +116,11 @@ def read(expression: str, env: Environment, profiles: Profiles, skip: Collection
         table = entry.table
         published = profile.published(table).get((entry.domain, entry.name))
         if published is None:
+            suggestion = closest(entry.name, profile.names_in(table, entry.domain))
+            if suggestion is None and table == "attributes" and profile.may_publish_unlisted():
+                continue  # something on the node may publish names the profile cannot list
             offset = _name_offset(expression, parsed.offsets.get(entry.node.id, 0), entry.name)
-            unknown.append(
-                UnknownName(
-                    table, entry.domain, entry.name, offset, closest(entry.name, profile.names_in(table, entry.domain))
-                )
-            )
+            unknown.append(UnknownName(table, entry.domain, entry.name, offset, suggestion))
         elif table == "attributes" and not entry.test_only:
             typed[entry.node.id] = published
     mistyped = list(_mistyped(expr, env, entries, typed, parsed.offsets)) if typed else []

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from dralint.dryrun.analysis import Analysis
     from dralint.dryrun.placement import Strategy
     from dralint.plan.planner import Plan
+    from dralint.profiles.releases import Releases
     from dralint.validate.apiserver.errors import FieldError
     from dralint.validate.schema import SchemaError
 
@@ -181,6 +182,23 @@ class CheckContext:
             inventory = self.inventory
             skip = frozenset({e.slice.driver for e in inventory.slices} | {d for d, _ in inventory.skipped_pools})
         return Readings(selector_environment(target=self.target), self.options.profiles, skip)
+
+    @cached_property
+    def driver_releases(self) -> Releases:
+        """What is known of the release each profiled driver runs: pinned in the configuration, or read
+        from the devices of the inventory's ResourceSlices (not of compact Inventory documents, which
+        describe the user's cluster, not what a driver publishes)."""
+        from dralint.api import model
+        from dralint.cluster.inventory import has_device_source
+        from dralint.profiles.releases import Releases
+
+        pools: dict[str, dict[str, list[model.Device]]] = {}
+        if any(has_device_source(obj) for obj in self.workspace.objects):
+            for entry in self.inventory.slices:
+                if not entry.generated:
+                    of_driver = pools.setdefault(entry.slice.driver, {})
+                    of_driver.setdefault(entry.slice.pool.name, []).extend(entry.slice.devices)
+        return Releases(self.options.profiles, pools)
 
     @cached_property
     def analysis(self) -> Analysis:

@@ -195,7 +195,7 @@ def configure(request: Request) -> Plan:
 def plan(effective: Effective) -> Plan:
     """The plan of an effective configuration (``check`` loads its catalogue in between: the order of errors)."""
     limits = from_config(effective.limits)
-    profiles = load_profiles(effective.profile_paths, max_bytes=limits.max_file_bytes)
+    profiles = load_profiles(effective.profile_paths, max_bytes=limits.max_file_bytes, pins=effective.driver_versions)
     return Plan(effective, target(effective), limits, fail_on(effective), profiles)
 
 

@@ -10,15 +10,17 @@ releases and configuration kinds are for the author to add: the slices cannot te
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import field
 from typing import Any
 
 from dralint.api import model
 from dralint.dataclass import dataclass
 from dralint.diagnose.hints import qualified
+from dralint.profiles.model import DriverProfile
+from dralint.profiles.releases import Known
 
-__all__ = ["EXAMPLES", "extract"]
+__all__ = ["EXAMPLES", "extract", "fit"]
 
 EXAMPLES = 5  # values kept per attribute or capacity
 MAX_KINDS = 8  # an attribute with more values is not a kind of device (a model, an index)
@@ -36,15 +38,40 @@ class _Seen:
     devices: Counter[str] = field(default_factory=Counter)  # kind -> devices that publish it
 
 
-def extract(slices: Iterable[model.ResourceSlice], sources: Sequence[str]) -> list[dict[str, Any]]:
-    """One DriverProfile document (plain data) per driver of ``slices``, sorted by driver."""
+def extract(
+    slices: Iterable[model.ResourceSlice], sources: Sequence[str], fits: Mapping[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """One DriverProfile document (plain data) per driver of ``slices``, sorted by driver.
+
+    ``fits`` says, per driver, which releases of dralint's own profile the devices fit (see
+    :func:`fit`); it ends the description.
+    """
     by_driver: dict[str, list[model.Device]] = {}
     for resource_slice in slices:
         by_driver.setdefault(resource_slice.driver, []).extend(resource_slice.devices)
-    return [_profile(driver, devices, sources) for driver, devices in sorted(by_driver.items()) if driver]
+    fits = fits or {}
+    return [
+        _profile(driver, devices, sources, fits.get(driver)) for driver, devices in sorted(by_driver.items()) if driver
+    ]
 
 
-def _profile(driver: str, devices: list[model.Device], sources: Sequence[str]) -> dict[str, Any]:
+def fit(profile: DriverProfile, known: Known | None) -> str | None:
+    """Which releases of ``profile`` devices fit, in words (None: the profile names no releases)."""
+    if known is None or not profile.versions:
+        return None
+    if not known.releases:
+        return (
+            f"they publish names no release of dralint's profile of {profile.driver} publishes (it describes "
+            f"releases up to {profile.newest}): a release it does not describe"
+        )
+    shown = known.releases[0] if len(known.releases) == 1 else f"{known.releases[0]} to {known.releases[-1]}"
+    return (
+        f"they fit releases {shown} of dralint's profile of {profile.driver}; pin the one the cluster runs with "
+        f"driverVersions: in .dralint.yaml"
+    )
+
+
+def _profile(driver: str, devices: list[model.Device], sources: Sequence[str], fits: str | None) -> dict[str, Any]:
     published = [{qualified(k, driver): a for k, a in device.attributes.items()} for device in devices]
     discriminator = _discriminator(published)
     kind_of = [str(p[discriminator].value) if discriminator else "" for p in published]
@@ -61,7 +88,8 @@ def _profile(driver: str, devices: list[model.Device], sources: Sequence[str]) -
     facts = "the names, value types and values the devices publish"
     spec: dict[str, Any] = {
         "driver": driver,
-        "description": f"extracted by dralint profile extract from {len(devices)} devices",
+        "description": f"extracted by dralint profile extract from {len(devices)} devices"
+        + (f"; {fits}" if fits else ""),
         "sources": [{"file": source, "facts": facts} for source in sources],
     }
     if discriminator is not None:

@@ -28,7 +28,10 @@ from dralint.profiles.model import (
     DriverProfile,
     Published,
     QualifiedName,
+    RequestRule,
     Scalar,
+    Sharing,
+    Span,
 )
 from dralint.read import userfile
 from dralint.read.yamldoc import decode
@@ -46,6 +49,7 @@ class Profiles:
 
     user: Mapping[str, DriverProfile] = field(default_factory=dict)
     shipped: Mapping[str, FilePath] = field(default_factory=dict)  # driver -> file, not read yet
+    pins: Mapping[str, str] = field(default_factory=dict)  # driver -> the release the cluster runs (driverVersions)
     _read: dict[str, DriverProfile | None] = field(default_factory=dict)
 
     def get(self, driver: str) -> DriverProfile | None:
@@ -72,10 +76,17 @@ def builtin() -> dict[str, FilePath]:
     return {path.stem: path for path in sorted(folder.iterdir()) if path.suffix in SUFFIXES and path.is_file()}
 
 
-def load(paths: Sequence[str], *, shipped: bool = True, max_bytes: int | None = None) -> Profiles:
+def load(
+    paths: Sequence[str],
+    *,
+    shipped: bool = True,
+    max_bytes: int | None = None,
+    pins: Mapping[str, str] | None = None,
+) -> Profiles:
     """The shipped profiles (unless ``shipped`` is false) and those of ``paths`` (files, or folders of them).
 
-    A user's profile of a driver replaces the shipped one; two user profiles of one driver are an error.
+    A user's profile of a driver replaces the shipped one; two user profiles of one driver are an
+    error. ``pins`` name the release of a driver the cluster runs (``driverVersions``).
     """
     user: dict[str, DriverProfile] = {}
     for file in _files(paths):
@@ -86,7 +97,7 @@ def load(paths: Sequence[str], *, shipped: bool = True, max_bytes: int | None = 
                 second = f"a second profile of driver {profile.driver} (the first is {earlier.origin})"
                 raise ConfigError(f"{profile.origin}: {second}")
             user[profile.driver] = profile
-    return Profiles(user, builtin() if shipped else {})
+    return Profiles(user, builtin() if shipped else {}, dict(pins or {}))
 
 
 def _files(paths: Iterable[str]) -> Iterator[str]:
@@ -191,7 +202,70 @@ def _profile(file: userfile.UserFile, *, validate: bool) -> DriverProfile:
         configs=configs,
         versions=versions,
         description=spec.get("description", ""),
+        unlisted=tuple(_spans(file, spec, versions)),
+        sharing=tuple(_sharing(file, spec, versions, kind_names)),
+        request_rules=tuple(_request_rules(file, spec, versions, kind_names, validate=validate)),
+        shipped=not validate,  # only dralint's own profiles are read unvalidated (the tests validate them)
     )
+
+
+def _spans(file: userfile.UserFile, spec: Mapping[str, Any], versions: Sequence[str]) -> Iterator[Span]:
+    for index, entry in enumerate(spec.get("unlistedAttributes", ())):
+        _check_versions(file, ("spec", "unlistedAttributes", index), entry, versions)
+        yield Span(entry.get("since"), entry.get("until"))
+
+
+def _sharing(
+    file: userfile.UserFile, spec: Mapping[str, Any], versions: Sequence[str], kinds: Sequence[str]
+) -> Iterator[Sharing]:
+    for index, entry in enumerate(spec.get("sharing", ())):
+        at: Path = ("spec", "sharing", index)
+        _check_versions(file, at, entry, versions)
+        _check_kinds(file, at, entry, kinds)
+        yield Sharing(
+            consumers=entry["consumers"],
+            span=Span(entry.get("since"), entry.get("until")),
+            device_kinds=frozenset(entry["deviceKinds"]) if "deviceKinds" in entry else None,
+            description=entry.get("description", ""),
+            source=entry["source"],
+        )
+
+
+def _request_rules(
+    file: userfile.UserFile, spec: Mapping[str, Any], versions: Sequence[str], kinds: Sequence[str], *, validate: bool
+) -> Iterator[RequestRule]:
+    for index, entry in enumerate(spec.get("requestRules", ())):
+        at: Path = ("spec", "requestRules", index)
+        when: Mapping[str, Any] = entry["when"]
+        _check_versions(file, at, entry, versions)
+        _check_kinds(file, (*at, "when"), when, kinds)
+        if validate:
+            _compile_conditions(file, (*at, "when"), when)
+        yield RequestRule(
+            message=entry["message"],
+            admin_access=when.get("adminAccess"),
+            config=when.get("config"),
+            device_kinds=frozenset(when["deviceKinds"]) if "deviceKinds" in when else None,
+            devices=when.get("devices"),
+            hardware=entry.get("hardware", ""),
+            span=Span(entry.get("since"), entry.get("until")),
+            source=entry["source"],
+        )
+
+
+def _compile_conditions(file: userfile.UserFile, at: Path, when: Mapping[str, Any]) -> None:
+    """The CEL of a request rule compiles: ``config`` over the parameters, ``devices`` as a selector."""
+    from dralint.cel import CelCompileError, compile_selector
+    from dralint.profiles.rules import compile_rule
+
+    for key, compile_ in (("config", compile_rule), ("devices", compile_selector)):
+        if key not in when:
+            continue
+        try:
+            compile_(when[key])
+        except CelCompileError as error:
+            first = error.message.split("\n", 1)[0]
+            raise ConfigError(f"{file.where((*at, key), error.offset)}: {first}") from None
 
 
 def _release(name: str | None, versions: Sequence[str], default: int) -> int:

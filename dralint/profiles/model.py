@@ -15,14 +15,19 @@ from typing import Any, Literal
 from dralint.dataclass import dataclass
 
 __all__ = [
+    "CONSUMERS",
     "AttributeType",
     "ConfigKind",
     "ConfigRule",
+    "Consumers",
     "DeviceKind",
     "DriverProfile",
     "Published",
     "QualifiedName",
+    "RequestRule",
     "Scalar",
+    "Sharing",
+    "Span",
     "Table",
 ]
 
@@ -30,6 +35,24 @@ AttributeType = Literal["string", "int", "bool", "version", "strings", "ints", "
 Scalar = str | int | bool
 QualifiedName = tuple[str, str]  # (domain, name)
 Table = Literal["attributes", "capacity"]  # device.attributes or device.capacity
+# Who may use one ResourceClaim of the driver, loosest first: any number of pods (wherever its
+# devices can be reached), pods on one node, one pod (any of its containers), one container.
+Consumers = Literal["pods", "node", "pod", "container"]
+CONSUMERS: tuple[Consumers, ...] = ("pods", "node", "pod", "container")
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """The releases a fact holds for: from ``since`` to ``until`` (None: from the first, to the last)."""
+
+    since: str | None = None
+    until: str | None = None
+
+    def releases(self, versions: tuple[str, ...]) -> tuple[str, ...]:
+        """The releases of ``versions`` (oldest first) the span covers; every one when the profile names none."""
+        first = versions.index(self.since) if self.since in versions else 0
+        last = versions.index(self.until) if self.until in versions else len(versions) - 1
+        return versions[first : last + 1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +83,10 @@ class Published:
     def qualified(self) -> QualifiedName:
         return (self.domain, self.name)
 
+    @property
+    def span(self) -> Span:
+        return Span(self.since, self.until)
+
     def published_by(self, kind: str) -> bool:
         return self.device_kinds is None or kind in self.device_kinds
 
@@ -88,10 +115,45 @@ class ConfigKind:
     until: str | None = None
 
     @property
+    def span(self) -> Span:
+        return Span(self.since, self.until)
+
+    @property
     def title(self) -> str:
         if self.api_version is None:
             return f"{self.kind} (parameters without apiVersion and kind)"
         return f"{self.kind} ({self.api_version})" if self.kind is not None else self.api_version
+
+
+@dataclass(frozen=True, slots=True)
+class Sharing:
+    """How one ResourceClaim of the driver may be shared, for some kinds of device and releases."""
+
+    consumers: Consumers
+    span: Span = field(default_factory=Span)
+    device_kinds: frozenset[str] | None = None  # None: every kind
+    description: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RequestRule:
+    """A request the driver refuses (or mishandles) when it prepares it: every condition of ``when`` holds.
+
+    Conditions are on the request's own shape (``admin_access``), on the opaque configuration of
+    the driver that applies to it (``config``: CEL over the parameters, ``self``), and on the
+    devices it can get (``device_kinds``, or ``devices``: CEL over ``device`` as in a selector,
+    described for people by ``hardware``).
+    """
+
+    message: str
+    admin_access: bool | None = None
+    config: str | None = None
+    device_kinds: frozenset[str] | None = None
+    devices: str | None = None
+    hardware: str = ""  # "pre-Volta GPUs (CUDA compute capability below 7.0)": the devices condition in words
+    span: Span = field(default_factory=Span)
+    source: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +171,29 @@ class DriverProfile:
     configs: Mapping[tuple[str | None, str | None], tuple[ConfigKind, ...]] | None = None
     versions: tuple[str, ...] = ()
     description: str = ""
+    # releases whose devices may publish attributes the profile does not list (a plugin of the
+    # node adds them: a cloud provider's metadata, a user's webhook)
+    unlisted: tuple[Span, ...] = ()
+    sharing: tuple[Sharing, ...] = ()
+    request_rules: tuple[RequestRule, ...] = ()
+    shipped: bool = False  # one of dralint's own profiles, which lag their drivers (a user's describes theirs)
+
+    @property
+    def newest(self) -> str | None:
+        """The newest release the profile describes, if it names any."""
+        return self.versions[-1] if self.versions else None
+
+    def releases(self, span: Span) -> tuple[str, ...]:
+        """The releases of the profile ``span`` covers."""
+        return span.releases(self.versions)
+
+    def may_publish_unlisted(self, releases: tuple[str, ...] | None = None) -> bool:
+        """Whether devices of some of ``releases`` (None: any release) may publish names the profile does not list."""
+        for span in self.unlisted:
+            covered = self.releases(span)
+            if releases is None or not self.versions or set(covered) & set(releases):
+                return True
+        return False
 
     @property
     def kinds(self) -> tuple[DeviceKind, ...]:

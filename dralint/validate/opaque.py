@@ -11,12 +11,13 @@ configuration it takes, is left alone.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from dralint.apimachinery.fieldpath import Path
 from dralint.dataclass import dataclass
 from dralint.profiles.model import ConfigKind, DriverProfile
 from dralint.suggest import closest
+from dralint.validate.jsontypes import SchemaError
 
 __all__ = ["BrokenRule", "ConfigProblem", "InvalidParameter", "UnknownConfigKind", "config_kind", "problems"]
 
@@ -39,6 +40,11 @@ class InvalidParameter:
     config: ConfigKind
     path: Path  # inside the parameters
     message: str
+    # "field" or "value": a field name or enum value no release described takes, and not a near miss of
+    # one it takes (a misspelling is wrong in every release; a new name may be right in a newer one)
+    unknown: Literal["field", "value"] | None = None
+    known: tuple[str, ...] = ()  # the names or values it takes there
+    written: str = ""  # the unknown name or value as written
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,18 +78,29 @@ def _releases(profile: DriverProfile, parameters: Any) -> tuple[ConfigKind, ...]
     return profile.configs.get((api_version, str(kind))) or profile.configs.get((api_version, None)) or ()
 
 
-def problems(profile: DriverProfile, parameters: Any) -> Iterator[ConfigProblem]:
-    """What the driver of ``profile`` would refuse in ``parameters``, in the order it would check."""
+def problems(
+    profile: DriverProfile, parameters: Any, releases: tuple[str, ...] | None = None
+) -> Iterator[ConfigProblem]:
+    """What the driver of ``profile`` would refuse in ``parameters``, in the order it would check.
+
+    ``releases`` are those the cluster may run, when dralint knows them (see
+    :mod:`dralint.profiles.releases`); otherwise any release the profile describes may.
+    """
     configs = profile.configs
     if configs is None or not isinstance(parameters, Mapping):
         return
-    releases = _releases(profile, parameters)
-    if not releases:
+    decoders = _releases(profile, parameters)
+    if decoders and releases is not None:
+        running = set(releases)
+        decoders = tuple(c for c in decoders if running & set(profile.releases(c.span)))
+        if not decoders and (None, None) in configs:
+            return  # those releases read no parameters at all
+    if not decoders:
         yield _unknown(configs, parameters)
         return
-    # The driver's release is unknown: parameters that some release decodes are fine; otherwise the
-    # newest release's objections are the ones to fix.
-    found = [list(_decoded(config, parameters)) for config in reversed(releases)]
+    # Parameters that some release the cluster may run decodes are fine; otherwise the newest
+    # release's objections are the ones to fix.
+    found = [list(_decoded(config, parameters)) for config in reversed(decoders)]
     if all(found):
         yield from found[0]
 
@@ -93,7 +110,8 @@ def _decoded(config: ConfigKind, parameters: Mapping[str, Any]) -> Iterator[Conf
 
     schema_problems = userschema.problems(config.schema, parameters)
     for problem in schema_problems:
-        yield InvalidParameter(config, problem.path, problem.message)
+        unknown = _unknown_name(config.schema, parameters, problem)
+        yield InvalidParameter(config, problem.path, problem.message, *unknown)
     if schema_problems:
         return  # the driver stops at decoding: its rules see only parameters that decode
     from dralint.profiles.rules import holds
@@ -125,6 +143,54 @@ def _unknown(
             guess = closest(written_kind, same_version)
             suggestion = (written_version, guess) if guess else None
     return UnknownConfigKind(written_version, written_kind, known, suggestion, path)
+
+
+def _unknown_name(
+    schema: Mapping[str, Any], parameters: Mapping[str, Any], problem: SchemaError
+) -> tuple[Literal["field", "value"] | None, tuple[str, ...], str]:
+    """Whether a schema problem is a field name or an enum value the schema does not know and that is not
+    a near miss of one it knows (as the message's did-you-mean tells), with the names or values it knows."""
+    from dralint.validate.userschema import closest as near_miss
+
+    if problem.problem == "unknown-field" and problem.path:
+        node = _schema_at(schema, problem.path[:-1])
+        if node is None or "patternProperties" in node:
+            return None, (), ""  # keys of a pattern are data (names, labels), not fields a release adds
+        known = tuple(sorted(node.get("properties", {})))
+        key = str(problem.path[-1])
+        return (None, (), "") if near_miss(key, known) else ("field", known, key)
+    node = _schema_at(schema, problem.path)
+    if node is None or "enum" not in node:
+        return None, (), ""
+    value = _value_at(parameters, problem.path)
+    known = tuple(str(v) for v in node["enum"])
+    if not isinstance(value, str) or near_miss(value, known):
+        return None, (), ""
+    return "value", known, value
+
+
+def _schema_at(schema: Mapping[str, Any], path: Path) -> Mapping[str, Any] | None:
+    """The schema of the value at ``path``, through properties, items and additionalProperties (None: not plain)."""
+    node: Any = schema
+    for step in path:
+        if not isinstance(node, Mapping):
+            return None
+        if isinstance(step, int):
+            node = node.get("items")
+        elif step in node.get("properties", {}):
+            node = node["properties"][step]
+        else:
+            node = node.get("additionalProperties")
+    return node if isinstance(node, Mapping) else None
+
+
+def _value_at(value: Any, path: Path) -> Any:
+    for step in path:
+        listed = isinstance(step, int) and isinstance(value, list) and 0 <= step < len(value)
+        if not (listed or (isinstance(value, Mapping) and step in value)):
+            return None
+        value = value[step]
+    return value
 
 
 def _written_part(parameters: Mapping[str, Any], path: tuple[str, ...]) -> Path:
