@@ -17,6 +17,7 @@ from dralint.dataclass import dataclass
 from dralint.errors import UsageError
 from dralint.pipeline import run as pipeline
 from dralint.pipeline.run import FAIL_ON, FailOn
+from dralint.read.helm_template import HelmChart
 from dralint.report.assemble import Presentation
 
 __all__ = ["FAIL_ON", "CheckSettings", "FailOn", "Outcome", "analyse", "run"]
@@ -51,6 +52,7 @@ class CheckSettings:
     quiet: bool = False  # --quiet: findings only, no summary line, no progress line
     statistics: bool = False  # --statistics: counts per rule instead of the findings (human formats)
     progress: bool = False  # a progress line on standard error when it is a terminal (the command line asks)
+    helm_charts: tuple[HelmChart, ...] = ()  # --helm-chart CHART (with --values, --set): rendered and checked
 
     def request(self) -> pipeline.Request:
         flags = pipeline.with_shortcuts(
@@ -78,6 +80,7 @@ class CheckSettings:
             write_baseline=self.write_baseline,
             today=self.today,
             presentation=Presentation(self.color, self.show_suppressed, self.quiet),
+            helm_charts=self.helm_charts,
         )
 
 

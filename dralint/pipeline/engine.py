@@ -149,10 +149,14 @@ def resolve(
         location = Location("-", 1, 1)
     if context_filter and ctx.workspace.checked_files and location.file not in ctx.workspace.checked_files:
         return None
+    hint = violation.hint
     source_map = ctx.workspace.source_maps.get(location.file)
     if source_map is not None:  # a rendered stream: the finding goes where the user wrote the field
-        located = target if violation.location is None else None
-        location = source_map.locate(*located) if located is not None else source_map.locate_line(location.line)
+        if target is not None and violation.location is None:
+            location, note = source_map.locate(*target)
+            hint = note if hint is None else hint if note is None else f"{hint} ({note})"
+        else:
+            location = source_map.locate_line(location.line)
     return Finding(
         rule=rule.id,
         name=rule.name,
@@ -161,7 +165,7 @@ def resolve(
         location=location,
         object=obj.ref() if obj is not None else None,
         path=path,
-        hint=None if violation.hint is None else bounded(violation.hint),
+        hint=None if hint is None else bounded(hint),
         details=violation.details,
         replacement=violation.replacement,
     )

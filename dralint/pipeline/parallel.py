@@ -19,6 +19,7 @@ import gc
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from dralint import progress
@@ -53,6 +54,7 @@ class Part:
     limits: Limits
     stdin_name: str = sources.STDIN
     freeze: bool = False  # freeze the loaded objects out of the garbage collector (see dralint.process)
+    rendered: Mapping[str, str] = field(default_factory=dict)  # inputs rendered before reading (helm): their text
 
 
 @dataclass(slots=True)
@@ -84,6 +86,7 @@ def check(
     limits: Limits,
     stdin_name: str = sources.STDIN,
     freeze: bool = False,
+    rendered: Mapping[str, str] | None = None,
 ) -> Iterator[tuple[CheckContext, engine.Found]]:
     """Load ``files`` and run the local checks (in ``jobs`` processes when that pays): the context and findings.
 
@@ -94,7 +97,7 @@ def check(
     slices = split(files, jobs)
 
     def part(chunk: tuple[Input, ...]) -> Part:
-        return Part(chunk, target, options, rules, selection, limits, stdin_name, freeze)
+        return Part(chunk, target, options, rules, selection, limits, stdin_name, freeze, rendered or {})
 
     if len(slices) <= 1:
         done = check_part(part(tuple(files)))  # counts the files as it reads them
@@ -142,7 +145,9 @@ def split(files: Sequence[Input], jobs: int) -> list[tuple[Input, ...]]:
 
 def check_part(part: Part) -> Checked:
     """Load one slice of the inputs and run the local checks on it."""
-    workspace = load_files(part.files, stdin_name=part.stdin_name, limits=part.limits, freeze=part.freeze)
+    workspace = load_files(
+        part.files, stdin_name=part.stdin_name, limits=part.limits, freeze=part.freeze, overlay=part.rendered
+    )
     context = CheckContext(workspace, part.target, part.options)
     found = engine.collect(context, part.rules, part.selection, "local")
     return Checked(workspace, found, context)

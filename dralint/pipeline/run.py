@@ -39,6 +39,7 @@ from dralint.pipeline.context import CheckContext, Options
 from dralint.profiles.load import Profiles
 from dralint.profiles.load import load as load_profiles
 from dralint.read import sources
+from dralint.read.helm_template import HelmChart
 from dralint.read.ignorefiles import repository_root
 from dralint.read.issues import IssueKind
 from dralint.read.load import Input, inputs
@@ -109,6 +110,7 @@ class Plan:
         changed: str | None = None,
         ignore_files: bool = True,
         repository_context: bool = False,
+        rendered: Sequence[str] = (),
     ) -> list[Input]:
         """The files to read: ``paths`` (reported on) then inventory and context (read only), minus ``exclude``.
 
@@ -118,6 +120,8 @@ class Plan:
         commit) the repository's other manifests are context unless ``context`` is configured: a
         Deployment whose template, classes or neighbours live in other files is checked against
         them. When nothing is left to check, nothing is read: the inventory is never checked instead.
+        ``rendered`` names inputs rendered before reading (``--helm-chart``): checked first, and
+        with them no ``paths`` is no path.
         """
         repository: str | None = None
         if changed is not None:
@@ -127,16 +131,17 @@ class Plan:
             repository = found.root
             paths = found.manifests(paths)
         else:
-            paths = paths or (".",)
+            paths = paths or (() if rendered else (".",))
             if repository_context:
                 repository = repository_root(os.getcwd())
         checked = self.files(paths, ignore_files=ignore_files) if paths else []
-        if not checked:
+        if not checked and not rendered:
             return []
         context = self.effective.context
         if context is None:
             context = (os.path.relpath(repository),) if repository is not None else ()
-        return inputs(checked, self.files(self.effective.inventory + context, ignore_files=ignore_files))
+        context_files = self.files(self.effective.inventory + context, ignore_files=ignore_files)
+        return [(name, True) for name in rendered] + inputs(checked, context_files)
 
     def files(self, paths: Sequence[str], *, ignore_files: bool = True) -> list[str]:
         """The files under ``paths`` minus the excluded ones (named files too, so that hooks honour ``exclude``)."""
@@ -262,8 +267,9 @@ def read_and_check(
     jobs: int,
     stdin_name: str = sources.STDIN,
     freeze: bool = False,
+    rendered: Mapping[str, str] | None = None,
 ) -> Iterator[tuple[CheckContext, engine.Found]]:
-    """Read ``files`` and run the checks that look at one object at a time (in ``jobs`` processes when that pays).
+    """Read ``files`` (``rendered``: the text of those rendered before reading) and run the checks that look at one object at a time (in ``jobs`` processes when that pays).
 
     Yields the context (the checks that read the cluster model see admitted objects through
     ``ctx.admission``, built on first use) and those findings; positions are looked up in the
@@ -282,6 +288,7 @@ def read_and_check(
         limits=plan.limits,
         stdin_name=stdin_name,
         freeze=freeze,
+        rendered=rendered,
     ) as (ctx, found):
         yield ctx, found
 
@@ -338,6 +345,7 @@ class CheckJob:
     write_baseline: str | None = None  # record the findings there instead of reporting them
     today: datetime.date | None = None  # for expiry dates; None: today
     presentation: Presentation = field(default_factory=Presentation)
+    helm_charts: tuple[HelmChart, ...] = ()  # --helm-chart: rendered with helm template and checked
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,8 +363,13 @@ def check(request: Request, job: CheckJob) -> CheckOutcome:
     configured = checking(request)
     run_plan, rules, chosen, exceptions = configured.plan, configured.rules, configured.selection, configured.exceptions
     effective = run_plan.effective
+    rendered = _rendered_charts(job.helm_charts, run_plan.limits)
     files = run_plan.inputs(
-        job.paths, changed=job.changed, ignore_files=job.ignore_files, repository_context=job.repository_context
+        job.paths,
+        changed=job.changed,
+        ignore_files=job.ignore_files,
+        repository_context=job.repository_context,
+        rendered=tuple(rendered),
     )
     baseline = None
     if effective.baseline is not None and job.write_baseline is None:
@@ -372,6 +385,7 @@ def check(request: Request, job: CheckJob) -> CheckOutcome:
         jobs=job.jobs if job.jobs is not None else parallel.default_jobs(),
         stdin_name=job.stdin_name,
         freeze=job.freeze,
+        rendered=rendered,
     ) as (ctx, found):
         refuse_unreadable_inventory(run_plan, ctx.workspace)
         suppressor = Suppressor(
@@ -389,6 +403,15 @@ def check(request: Request, job: CheckJob) -> CheckOutcome:
             ctx.workspace, findings, rules, chosen.enabled, run_plan.target, run_plan.fail_on, job.presentation
         )
     return CheckOutcome(report, engine.exit_code(findings, run_plan.fail_on), written)
+
+
+def _rendered_charts(charts: Sequence[HelmChart], limits: Limits) -> dict[str, str]:
+    """``helm template``'s output for each chart, by the name it has among the inputs."""
+    if not charts:
+        return {}
+    from dralint.read import helm_template
+
+    return {chart.name: helm_template.render(chart, max_bytes=limits.max_file_bytes) for chart in charts}
 
 
 def _baselined(findings: list[Finding], path: str) -> list[Finding]:

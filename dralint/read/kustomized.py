@@ -74,7 +74,10 @@ class _ObjectOrigin:
     transformers: tuple[tuple[Path, Location], ...]  # fields kustomize's transformers set, and who asked
     names: tuple[str, ...]  # its name as rendered and as written in the source
 
-    def locate(self, rendered: Document, path: Path, offset: int | None) -> Location:
+    def locate(self, rendered: Document, path: Path, offset: int | None) -> tuple[Location, str | None]:
+        return self._locate(rendered, path, offset), None
+
+    def _locate(self, rendered: Document, path: Path, offset: int | None) -> Location:
         kind = rendered.data.get("kind") if isinstance(rendered.data, dict) else None
         value = value_at(rendered.data, path)
         for patch in reversed(self.patches):
@@ -102,7 +105,10 @@ class _GeneratedOrigin:
     kustomization: Kustomization
     entry: Path  # the generator's entry in the kustomization
 
-    def locate(self, rendered: Document, path: Path, offset: int | None) -> Location:
+    def locate(self, rendered: Document, path: Path, offset: int | None) -> tuple[Location, str | None]:
+        return self._locate(path), None
+
+    def _locate(self, path: Path) -> Location:
         """A data key at the literal or file of the generator that made it; anything else at the generator."""
         document = self.kustomization.document
         entry = value_at(document.data, self.entry) if document is not None and self.entry else None

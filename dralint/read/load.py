@@ -9,7 +9,8 @@ from collections.abc import Mapping, Sequence
 from dralint import progress
 from dralint.api.objects import identify
 from dralint.process import freeze_loaded
-from dralint.read import kustomize, kustomized, sources
+from dralint.read import helm, kustomize, kustomized, sources
+from dralint.read.helm_template import chart_of
 from dralint.read.issues import DecodeIssue
 from dralint.read.workspace import Workspace
 from dralint.read.yamldoc import Limits, decode
@@ -96,6 +97,8 @@ def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, ove
             workspace.source_maps[source.name] = kustomized.source_map(
                 source.name, kustomize.load(path), documents, wrapper
             )
+        elif (path == sources.STDIN or chart_of(path) is not None) and helm.is_rendered_chart(source.text):
+            workspace.source_maps[source.name] = helm.source_map(source.name, source.text, documents, chart_of(path))
         identified = identify(documents)
         workspace.objects.extend(identified.objects)
         workspace.broken.extend(identified.broken)

@@ -22,8 +22,9 @@ __all__ = ["Origin", "SourceMap", "document_offset", "same_value"]
 class Origin(Protocol):
     """Where one rendered document came from."""
 
-    def locate(self, rendered: Document, path: Path, offset: int | None) -> Location:
-        """The source position of ``path`` (character ``offset`` in its string value, if given)."""
+    def locate(self, rendered: Document, path: Path, offset: int | None) -> tuple[Location, str | None]:
+        """The source position of ``path`` (character ``offset`` in its string value, if given), and a note
+        for the user when that position is only the object's (the field is not written in the source)."""
         ...
 
     def start(self) -> Location:
@@ -40,9 +41,9 @@ class SourceMap:
     origins: Mapping[int, Origin]
     starts: Sequence[tuple[int, int]] = ()  # (first line, document index), sorted: for positions without a path
 
-    def locate(self, document: Document, path: Path, offset: int | None) -> Location:
+    def locate(self, document: Document, path: Path, offset: int | None) -> tuple[Location, str | None]:
         origin = self.origins.get(document.index)
-        return self.fallback if origin is None else origin.locate(document, path, offset)
+        return (self.fallback, None) if origin is None else origin.locate(document, path, offset)
 
     def locate_line(self, line: int) -> Location:
         """Where a position of the rendered stream without a path goes: the start of its object's source."""
