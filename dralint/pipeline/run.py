@@ -269,7 +269,9 @@ def read_and_check(
     freeze: bool = False,
     rendered: Mapping[str, str] | None = None,
 ) -> Iterator[tuple[CheckContext, engine.Found]]:
-    """Read ``files`` (``rendered``: the text of those rendered before reading) and run the checks that look at one object at a time (in ``jobs`` processes when that pays).
+    """Read ``files`` and run the checks that look at one object at a time (in ``jobs`` processes when that pays).
+
+    ``rendered`` holds the text of the inputs rendered before reading (``--helm-chart``).
 
     Yields the context (the checks that read the cluster model see admitted objects through
     ``ctx.admission``, built on first use) and those findings; positions are looked up in the

@@ -9,6 +9,7 @@ finding goes to the object's first line in the template, and says so.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 
@@ -98,7 +99,7 @@ def _region(lines: tuple[str, ...], kind: str) -> tuple[int, int]:
     """The lines of the template's document that writes a ``kind`` (the whole template if none says so)."""
     bounds = [0, *(n for n, line in enumerate(lines) if _SEPARATOR.match(line)), len(lines)]
     wanted = re.compile(rf"^kind:\s*[\"']?{re.escape(kind)}[\"']?\s*(#.*)?$")
-    for first, end in zip(bounds, bounds[1:], strict=False):
+    for first, end in itertools.pairwise(bounds):
         if any(wanted.match(line) for line in lines[first:end]):
             return first, end
     return 0, len(lines)

@@ -93,8 +93,14 @@ def test_generated_configmap_maps_to_its_generator(monkeypatch: pytest.MonkeyPat
     (source_map,) = workspace.source_maps.values()
     generated = next(d for d in workspace.documents if d.data.get("kind") == "ConfigMap")
     kustomization = f"{FIXTURES}/overlays/prod/kustomization.yaml"
-    assert source_map.locate(generated, ("data", "batchSize"), None) == Location(kustomization, 16, 5)  # the literal
-    assert source_map.locate(generated, ("metadata", "name"), None) == Location(kustomization, 14, 3)  # the generator
+    assert source_map.locate(generated, ("data", "batchSize"), None) == (
+        Location(kustomization, 16, 5),
+        None,
+    )  # the literal
+    assert source_map.locate(generated, ("metadata", "name"), None) == (
+        Location(kustomization, 14, 3),
+        None,
+    )  # the generator
 
 
 def test_sarif_and_json_name_the_source_files(monkeypatch: pytest.MonkeyPatch) -> None:
