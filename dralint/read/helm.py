@@ -26,6 +26,7 @@ __all__ = ["is_rendered_chart", "source_map"]
 _SOURCE = re.compile(r"^# Source: (\S[^\n]*?)\s*$", re.M)
 _SEPARATOR = re.compile(r"^---")
 APPROXIMATE = "the field is not written literally in the template: the position is the object's first line"
+NOT_FOUND = "the template is not in the working folder (nor under charts/): the position is its first line"
 
 
 def is_rendered_chart(text: str) -> bool:
@@ -43,6 +44,8 @@ class _TemplateOrigin:
     end: int
 
     def locate(self, rendered: Document, path: Path, offset: int | None) -> tuple[Location, str | None]:
+        if not self.lines:
+            return Location(self.file, 1, 1), NOT_FOUND
         found = _find(self.lines, self.first, self.end, path)
         if found is not None:
             return Location(self.file, *found), None

@@ -14,10 +14,11 @@ import subprocess
 
 from dralint.dataclass import dataclass
 from dralint.errors import InputError
+from dralint.read import sources
 
 __all__ = ["RENDERED_SUFFIX", "HelmChart", "chart_of", "render"]
 
-RENDERED_SUFFIX = " (helm template)"
+RENDERED_SUFFIX = sources.HELM_RENDERED
 RENDER_TIMEOUT_SECONDS = 60
 
 

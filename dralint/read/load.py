@@ -109,7 +109,7 @@ def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, ove
     return workspace
 
 
-RENDERED_SUFFIX = " (rendered)"
+RENDERED_SUFFIX = sources.KUSTOMIZE_RENDERED
 
 
 def _rendered(path: str, workspace: Workspace, max_file_bytes: int) -> tuple[sources.SourceFile, str | None]:

@@ -24,6 +24,16 @@ from dralint.read.yamldoc import DecodeIssue
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
+# What dralint renders itself is read under the name of what was rendered plus one of these.
+KUSTOMIZE_RENDERED = " (rendered)"
+HELM_RENDERED = " (helm template)"
+
+
+def is_rendered(name: str) -> bool:
+    """Whether the input ``name`` is a stream dralint rendered (no file the user could edit or convert)."""
+    return name.endswith((KUSTOMIZE_RENDERED, HELM_RENDERED))
+
+
 DEFAULT_MAX_FILE_BYTES = Limits().max_file_bytes
 
 
