@@ -85,6 +85,8 @@ def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, ove
             reported.add(source.name)
             if wrapper is not None or source.name.endswith(RENDERED_SUFFIX):
                 reported.add(source.name.removesuffix(RENDERED_SUFFIX))  # where a failed build is reported
+            elif chart_of(path) is not None:
+                reported.add(sources.display(os.path.join(str(chart_of(path)), "Chart.yaml")))
         workspace.files.append(source)
         progress.update(files=len(workspace.files))
         workspace.issues.extend((source.name, issue) for issue in source.issues)
