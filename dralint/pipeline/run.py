@@ -126,10 +126,12 @@ class Plan:
         repository: str | None = None
         if changed is not None:
             from dralint.read.changed import changed as changed_since
+            from dralint.read.kustomize import with_renderers
 
             found = changed_since(changed or None)
             repository = found.root
-            paths = found.manifests(paths)
+            # A changed base, patch or generator file is checked through the kustomization that builds it.
+            paths = with_renderers(found.manifests(paths), found.files, paths or (os.path.relpath(found.root),))
         else:
             paths = paths or (() if rendered else (".",))
             if repository_context:

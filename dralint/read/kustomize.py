@@ -16,7 +16,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from dralint.dataclass import dataclass
@@ -111,6 +111,48 @@ def claimed(roots: list[Kustomization]) -> set[str]:
                 seen.add(os.path.abspath(base))
                 pending.append(load(base))
     return found
+
+
+def with_renderers(manifests: Sequence[str], changed: Sequence[str], roots: Sequence[str]) -> list[str]:
+    """``manifests`` (changed ones, for ``--changed``) with those a kustomization under ``roots`` renders
+    replaced by that kustomization, which is also added when another of the ``changed`` files (absolute
+    paths: a patch, a generator's file) is in one of the folders it builds."""
+    from dralint.read import sources
+
+    try:
+        found = [f for f in sources.discover(roots) if is_kustomization(f)]
+    except InputError:  # a folder without manifests has no kustomization either
+        found = []
+    touched = {os.path.abspath(f) for f in [*changed, *manifests]}
+    out: list[str] = []
+    claimed: list[tuple[set[str], tuple[str, ...]]] = []
+    for kustomization in found:
+        files, folders = _builds(load(kustomization))
+        claimed.append((files, folders))
+        if any(path in files or path.startswith(folders) for path in touched):
+            out.append(kustomization)
+    for manifest in manifests:
+        path = os.path.abspath(manifest)
+        if not any(path in files or path.startswith(folders) for files, folders in claimed):
+            out.append(manifest)
+    return out
+
+
+def _builds(kustomization: Kustomization) -> tuple[set[str], tuple[str, ...]]:
+    """What building ``kustomization`` reads: its files and those of its bases, and their folders (with a separator)."""
+    chain = [kustomization]
+    files: set[str] = set()
+    seen = {os.path.abspath(kustomization.file)}
+    for current in chain:
+        files.add(os.path.abspath(current.file))
+        files.update(os.path.abspath(path) for path in _named_files(current))
+        for _, _, entry in current.resources():
+            directory = os.path.join(current.directory, entry)
+            base = file_in(directory) if os.path.isdir(directory) else None
+            if base is not None and os.path.abspath(base) not in seen:
+                seen.add(os.path.abspath(base))
+                chain.append(load(base))
+    return files, tuple(os.path.abspath(k.directory) + os.sep for k in chain)
 
 
 def _named_files(kustomization: Kustomization) -> Iterator[str]:

@@ -12,6 +12,7 @@ import io
 import json
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,23 @@ def test_renderer_prefers_kubectl_then_kustomize(tmp_path: Path, monkeypatch: py
     assert renderer() == [str(tmp_path / "kubectl"), "kustomize"]
     (tmp_path / "kubectl").unlink()
     assert renderer() == [str(tmp_path / "kustomize"), "build"]
+
+
+def test_changed_base_rechecks_the_overlay_that_renders_it(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / FIXTURES / "base", tmp_path / "base")
+    shutil.copytree(ROOT / FIXTURES / "overlays" / "staging", tmp_path / "overlays" / "staging")
+    (tmp_path / "other.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unrelated\n")
+    for command in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"]):
+        subprocess.run(
+            ["git", *command], cwd=tmp_path, check=True, env={**os.environ, "GIT_CONFIG_GLOBAL": "/dev/null"}
+        )
+    claims = tmp_path / "base" / "claims.yaml"
+    claims.write_text(claims.read_text().replace("name: NIC_0", "name: NIC_1"))
+    done = cli("check", "--no-config", "--changed", "HEAD", "--format", "json", cwd=tmp_path)
+    found = json.loads(done.stdout)["findings"]
+    # the base is checked through the overlay (its namespace, its patch), not on its own
+    assert [(f["file"], f["line"], f["rule"], f["object"]["namespace"]) for f in found] == [
+        ("base/claims.yaml", 33, "DRA122", "staging"),
+        ("overlays/staging/allocation-mode.yaml", 3, "DRA126", "staging"),
+        ("overlays/staging/kustomization.yaml", 1, "DRA120", None),
+    ]
