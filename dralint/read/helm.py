@@ -75,7 +75,7 @@ def source_map(rendered_name: str, text: str, documents: list[Document], chart: 
         first, end = _region(templates[file], str(kind))
         origins[document.index] = _TemplateOrigin(file, templates[file], first, end)
     starts = sorted((document.line, document.index) for document in documents)
-    return SourceMap(rendered_name, Location(chart or rendered_name, 1, 1), origins, starts)
+    return SourceMap(rendered_name, Location(chart or rendered_name, 1, 1), origins, starts, frozenset(templates))
 
 
 def _template_file(source: str, chart: str | None) -> str:

@@ -127,7 +127,7 @@ def with_renderers(manifests: Sequence[str], changed: Sequence[str], roots: Sequ
     out: list[str] = []
     claimed: list[tuple[set[str], tuple[str, ...]]] = []
     for kustomization in found:
-        files, folders = _builds(load(kustomization))
+        files, folders = builds(load(kustomization))
         claimed.append((files, folders))
         if any(path in files or path.startswith(folders) for path in touched):
             out.append(kustomization)
@@ -138,7 +138,7 @@ def with_renderers(manifests: Sequence[str], changed: Sequence[str], roots: Sequ
     return out
 
 
-def _builds(kustomization: Kustomization) -> tuple[set[str], tuple[str, ...]]:
+def builds(kustomization: Kustomization) -> tuple[set[str], tuple[str, ...]]:
     """What building ``kustomization`` reads: its files and those of its bases, and their folders (with a separator)."""
     chain = [kustomization]
     files: set[str] = set()

@@ -142,7 +142,8 @@ def source_map(rendered_name: str, root: Kustomization, documents: list[Document
         if origin is not None:
             origins[document.index] = origin
     starts = sorted((document.line, document.index) for document in documents)
-    return SourceMap(rendered_name, Location(root.file, 1, 1), origins, starts)
+    built = frozenset(_shown(path, root) for path in kustomize.builds(root)[0])
+    return SourceMap(rendered_name, Location(root.file, 1, 1), origins, starts, built)
 
 
 def _origin(

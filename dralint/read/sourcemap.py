@@ -40,6 +40,7 @@ class SourceMap:
     fallback: Location  # where what no origin explains is reported (the kustomization, the chart)
     origins: Mapping[int, Origin]
     starts: Sequence[tuple[int, int]] = ()  # (first line, document index), sorted: for positions without a path
+    files: frozenset[str] = frozenset()  # the user's files it was rendered from (an edit of one re-renders it)
 
     def locate(self, document: Document, path: Path, offset: int | None) -> tuple[Location, str | None]:
         origin = self.origins.get(document.index)

@@ -66,3 +66,30 @@ def test_session_reports_local_findings_of_the_edited_file_at_once(session: Sess
     text = Path(WORKSPACE / DEPLOYMENT).read_text().replace("replicas: 2", "replicas: [2")
     session.set_text(DEPLOYMENT, text)
     assert _shown(session, DEPLOYMENT) == ["apps/deploy.yaml:8:11 DRA001"]
+
+
+def test_session_shows_a_kustomization_findings_in_its_base_and_renders_it_again_on_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    fixtures = ROOT / "tests" / "fixtures" / "kustomize"
+    shutil.copytree(fixtures / "base", tmp_path / "base")
+    shutil.copytree(fixtures / "overlays" / "staging", tmp_path / "overlays" / "staging")
+    monkeypatch.chdir(tmp_path)
+    checking = pipeline.checking(pipeline.Request(environment={}))
+    made = Session(checking)
+    made.index(checking.plan.inputs(()))
+    assert made.files == ["overlays/staging/kustomization.yaml"]  # the base is checked through the overlay
+    # what the editor shows in each file it has open (the findings of the overlay that renders it)
+    assert _shown(made, "base/claims.yaml") == [
+        "base/claims.yaml:33:7 DRA122",
+        "overlays/staging/allocation-mode.yaml:3:3 DRA126",
+        "overlays/staging/kustomization.yaml:1:1 DRA120",
+    ]
+    # An edit of the base is checked when saved, through the overlay: the base is no part of its own.
+    claims = tmp_path / "base" / "claims.yaml"
+    claims.write_text(claims.read_text().replace("- name: NIC_0", "- name: nic-0"))
+    assert made.set_text("base/claims.yaml", claims.read_text()) is True
+    assert made.files == ["overlays/staging/kustomization.yaml"]
+    assert [line for line in _shown(made, "base/claims.yaml") if line.startswith("base/")] == []
