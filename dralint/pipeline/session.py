@@ -131,6 +131,9 @@ class Session:
                 self._overlay.pop(name, None)
             else:
                 self._overlay[name] = text
+            rendered = name not in self._parts and bool(self._renderers({name}))
+        if rendered and text is not None and not _saved_as(name, text):
+            return False  # kustomize reads the disk: an unsaved edit of what it renders is checked once saved
         return self.reload(name)
 
     def reload(self, name: str) -> bool:
@@ -225,6 +228,15 @@ class Session:
         checking = self.checking
         suppressor = Suppressor(context, checking.rules, exceptions=checking.exceptions, root=checking.plan.root)
         return engine.finish(context, checking.rules, checking.selection, list(found), suppressor)
+
+
+def _saved_as(name: str, text: str) -> bool:
+    """Whether the file ``name`` holds ``text`` (a buffer just opened, saved or reverted)."""
+    try:
+        with open(name, encoding="utf-8", newline="") as handle:
+            return handle.read() == text
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def _contents(part: Part) -> list[tuple[str, str, object]]:

@@ -89,7 +89,10 @@ def test_session_shows_a_kustomization_findings_in_its_base_and_renders_it_again
     ]
     # An edit of the base is checked when saved, through the overlay: the base is no part of its own.
     claims = tmp_path / "base" / "claims.yaml"
-    claims.write_text(claims.read_text().replace("- name: NIC_0", "- name: nic-0"))
-    assert made.set_text("base/claims.yaml", claims.read_text()) is True
+    fixed = claims.read_text().replace("- name: NIC_0", "- name: nic-0")
+    assert made.set_text("base/claims.yaml", fixed) is False  # unsaved: kustomize reads the disk
+    assert _shown(made, "base/claims.yaml")[0] == "base/claims.yaml:33:7 DRA122"
+    claims.write_text(fixed)
+    assert made.set_text("base/claims.yaml", fixed) is True  # saved: rendered again
     assert made.files == ["overlays/staging/kustomization.yaml"]
     assert [line for line in _shown(made, "base/claims.yaml") if line.startswith("base/")] == []
