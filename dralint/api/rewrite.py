@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import MutableMapping
 from typing import Any
 
-from dralint.api.convert import FLAT_REQUEST_FIELDS, FLAT_VERSIONS, drop_unset_node_fields
+from dralint.api.convert import FLAT_REQUEST_FIELDS, FLAT_VERSIONS, drop_unset_node_fields, is_flat_exactly
 from dralint.api.versions import VERSIONS
 from dralint.apimachinery.fieldpath import Path, render
 from dralint.errors import InputError
@@ -73,16 +73,26 @@ def _requests(spec: Any) -> list[tuple[int, MutableMapping[str, Any]]]:
 
 
 def _nest_request(request: MutableMapping[str, Any]) -> None:
-    """Flat request → ``exactly``: its exact-request fields move into a new ``exactly`` where the first one was."""
-    _wrap(request, "exactly", [key for key in request if key in FLAT_REQUEST_FIELDS])
+    """Flat request → ``exactly``: its exact-request fields move into a new ``exactly`` where the first one was.
+
+    When they all hold their "not set" value (a request of ``firstAvailable`` alternatives with
+    ``count: 0``), the API server makes no ``exactly`` of them, and they go."""
+    keys = [key for key in request if key in FLAT_REQUEST_FIELDS]
+    if not is_flat_exactly(request):
+        for key in keys:
+            _pop_comment(request, key)
+            del request[key]
+        return
+    _wrap(request, "exactly", keys)
 
 
-def _wrap(mapping: MutableMapping[str, Any], wrapper: str, keys: list[str]) -> None:
-    """Move ``keys`` of ``mapping`` into a new ``mapping[wrapper]``, placed where the first of them was."""
-    if not keys:
+def _wrap(mapping: MutableMapping[str, Any], wrapper: str, keys: list[str], *, always: bool = False) -> None:
+    """Move ``keys`` of ``mapping`` into a new ``mapping[wrapper]``, placed where the first of them was
+    (with ``always``, an empty wrapper at the end when there is none)."""
+    if not keys and not always:
         return
     inner = _empty_like(mapping)
-    position = list(mapping).index(keys[0])
+    position = list(mapping).index(keys[0]) if keys else len(mapping)
     for key in keys:
         _move(mapping, inner, key)
     _insert(mapping, position, wrapper, inner)
@@ -119,8 +129,10 @@ def _unwrap(mapping: MutableMapping[str, Any], wrapper: str, at: Path) -> None:
 
 
 def _wrap_basic(device: MutableMapping[str, Any]) -> None:
-    """Device fields → ``basic``: everything but the name, in its order."""
-    _wrap(device, "basic", [key for key in device if key != "name"])
+    """Device fields → ``basic``: everything but the name, in its order. A device with only a name
+    gets an empty ``basic``, as the API server writes v1beta1 devices: 1.31 and 1.32 refuse a device
+    without one (``spec.devices[i].basic: Required value``)."""
+    _wrap(device, "basic", [key for key in device if key != "name"], always=True)
 
 
 def _convert_capacity(device: MutableMapping[str, Any], source: str, target: str, at: Path) -> None:

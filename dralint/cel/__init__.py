@@ -7,9 +7,11 @@ Errors
     offset of the first error, or ``None``), ``CelRuntimeError``.
 
 DRA selectors (``dralint.cel.dra``)
-    ``selector_environment(*, target=None)``: ``None`` gives the allocator's StoredExpressions
-    environment (everything); a :class:`~dralint.api.versions.Target` gives the API server's
-    NewExpressions environment for that release and gates.
+    ``selector_environment(*, target=None, stored=False)``: ``None`` gives the allocator's
+    StoredExpressions environment of the newest release (everything); a
+    :class:`~dralint.api.versions.Target` gives the API server's NewExpressions environment for
+    that release and gates (``stored``: that release's StoredExpressions one), each as the
+    release's own ``cel/compile.go`` and ``base.go`` declare it.
     ``compile_selector(expression, env=None) -> Selector`` (cached by expression and environment)
     raises ``CelCompileError`` whose message is what follows ``CEL compile error: `` upstream
     (``compilation failed: ...``, ``must evaluate to bool ...``, ``program instantiation failed: ...``).
@@ -65,7 +67,7 @@ _LAZY = {
     "compile_selector": "dralint.cel.dra",
     "device_value": "dralint.cel.dra",
     "estimate_cost": "dralint.cel.dra",
-    "selector_environment": "dralint.cel.dra",
+    "selector_environment": "dralint.cel.dra_environment",
     "Program": "dralint.cel.program",
     "compile": "dralint.cel.program",
     "policy_environment": "dralint.cel.policy",

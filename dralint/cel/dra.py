@@ -1,9 +1,8 @@
-"""The DRA CEL environment, device values and selectors (``k8s.io/dynamic-resource-allocation/cel``).
+"""DRA device values and selectors (``k8s.io/dynamic-resource-allocation/cel``).
 
-``selector_environment()`` is the scheduler's StoredExpressions environment; with a target it is
-the API server's NewExpressions environment for that release and feature gates. A
-:class:`DeviceValue` is built once per device; :meth:`Selector.matches` evaluates a selector on
+A :class:`DeviceValue` is built once per device; :meth:`Selector.matches` evaluates a selector on
 it, memoised by the device's projection onto the attribute and capacity paths the selector reads.
+The environments selectors compile in are :mod:`dralint.cel.dra_environment`'s (re-exported here).
 """
 
 from __future__ import annotations
@@ -12,25 +11,21 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from dralint.cel.checker.decls import Environment, Overload
-from dralint.cel.checker.types import ANY, BOOL, DYN, INT, STRING, Type, list_of, map_of, object_type
+from dralint.cel.checker.decls import Environment
+from dralint.cel.checker.types import ANY, BOOL, DYN, INT, STRING, list_of
 from dralint.cel.device import DeviceValue
+from dralint.cel.dra_environment import COST_LIMIT, cost_limit_enforced, selector_environment
 from dralint.cel.errors import CelCompileError, CelRuntimeError
-from dralint.cel.lib.environments import VersionedOption, base_options, build, compatibility_version
-from dralint.cel.lib.quantity import QUANTITY
 from dralint.cel.lib.semver import SEMVER
 from dralint.cel.lib.semver_value import SemverError
 from dralint.cel.lib.semver_value import parse as parse_semver
-from dralint.cel.pricing import Pricing
 from dralint.cel.program import Program, check, instantiate
-from dralint.cel.runtime.semantics import equal, type_name
+from dralint.cel.runtime.semantics import type_name
 from dralint.cel.runtime.values import DefaultMap
 from dralint.cel.selector_paths import SelectorPaths, analyse
-from dralint.dataclass import dataclass
 
 if TYPE_CHECKING:
     from dralint.api.model import Device
-    from dralint.api.versions import Target
 
 __all__ = [
     "COST_LIMIT",
@@ -39,173 +34,17 @@ __all__ = [
     "Selector",
     "compile_expression",
     "compile_selector",
+    "cost_limit_enforced",
     "device_value",
     "estimate_cost",
     "selector_environment",
 ]
 
-COST_LIMIT = 1_000_000  # resourceapi.CELSelectorExpressionMaxCost
-MAX_ATTRIBUTE_VALUES = 48  # resourceapi.ResourceSliceMaxAttributeValuesPerDevice
-DEVICE_TYPE = object_type("kubernetes.DRADevice")
 # What Kubernetes appends to a missing-key runtime error (the scheduler's message says it too).
 NO_SUCH_KEY_HINT = (
     ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() for "
     "optional fields"
 )
-
-
-def _includes(target: Any, arg: Any) -> bool:
-    """DRA's ``includes``: like Kubernetes' list ``includes`` but refusing lists longer than 48 values."""
-    if type(target) in (list, tuple):
-        for position, item in enumerate(target):
-            if position >= MAX_ATTRIBUTE_VALUES:
-                raise CelRuntimeError(
-                    f"'includes' function cannot be applied to lists longer than {MAX_ATTRIBUTE_VALUES} values"
-                )
-            if _equal_true(item, arg):
-                return True
-        return False
-    return _equal_true(target, arg)
-
-
-def _equal_true(a: Any, b: Any) -> bool:
-    try:
-        return equal(a, b)
-    except CelRuntimeError:
-        return False
-
-
-def _device_fields(*, consumable_capacity: bool, list_type_attributes: bool) -> dict[str, Type]:
-    value_type = DYN if list_type_attributes else ANY
-    fields = {
-        "driver": STRING,
-        "attributes": map_of(STRING, map_of(STRING, value_type)),
-        "capacity": map_of(STRING, map_of(STRING, QUANTITY)),
-    }
-    if consumable_capacity:
-        fields["allowMultipleAllocations"] = BOOL
-    return fields
-
-
-def _declare_device(fields: dict[str, Type]) -> Any:
-    def install(env: Environment) -> None:
-        env.variables["device"] = DEVICE_TYPE
-        env.struct_fields[DEVICE_TYPE.name] = fields
-        env.extra["attribute_type"] = fields["attributes"].params[1].params[1]
-
-    return install
-
-
-def _bind_macro(env: Environment) -> None:
-    env.macros = env.macros | {("bind", 3, True)}
-
-
-def _install_includes(env: Environment) -> None:
-    env.remove("includes")
-    env.add(
-        "includes",
-        Overload("dra_includes_dyn_dyn", (DYN, DYN), BOOL, _includes, member=True),
-        pricing=Pricing.DRA_INCLUDES,
-    )
-
-
-def dra_options(*, consumable_capacity: bool, list_type_attributes: bool) -> list[VersionedOption]:
-    """DRA's versioned options; the device declarations are selected by the two feature gates."""
-    cc, lta = consumable_capacity, list_type_attributes
-    return [
-        VersionedOption("1.31", _bind_macro),
-        VersionedOption(
-            "1.31",
-            _declare_device(_device_fields(consumable_capacity=False, list_type_attributes=False)),
-            enabled=not cc and not lta,
-        ),
-        VersionedOption(
-            "1.34",
-            _declare_device(_device_fields(consumable_capacity=True, list_type_attributes=False)),
-            enabled=cc and not lta,
-        ),
-        VersionedOption(
-            "1.36",
-            _declare_device(_device_fields(consumable_capacity=False, list_type_attributes=True)),
-            enabled=not cc and lta,
-        ),
-        VersionedOption(
-            "1.36",
-            _declare_device(_device_fields(consumable_capacity=True, list_type_attributes=True)),
-            enabled=cc and lta,
-        ),
-        VersionedOption("1.36", _install_includes, enabled=lta),
-    ]
-
-
-@lru_cache(maxsize=64)
-def _environment(release: str | None, consumable_capacity: bool, list_type_attributes: bool) -> Environment:
-    if release is None:
-        # StoredExpressions: everything; the newest device declaration wins.
-        options = base_options() + dra_options(consumable_capacity=True, list_type_attributes=True)
-        env = build("dra-stored", options, compatibility=None, honour_gates=False)
-    else:
-        options = base_options() + dra_options(
-            consumable_capacity=consumable_capacity, list_type_attributes=list_type_attributes
-        )
-        env = build(f"dra-new-{release}", options, compatibility=compatibility_version(release), honour_gates=True)
-    env.cost_limit = COST_LIMIT
-    env.sizes = _device_sizes
-    return env
-
-
-def selector_environment(*, target: Target | None = None) -> Environment:
-    """The allocator's StoredExpressions environment, or the API server's NewExpressions one for ``target``."""
-    if target is None:
-        return _environment(None, True, True)
-    return _environment(
-        target.release, target.enabled("DRAConsumableCapacity"), target.enabled("DRAListTypeAttributes")
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class _Decl:
-    """A node of DRA's declared device type with its maximum size (``DeclType.MaxElements``)."""
-
-    max_elements: int
-    fields: dict[str, _Decl] | None = None
-    key: _Decl | None = None
-    elem: _Decl | None = None
-
-
-_ATTRIBUTE_VALUE = _Decl(64)  # max(DeviceAttributeMaxValueLength, ResourceSliceMaxAttributeValuesPerDevice)
-_DEVICE_DECL = _Decl(
-    0,
-    fields={
-        "driver": _Decl(63),
-        "allowMultipleAllocations": _Decl(1),
-        "attributes": _Decl(32, key=_Decl(63), elem=_Decl(32, key=_Decl(32), elem=_ATTRIBUTE_VALUE)),
-        "capacity": _Decl(32, key=_Decl(63), elem=_Decl(32, key=_Decl(32), elem=_Decl(0))),
-    },
-)
-
-
-def _device_sizes(path: tuple[str, ...]) -> int | None:
-    """DRA's size estimator: walk the newest device declaration along ``path``."""
-    if not path or path[0] != "device":
-        return None
-    node: _Decl | None = _DEVICE_DECL
-    for name in path[1:]:
-        assert node is not None
-        if name in ("@items", "@values"):
-            node = node.elem
-        elif name == "@keys":
-            node = node.key
-        elif node.fields is not None and name in node.fields:
-            node = node.fields[name]
-        elif node.elem is _ATTRIBUTE_VALUE:
-            node = _ATTRIBUTE_VALUE
-        else:
-            return None
-        if node is None:
-            return None
-    assert node is not None
-    return node.max_elements
 
 
 # --- device values -----------------------------------------------------------------------------
@@ -320,6 +159,12 @@ class Selector:
             if "no such key:" in error.message:
                 raise CelRuntimeError(error.message + NO_SUCH_KEY_HINT) from None
             raise
+
+    def error_offset(self, device: DeviceValue) -> int | None:
+        """Where in the expression the evaluation on ``device`` fails (see :meth:`Program.error_offset`)."""
+        if device.error is not None:
+            return None  # the device's own attribute fails, before the selector runs
+        return self.program.error_offset({"device": device.value})
 
     def matches(self, device: DeviceValue) -> bool:
         """Whether ``device`` satisfies the selector; raises :class:`CelRuntimeError` like upstream."""

@@ -20,7 +20,7 @@ from dralint.cel.checker.types import Type
 from dralint.cel.errors import CelCompileError, CelRuntimeError
 from dralint.cel.parser.parse import ParseResult, parse
 from dralint.cel.runtime.closures import Cancelled, FoldError
-from dralint.cel.runtime.compiler import CompiledProgram, compile_checked
+from dralint.cel.runtime.compiler import CompiledProgram, LocatedError, compile_checked
 from dralint.dataclass import dataclass
 
 __all__ = ["CheckedExpression", "Program", "check", "compile", "instantiate", "parsed_and_checked", "render_issues"]
@@ -40,7 +40,7 @@ class CheckedExpression:
 class Program:
     """A compiled expression, ready to evaluate against variable values."""
 
-    __slots__ = ("_compiled", "checked", "env", "expression", "max_cost", "output_type", "tracks_cost")
+    __slots__ = ("_compiled", "_locating", "checked", "env", "expression", "max_cost", "output_type", "tracks_cost")
 
     def __init__(self, checked: CheckedExpression, compiled: CompiledProgram, max_cost: int, tracks_cost: bool) -> None:
         self.checked = checked.checked
@@ -50,6 +50,7 @@ class Program:
         self.max_cost = max_cost
         self.tracks_cost = tracks_cost
         self._compiled = compiled
+        self._locating: CompiledProgram | None = None
 
     @property
     def variables(self) -> Mapping[str, int]:
@@ -76,6 +77,20 @@ class Program:
     def evaluate(self, activation: Mapping[str, Any] | None = None) -> Any:
         """The value of the expression for ``activation`` (variable name -> plain Python value)."""
         return self.run(self._compiled.frame(activation or {}))
+
+    def error_offset(self, activation: Mapping[str, Any]) -> int | None:
+        """Where evaluating for ``activation`` fails: the 0-based offset in the expression of the
+        innermost node raising the error (a ``.field`` at its dot, a call at its parenthesis), or
+        ``None`` when it does not fail or the error belongs to no node (the cost limit)."""
+        if self._locating is None:
+            self._locating = compile_checked(self.checked, self.env, track_cost=False, locate=True)
+        try:
+            self._locating.fn(self._locating.frame(activation))
+        except LocatedError as error:
+            return parsed_and_checked(self.expression, self.env)[0].offsets.get(error.node)
+        except (CelRuntimeError, Cancelled, RecursionError):
+            return None
+        return None
 
 
 def render_issues(expression: str, issues: list[tuple[int | None, str]]) -> str:

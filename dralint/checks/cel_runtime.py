@@ -41,5 +41,6 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             error.obj,
             error.path,
             "; ".join(guess),
+            offset=error.offset,
             replacement=suggested[0][1] if suggested else None,
         )

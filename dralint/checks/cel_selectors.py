@@ -18,7 +18,7 @@ from dralint.apimachinery.fieldpath import Path
 from dralint.cel import CelCompileError
 from dralint.checks.rule_ids import RuleId
 from dralint.errors import UsageError
-from dralint.findings import Violation
+from dralint.findings import Replacement, Violation
 from dralint.pipeline.context import CheckContext
 
 MAX_LENGTH = 10240  # resourceapi.CELSelectorExpressionMaxLength (bytes)
@@ -69,7 +69,7 @@ def _selectors(holder: Any, path: Path) -> Iterator[tuple[Path, str]]:
 
 
 def _check_expression(target: Target, env: Any, obj: Any, path: Path, expression: str) -> Iterator[Violation]:
-    from dralint.cel.dra import COST_LIMIT, compile_selector
+    from dralint.cel.dra import COST_LIMIT, compile_selector, cost_limit_enforced
 
     if len(expression.encode("utf-8")) > MAX_LENGTH:
         return  # the API server does not compile it; its length is an API validation finding
@@ -78,7 +78,8 @@ def _check_expression(target: Target, env: Any, obj: Any, path: Path, expression
     except CelCompileError as error:
         yield from _compile_error(target, obj, path, expression, error)
         return
-    if selector.program.max_cost > COST_LIMIT:
+    yield from _invalid_constants(target, env, obj, path, expression)
+    if selector.program.max_cost > COST_LIMIT and cost_limit_enforced(target):
         yield Violation(
             RuleId.SELECTOR_COST_EXCEEDS_LIMIT,
             f"too complex, exceeds cost limit: estimated worst-case cost {selector.program.max_cost} "
@@ -88,6 +89,57 @@ def _check_expression(target: Target, env: Any, obj: Any, path: Path, expression
             hint="bound the work: iterate fixed lists, avoid regular expressions on list items and nested loops",
             offset=0,
         )
+
+
+def _invalid_constants(target: Target, env: Any, obj: Any, path: Path, expression: str) -> Iterator[Violation]:
+    """DRA405: calls on constants that fail, or test false, whatever the device (found at compile time)."""
+    from dralint.cel.constants import invalid_constants
+    from dralint.cel.lib.strings import quote
+
+    for found in invalid_constants(expression, env):
+        if found.always_false:
+            message = f"{found.call} is always false: {found.error}"
+            consequence = "so the part of the selector it guards never matches"
+        else:
+            message = f"{found.call} raises a CEL runtime error wherever it is evaluated: {found.error}"
+            consequence = "so the scheduler stops placing every pod whose claim evaluates it"
+        fixes = []
+        replacement = None
+        if found.suggestion is not None:
+            fixes.append(f"did you mean {found.corrected}?")
+            replacement = _replacement(expression, found.offset, found.value, found.suggestion)
+        if found.function in ("semver", "isSemver") and found.suggestion is not None and _normalises(env):
+            fixes.append(f"{found.function}({quote(found.value)}, true) normalises it")
+        yield Violation(
+            RuleId.SELECTOR_INVALID_CONSTANT,
+            message,
+            obj,
+            path,
+            hint="; ".join([*fixes, f"the value is the same for every device, {consequence}"]),
+            offset=found.offset if found.offset is not None else 0,
+            replacement=replacement,
+        )
+
+
+def _normalises(env: Any) -> bool:
+    """Whether the environment has semver(string, bool) (base.go's semver library, version 1)."""
+    semver = env.functions.get("semver")
+    return semver is not None and any(len(overload.args) == 2 for overload in semver.overloads)
+
+
+def _replacement(expression: str, offset: int | None, value: str, suggestion: str) -> Replacement | None:
+    """The literal as written at ``offset`` and its corrected text, in the same quotes."""
+    from dralint.cel.lib.strings import quote
+
+    def single(text: str) -> str:
+        return "'" + quote(text)[1:-1].replace('\\"', '"').replace("'", "\\'") + "'"
+
+    if offset is None:
+        return None
+    for written, corrected in ((quote(value), quote(suggestion)), (single(value), single(suggestion))):
+        if expression.startswith(written, offset):
+            return Replacement(written, corrected)
+    return None
 
 
 def _compile_error(
@@ -108,15 +160,26 @@ def _compile_error(
     if error.stage == "result-type":
         yield Violation(RuleId.SELECTOR_NOT_BOOLEAN, error.message, obj, path, hint=_RESULT_HINT, offset=0)
         return
+    patterns = _invalid_patterns(target, expression)
     for offset, message in error.issues:
         prefix = "program instantiation failed: " if error.stage == "instantiate" else "compilation failed: "
+        hint = _QUANTITY_HINT if _QUANTITY in message and "no matching overload" in message else None
+        replacement = None
+        # A pattern RE2 refuses: cel-go names it ("invalid matches argument", at the pattern) or,
+        # when the program is built, gives no position; both are pointed at the pattern.
+        pattern = next((p for p in patterns if p.offset == offset or offset is None), None)
+        if pattern is not None and ("invalid matches argument" in message or "error parsing regexp" in message):
+            patterns.remove(pattern)
+            offset = pattern.offset
+            hint, replacement = _pattern_hint(expression, pattern, named="invalid matches argument" in message)
         yield Violation(
             RuleId.SELECTOR_COMPILE_ERROR,
             prefix + _plain(message) if not message.startswith(prefix) else message,
             obj,
             path,
-            hint=_QUANTITY_HINT if _QUANTITY in message and "no matching overload" in message else None,
+            hint=hint,
             offset=offset if offset is not None else 0,
+            replacement=replacement,
         )
 
 
@@ -128,6 +191,27 @@ _QUANTITY_HINT = (
     '.memory.compareTo(quantity("40Gi")) >= 0'
 )
 _RESULT_HINT = 'compare the value, e.g. device.attributes["example.com"].model == "a100"'
+
+
+def _pattern_hint(expression: str, pattern: Any, *, named: bool) -> tuple[str | None, Replacement | None]:
+    """What is wrong with a constant pattern (when cel-go only named it) and the pattern probably meant."""
+    from dralint.cel.lib.strings import quote
+
+    hints = [pattern.error] if named else []
+    replacement = None
+    if pattern.suggestion is not None:
+        hints.append(f"did you mean the pattern {quote(pattern.suggestion)}?")
+        replacement = _replacement(expression, pattern.offset, pattern.value, pattern.suggestion)
+    elif "Perl syntax" in pattern.error or "invalid escape sequence: `\\" in pattern.error:
+        hints.append("Go's regular expressions (RE2) have no lookahead, lookbehind or backreferences")
+    return "; ".join(hints) or None, replacement
+
+
+def _invalid_patterns(target: Target, expression: str) -> list[Any]:
+    from dralint.cel.constants import invalid_patterns
+    from dralint.cel.dra import selector_environment
+
+    return invalid_patterns(expression, selector_environment(target=target))
 
 
 def _plain(message: str) -> str:

@@ -19,6 +19,7 @@ from dralint.checks import (
     capacity,
     cel_runtime,
     cel_selectors,
+    defaulting,
     driver_objects,
     driver_rules,
     duplicates,
@@ -51,6 +52,7 @@ CHECKS: dict[str, CheckFn] = {
     "capacity": capacity.check,
     "cel-runtime": cel_runtime.check,
     "cel-selectors": cel_selectors.check,
+    "defaulting": defaulting.check,
     "driver-objects": driver_objects.check,
     "driver-rules": driver_rules.check,
     "duplicates": duplicates.check,
@@ -74,7 +76,7 @@ CHECKS: dict[str, CheckFn] = {
 # in the worker processes that read the files. Every other check sees the whole input (objects
 # referring to each other, the dry-run) and runs once, after the workers are done.
 LOCAL_CHECKS: frozenset[str] = frozenset(
-    {"apiserver", "cel-selectors", "gated-fields", "input", "schema", "served-versions"}
+    {"apiserver", "cel-selectors", "defaulting", "gated-fields", "input", "schema", "served-versions"}
 )
 
 Scope = Literal["all", "local", "global"]

@@ -30,6 +30,7 @@ class SelectorError:
     device: str  # driver/pool/device it was raised on
     failing: int  # devices raising it
     evaluated: int  # devices the selector ran on
+    offset: int | None = None  # where in the expression it is raised on that device
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,9 +206,19 @@ def find(
                     first.name,
                     failing,
                     evaluated,
+                    _error_offset(selectors[index], first),
                 )
             )
     return SelectorErrors(errors, None)
+
+
+def _error_offset(selector: model.DeviceSelector, device: Candidate) -> int | None:
+    """Where the selector's error arises on ``device`` (the part of the expression to point at)."""
+    try:
+        offset: int | None = compile_selector(_expression(selector)).error_offset(device.value)
+    except CelError:
+        return None
+    return offset
 
 
 def _expression(selector: model.DeviceSelector) -> str:

@@ -229,6 +229,14 @@ _BOMS = (
 _ENCODING_HINT = "Kubernetes manifests must be UTF-8; re-encode the file"
 
 
+def byte_order_mark(raw: bytes) -> tuple[bytes, str]:
+    """The byte-order mark ``raw`` starts with and the encoding it stands for (none: ``b""``, UTF-8)."""
+    for bom, name in _BOMS:
+        if raw.startswith(bom):
+            return bom, name
+    return b"", "utf-8"
+
+
 def decode_bytes(raw: bytes) -> tuple[str, list[DecodeIssue]]:
     """Text of ``raw``: BOM-aware, UTF-8 by default; undecodable bytes are replaced and reported.
 
@@ -236,12 +244,8 @@ def decode_bytes(raw: bytes) -> tuple[str, list[DecodeIssue]]:
     file can still be checked, but reported; NUL bytes without a byte-order mark (UTF-16 saved
     without one, or a binary file) make the file unreadable.
     """
-    encoding = "utf-8"
-    for bom, name in _BOMS:
-        if raw.startswith(bom):
-            raw = raw[len(bom) :]
-            encoding = name
-            break
+    bom, encoding = byte_order_mark(raw)
+    raw = raw[len(bom) :]
     issues: list[DecodeIssue] = []
     if encoding.startswith("utf-32"):
         issues.append(DecodeIssue("encoding", f"file is {encoding.upper()}; kubectl reads only UTF-8 and UTF-16", 1, 1,

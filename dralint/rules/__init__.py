@@ -31,6 +31,7 @@ CATALOGUE_FILES = (
     "input.yaml",
     "schema.yaml",
     "apiserver.yaml",
+    "defaulting.yaml",
     "skew.yaml",
     "references.yaml",
     "cel.yaml",

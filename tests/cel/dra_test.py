@@ -28,18 +28,54 @@ def _slice_devices() -> dict[str, DeviceValue]:
     return {raw["name"]: device_value(driver, model_device(raw)) for raw in data["spec"]["devices"]}
 
 
-@pytest.mark.parametrize("case", ENVIRONMENTS, ids=[f"{c['release']}:{c['expression'][:40]}" for c in ENVIRONMENTS])
-def test_selector_environment_accepts_what_the_release_accepts(case: dict[str, Any]) -> None:
-    if case["release"] == "stored":
-        env = selector_environment()
-    else:
-        env = selector_environment(target=make_target(case["release"], case.get("gates") or {}))
+def _environment_cases() -> list[tuple[str, dict[str, bool], str, str, str]]:
+    """(release, gates, environment, probe, expected) for every cell of the per-release table."""
+    probes: dict[str, str] = ENVIRONMENTS["probes"]
+    cases = []
+    for entry in ENVIRONMENTS["releases"]:
+        gates = entry.get("gates") or {}
+        new: dict[str, str] = entry["new"]
+        if not gates:
+            assert set(new) == set(probes), f"{entry['release']} lists every probe"
+        for probe, expected in new.items():
+            cases.append((entry["release"], gates, "new", probe, expected))
+        for probe in probes if not gates else ():
+            stored = (entry.get("stored") or {}).get(probe, new[probe])
+            cases.append((entry["release"], gates, "stored", probe, stored))
+    return cases
+
+
+ENVIRONMENT_CASES = _environment_cases()
+
+
+@pytest.mark.parametrize(
+    ("release", "gates", "kind", "probe", "expected"),
+    ENVIRONMENT_CASES,
+    ids=[f"{r}{''.join(f'+{g}' for g in gates)}:{kind}:{probe}" for r, gates, kind, probe, _ in ENVIRONMENT_CASES],
+)
+def test_selector_environment_accepts_what_the_release_accepts(
+    release: str, gates: dict[str, bool], kind: str, probe: str, expected: str
+) -> None:
+    env = selector_environment(target=make_target(release, gates), stored=kind == "stored")
     try:
-        compile_selector(case["expression"], env)
+        compile_selector(ENVIRONMENTS["probes"][probe], env)
         outcome = "ok"
     except CelCompileError as error:
         outcome = error.message.split("\n")[0]
-    assert outcome == case["expect"]
+    assert outcome == expected
+
+
+def test_selector_environment_without_a_target_is_the_newest_stored_one() -> None:
+    newest = selector_environment(target=make_target("1.37"), stored=True)
+    for expression in ENVIRONMENTS["probes"].values():
+        outcomes = []
+        for env in (selector_environment(), newest):
+            try:
+                compile_selector(expression, env)
+                outcomes.append("ok")
+            except CelCompileError as error:
+                outcomes.append(error.message)
+        assert outcomes[0] == outcomes[1], expression
 
 
 def test_device_value_defers_attribute_errors_to_every_selector() -> None:
@@ -157,3 +193,18 @@ def test_device_value_is_shared_by_devices_made_of_the_same_maps() -> None:
     assert device_value("other.example.com", twin) is not shared  # the driver is part of the value
     own = device_value("gpu.example.com", alike)  # equal maps, not the same ones: a value of its own
     assert own is not shared and (own.value, own.flat, own.error) == (shared.value, shared.flat, shared.error)
+
+
+ERROR_POSITIONS = YAML(typ="safe", pure=True).load((FIXTURES / "error_positions.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", ERROR_POSITIONS, ids=[c["expression"][:50] for c in ERROR_POSITIONS])
+def test_selector_error_offset_is_the_node_raising_it(case: dict[str, Any]) -> None:
+    selector = compile_selector(case["expression"])
+    offset = selector.error_offset(_slice_devices()["fine"])
+    assert (case["expression"][offset:] if offset is not None else None) == case["at"]
+
+
+def test_selector_error_offset_is_none_for_the_devices_own_error() -> None:
+    selector = compile_selector('device.attributes["gpu.example.com"].modle == "A100"')
+    assert selector.error_offset(_slice_devices()["bad-version"]) is None

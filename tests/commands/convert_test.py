@@ -1,30 +1,20 @@
-"""``dralint convert``: goldens beside the fixtures, refusals, and round trips over the shared corpus.
+"""``dralint convert``: goldens beside the fixtures, refusals, the files it writes.
 
-A round trip (to another version and back) must give the original objects again, compared in
-their canonical v1 shape (``api/convert.to_v1``, which is how the API server sees them); the
-converted file must fit the schema of a release that serves the target version as well as the
-original fits the schema of a release serving its own.
+The round trips over the shared corpus and the fixtures, for every version and release, are in
+``convert_roundtrip_test.py``.
 """
 
 from __future__ import annotations
 
-import os
-from functools import cache
+import codecs
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from dralint.api.convert import to_v1
-from dralint.api.objects import KubeObject
 from dralint.api.rewrite import VERSIONS, ConvertError
-from dralint.api.versions import SERVED
-from dralint.commands.convert import convert_text
-from dralint.errors import InputError
-from dralint.read.load import load
-from dralint.validate.schema import validate
+from dralint.api.rewrite_text import convert_text
 from testing.run import cli
-from tests.conftest import CORPUS, FIXTURES, require_shared
+from tests.conftest import FIXTURES
 
 REWRITE = FIXTURES / "rewrite"
 
@@ -82,89 +72,6 @@ def test_convert_command_prints_or_rewrites_in_place(tmp_path: Path) -> None:
     )
 
 
-# --- the corpus ------------------------------------------------------------------------------
-
-
-@cache
-def _corpus_files() -> list[Path]:
-    if not CORPUS.exists() and os.environ.get("DRALINT_REQUIRE_CORPUS") != "1":
-        return []
-    root = require_shared(CORPUS)
-    return sorted(p for p in root.rglob("*") if p.suffix in (".yaml", ".yml") and "resource.k8s.io/" in _text(p))
-
-
-def _text(path: Path) -> str:
-    return path.read_text(encoding="utf-8", errors="replace")
-
-
-def _objects(objects: list[KubeObject]) -> list[tuple[str, str, Any]]:
-    """(kind, version, canonical v1-shaped data) of DRA objects; others as they are."""
-    out: list[tuple[str, str, Any]] = []
-    for obj in objects:
-        if obj.group == "resource.k8s.io" and obj.version in VERSIONS:
-            out.append((obj.kind, "", to_v1(obj.kind, obj.version, obj.raw).data | {"apiVersion": ""}))
-        else:
-            out.append((obj.kind, obj.version, obj.raw))
-    return out
-
-
-def _schema_errors(objects: list[KubeObject], release: str) -> set[tuple[str, str]]:
-    """(kind, problem) of the schema errors of the DRA objects at ``release``."""
-    return {
-        (obj.kind, error.problem)
-        for obj in objects
-        if obj.group == "resource.k8s.io"
-        for error in validate(release, obj.api_version, obj.kind, obj.raw)
-    }
-
-
-def _newest(kinds: set[str], version: str) -> str:
-    return max(
-        ({r for k in kinds for r in SERVED.get((k, version), ())} or {"1.37"}),
-        key=lambda r: tuple(map(int, r.split("."))),
-    )
-
-
-@pytest.mark.slow
-def test_corpus_converts_round_trips_and_validates(tmp_path: Path) -> None:
-    files = _corpus_files()
-    if not files:
-        pytest.skip(f"{CORPUS} is not available")
-    converted = refused = 0
-    seen: set[str] = set()
-    for path in files:
-        text = _text(path)
-        loaded = load([str(path)])
-        dra = [o for o in loaded.objects if o.group == "resource.k8s.io" and o.version in VERSIONS]
-        if not dra or loaded.issues or text in seen:
-            continue  # nothing to convert, a file dralint itself reports as broken, or a copy
-        seen.add(text)
-        versions = {o.version for o in dra}
-        kinds = {o.kind for o in dra}
-        original = _objects(loaded.objects)
-        # the converted objects must fit the schema of a release that serves the target version
-        # as well as the originals fit theirs; a round trip is exact for objects that fit it
-        before = set().union(*(_schema_errors(loaded.objects, _newest(kinds, v)) for v in sorted(versions)))
-        for version in VERSIONS:
-            try:
-                result = convert_text(text, str(path), version)
-            except InputError as error:
-                assert "cannot" in str(error) or "no Kubernetes release serves" in str(error), str(error)
-                refused += 1
-                continue
-            converted += 1
-            copy = tmp_path / path.name
-            copy.write_text(result.text, encoding="utf-8")
-            new_errors = _schema_errors(load([str(copy)]).objects, _newest(kinds, version)) - before
-            assert not new_errors, f"{path.name} to {version}: {sorted(new_errors)}"
-            if len(versions) == 1 and not before and result.objects:
-                (source,) = versions
-                back = tmp_path / f"back-{path.name}"
-                back.write_text(convert_text(result.text, str(copy), source).text, encoding="utf-8")
-                assert _objects(load([str(back)]).objects) == original, f"{path.name} to {version} and back"
-    assert converted > 3 * len(seen) // 2 and refused < converted, (converted, refused)
-
-
 def test_convert_refuses_a_file_it_cannot_read_whole_and_writes_nothing(tmp_path: Path) -> None:
     claim = tmp_path / "claim.yaml"
     original = (REWRITE / "claim-v1beta1.yaml").read_bytes()
@@ -187,3 +94,27 @@ def test_convert_refuses_a_file_it_cannot_read_whole_and_writes_nothing(tmp_path
         f"dralint: error: {dangling}:1:1: symbolic link to {tmp_path / 'nowhere.yaml'}, which does not exist; "
         "fix or remove the link; nothing converted\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("fixture", "bom", "encoding", "newline"),
+    [
+        ("claim-v1beta1.utf8-crlf.yaml", b"", "utf-8", "\r\n"),
+        ("claim-v1beta1.utf8-bom-crlf.yaml", codecs.BOM_UTF8, "utf-8", "\r\n"),
+        ("claim-v1beta1.utf16le-bom-crlf.yaml", codecs.BOM_UTF16_LE, "utf-16-le", "\r\n"),
+        ("claim-v1beta1.utf16be-bom.yaml", codecs.BOM_UTF16_BE, "utf-16-be", "\n"),
+    ],
+)
+def test_convert_in_place_keeps_the_files_encoding_byte_order_mark_and_line_breaks(
+    fixture: str, bom: bytes, encoding: str, newline: str, tmp_path: Path
+) -> None:
+    # The fixture is claim-v1beta1.yaml saved that way; the result is its golden saved the same way:
+    # the ConfigMap after the claim, which has nothing to convert, keeps its bytes.
+    path = tmp_path / fixture
+    path.write_bytes((REWRITE / "encodings" / fixture).read_bytes())
+    golden = (REWRITE / "claim-v1beta1.to-v1.yaml").read_text(encoding="utf-8")
+    result = cli("convert", "--to", "v1", "-w", str(path))
+    assert (result.returncode, result.stdout) == (0, "")
+    assert path.read_bytes() == bom + golden.replace("\n", newline).encode(encoding)
+    back = cli("convert", "--to", "v1beta1", "-w", str(path))
+    assert (back.returncode, path.read_bytes()) == (0, (REWRITE / "encodings" / fixture).read_bytes())

@@ -111,3 +111,6 @@ class VersionedOption:
     removed: str | None = None
     # Feature-gated options: included in new-expression environments exactly when enabled.
     enabled: bool | None = None
+    # The Kubernetes releases whose code lists this option (base.go, compile.go), first and last:
+    # a library's content or its options changed between releases. None: from ``introduced`` on.
+    shipped: tuple[str, str | None] | None = None

@@ -311,9 +311,12 @@ def _intersects(left: list[Any], right: list[Any]) -> bool:
     return any(_has(right, element) for element in left)
 
 
-# The releases whose base environment introduced (and removed) these declarations.
+# The releases whose base environment introduced (and removed) these declarations. Up to 1.36
+# base.go lists Kubernetes' lists library unversioned (version 0's content) and for good; 1.37
+# removes version 0 in 1.37 for version 1, which adds includes().
 RELEASES = (
-    VersionedOption("1.0", lambda env: install_k8s_lists(env, version=0), removed="1.37"),
+    VersionedOption("1.0", lambda env: install_k8s_lists(env, version=0), shipped=("1.31", "1.36")),
+    VersionedOption("1.0", lambda env: install_k8s_lists(env, version=0), removed="1.37", shipped=("1.37", None)),
     VersionedOption("1.37", lambda env: install_k8s_lists(env, version=1)),
     VersionedOption("1.29", install_sets),
     VersionedOption("1.34", lambda env: install_lists_ext(env, version=3)),

@@ -158,7 +158,7 @@ for _cls, _name, _go_type in (
 
 def _parse_addr(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
     if "%" in text:
-        raise ValueError("IP address with zone value is not allowed")
+        raise ValueError(f'IP address "{text}" with zone value is not allowed')
     try:
         address = ipaddress.ip_address(text)
     except ValueError:

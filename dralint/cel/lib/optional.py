@@ -1,5 +1,6 @@
 """cel-go's optional types library: ``optional.of``/``none``/``ofNonZeroValue``, ``value``,
-``hasValue``, ``or``, ``orValue``, optional indexing, and ``first``/``last`` on lists."""
+``hasValue``, ``or``, ``orValue``, optional indexing and, from version 2, ``first``/``last`` on lists
+and ``optional.unwrap``/``unwrapOpt``."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 from dralint.cel.checker.decls import Environment, Overload, VersionedOption
 from dralint.cel.checker.types import BOOL, INT, list_of, map_of, optional_of, param, type_of
 from dralint.cel.errors import CelRuntimeError
+from dralint.cel.runtime.semantics import format_key
 from dralint.cel.runtime.values import NONE, Duration, Optional, Timestamp, UInt
 
 __all__ = ["RELEASES", "install"]
@@ -39,7 +41,19 @@ def _is_zero(value: Any) -> bool:
     return False
 
 
-def install(env: Environment) -> None:
+def _unwrap(items: Any) -> list[Any]:
+    """``optUnwrap``: the values of the present optionals of a list."""
+    values = []
+    for item in items:
+        if type(item) is not Optional:
+            raise CelRuntimeError(f"value {format_key(item)} is not optional")
+        if item.present:
+            values.append(item.value)
+    return values
+
+
+def install(env: Environment, *, version: int = 2) -> None:
+    """The library at ``version``: Kubernetes asks for the newest, so the version is cel-go's own."""
     opt_a = optional_of(A)
     env.type_idents["optional_type"] = type_of(optional_of(A))
     env.add("optional.of", Overload("optional_of", (A,), opt_a, lambda v: Optional(True, v), type_params=("A",)))
@@ -82,6 +96,16 @@ def install(env: Environment) -> None:
         Overload("optional_list_index_int", (optional_of(list_of(A)), INT), opt_a, type_params=("A",)),
         Overload("optional_map_index_value", (optional_of(map_of(K, V)), K), optional_of(V), type_params=("K", "V")),
     )
+    if version < 2:
+        return
+    env.add(
+        "optional.unwrap",
+        Overload("optional_unwrap", (list_of(opt_a),), list_of(A), _unwrap, type_params=("A",)),
+    )
+    env.add(
+        "unwrapOpt",
+        Overload("optional_unwrapOpt", (list_of(opt_a),), list_of(A), _unwrap, True, ("A",)),
+    )
     env.add(
         "first",
         Overload(
@@ -96,5 +120,9 @@ def install(env: Environment) -> None:
     )
 
 
-# The release whose base environment introduced these declarations.
-RELEASES = (VersionedOption("1.28", install),)
+# base.go adds cel.OptionalTypes() in 1.28 without a version: the newest that cel-go has, version 1
+# in v0.20 and v0.22 (Kubernetes 1.31 and 1.32), version 2 from v0.23 (1.33) on.
+RELEASES = (
+    VersionedOption("1.28", lambda env: install(env, version=1), shipped=("1.31", "1.32")),
+    VersionedOption("1.28", lambda env: install(env, version=2), shipped=("1.33", None)),
+)

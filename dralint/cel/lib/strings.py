@@ -55,6 +55,9 @@ def _go_message(error: Exception) -> str:
         "invalid escape sequence": "invalid escape sequence",
         "invalid character class range": "invalid character class range",
         "missing argument to repetition operator": "missing argument to repetition operator",
+        "no argument for repetition operator": "missing argument to repetition operator",
+        "bad repetition operator": "invalid nested repetition operator",
+        "invalid named capture group": "invalid named capture",
         "trailing \\": "trailing backslash at end of expression",
     }.get(reason, reason)
     return f"{reason}: `{arg}`" if arg else reason

@@ -1,4 +1,5 @@
-"""The pieces compiled CEL programs are made of: closures over a frame, constants, errors as values, cost.
+"""The pieces compiled CEL programs are made of: closures over a frame, constants, errors as values (and
+errors that name the node raising them), cost.
 
 A compiled node is a closure taking the *frame* (a list: slot 0 is the running cost, then one
 slot per variable and per comprehension variable) and returning a value or raising
@@ -16,7 +17,18 @@ from dralint.cel.errors import CelRuntimeError
 if TYPE_CHECKING:
     from dralint.cel.parser.nodes import Expr
 
-__all__ = ["NOT_CONSTANT", "Cancelled", "Compiles", "ErrorValue", "Fn", "FoldError", "add_cost", "const"]
+__all__ = [
+    "NOT_CONSTANT",
+    "Cancelled",
+    "Compiles",
+    "ErrorValue",
+    "Fn",
+    "FoldError",
+    "LocatedError",
+    "add_cost",
+    "const",
+    "located",
+]
 
 Fn = Callable[[list[Any]], Any]
 NOT_CONSTANT = object()
@@ -76,3 +88,27 @@ def const(value: Any) -> Fn:
         return value
 
     return const
+
+
+class LocatedError(CelRuntimeError):
+    """A runtime error and the id of the innermost node that raised it."""
+
+    def __init__(self, message: str, node: int) -> None:
+        super().__init__(message)
+        self.node = node
+
+
+def located(fn: Fn, node: int) -> Fn:
+    """``fn`` whose plain runtime errors become :class:`LocatedError` naming ``node`` (the innermost wins)."""
+
+    def run(f: list[Any]) -> Any:
+        try:
+            return fn(f)
+        except LocatedError:
+            raise
+        except CelRuntimeError as error:
+            if type(error) is not CelRuntimeError:  # a kind of its own (the cost limit): left as it is
+                raise
+            raise LocatedError(error.message, node) from None
+
+    return run

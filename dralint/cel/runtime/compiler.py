@@ -31,14 +31,23 @@ from dralint.cel.parser.nodes import (
 )
 from dralint.cel.pricing import LIST_CREATE_COST, MAP_CREATE_COST, Pricing
 from dralint.cel.runtime import semantics as runtime
-from dralint.cel.runtime.closures import NOT_CONSTANT, Cancelled, ErrorValue, Fn, FoldError, const
+from dralint.cel.runtime.closures import (
+    NOT_CONSTANT,
+    Cancelled,
+    ErrorValue,
+    Fn,
+    FoldError,
+    LocatedError,
+    const,
+    located,
+)
 from dralint.cel.runtime.comprehensions import comprehension
 from dralint.cel.runtime.costs import call_cost, cost_before
 from dralint.cel.runtime.dispatch import bind, direct_call
 from dralint.cel.runtime.operators import SPECIAL
 from dralint.cel.runtime.values import DefaultMap, Optional, TypeValue, UInt
 
-__all__ = ["Cancelled", "CompiledProgram", "Compiler", "FoldError", "compile_checked"]
+__all__ = ["Cancelled", "CompiledProgram", "Compiler", "FoldError", "LocatedError", "compile_checked"]
 
 # Functions whose calls on constant arguments cel-go evaluates when the program is built.
 _CONVERSIONS = frozenset(("bool", "bytes", "double", "duration", "dyn", "int", "string", "timestamp", "type", "uint"))
@@ -70,8 +79,10 @@ class _Missing:
         self.name = name
 
 
-def compile_checked(checked: Checked, env: Environment, *, track_cost: bool) -> CompiledProgram:
-    compiler = Compiler(checked, env, track_cost)
+def compile_checked(checked: Checked, env: Environment, *, track_cost: bool, locate: bool = False) -> CompiledProgram:
+    """The closures of ``checked``; with ``locate`` every runtime error names the node that raised
+    it (:class:`LocatedError`), a slower program for explaining an error already seen."""
+    compiler = Compiler(checked, env, track_cost, locate)
     fn, const = compiler.compile(checked.expr)
     if const is not NOT_CONSTANT:
         value = const
@@ -83,10 +94,11 @@ def compile_checked(checked: Checked, env: Environment, *, track_cost: bool) -> 
 
 
 class Compiler:
-    def __init__(self, checked: Checked, env: Environment, track: bool) -> None:
+    def __init__(self, checked: Checked, env: Environment, track: bool, locate: bool = False) -> None:
         self.checked = checked
         self.env = env
         self.track = track
+        self.locate = locate
         self.limit = env.cost_limit if env.cost_limit is not None else 2**64
         self.var_slots: dict[str, int] = {}
         self.next_slot = 1
@@ -113,6 +125,12 @@ class Compiler:
 
     # --- dispatch ----------------------------------------------------------------------------
     def compile(self, e: Expr) -> tuple[Fn, Any]:
+        fn, value = self._compile(e)
+        if self.locate and value is NOT_CONSTANT:
+            fn = located(fn, e.id)
+        return fn, value
+
+    def _compile(self, e: Expr) -> tuple[Fn, Any]:
         if isinstance(e, Literal):
             value = e.value
             return const(value), value
