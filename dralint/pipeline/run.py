@@ -147,7 +147,9 @@ class Plan:
 
     def files(self, paths: Sequence[str], *, ignore_files: bool = True) -> list[str]:
         """The files under ``paths`` minus the excluded ones (named files too, so that hooks honour ``exclude``)."""
-        found = sources.discover(paths, ignore_files=ignore_files)
+        from dralint.read.kustomize import unclaimed
+
+        found = sources.discover(paths, ignore_files=ignore_files, walked_filter=unclaimed)
         exclude = self.effective.exclude
         if not exclude:
             return found

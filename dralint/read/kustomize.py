@@ -21,11 +21,12 @@ from typing import Any
 
 from dralint.dataclass import dataclass
 from dralint.errors import InputError
+from dralint.read import sources
+from dralint.read.sources import KUSTOMIZATION_FILES
 from dralint.read.yamldoc import Document, decode
 
 __all__ = ["KUSTOMIZATION_FILES", "Kustomization", "Rendering", "is_kustomization", "load", "render", "renderer"]
 
-KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")  # kustomize's own order
 RENDER_TIMEOUT_SECONDS = 60
 # kustomize reads a remote base (a git repository or an archive) from a URL: never fetched here.
 _REMOTE = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|git@|github\.com/|gitlab\.com/|bitbucket\.org/)|[?&]ref=", re.I)
@@ -81,12 +82,19 @@ class Kustomization:
 
 def load(file: str) -> Kustomization:
     """The kustomization in ``file`` (read as any input; defects make its document ``None``)."""
-    from dralint.read import sources
-
     source = sources.read(file)
     documents, issues = decode(source.name, source.text) if source.text else ([], [])
     usable = documents and isinstance(documents[0].data, dict) and not issues
     return Kustomization(source.name, documents[0] if usable else None)
+
+
+def unclaimed(files: list[str]) -> list[str]:
+    """Walked ``files`` without what their kustomizations render: bases of another, and files one of them reads."""
+    roots = [f for f in files if is_kustomization(f)]
+    if not roots:
+        return files
+    taken = claimed([load(f) for f in roots])
+    return [f for f in files if os.path.abspath(f) not in taken]
 
 
 def claimed(roots: list[Kustomization]) -> set[str]:
@@ -117,10 +125,8 @@ def with_renderers(manifests: Sequence[str], changed: Sequence[str], roots: Sequ
     """``manifests`` (changed ones, for ``--changed``) with those a kustomization under ``roots`` renders
     replaced by that kustomization, which is also added when another of the ``changed`` files (absolute
     paths: a patch, a generator's file) is in one of the folders it builds."""
-    from dralint.read import sources
-
     try:
-        found = [f for f in sources.discover(roots) if is_kustomization(f)]
+        found = [f for f in sources.discover(roots, walked_filter=unclaimed) if is_kustomization(f)]
     except InputError:  # a folder without manifests has no kustomization either
         found = []
     touched = {os.path.abspath(f) for f in [*changed, *manifests]}

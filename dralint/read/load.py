@@ -32,10 +32,13 @@ def load(
 
 def inputs(checked: Sequence[str], context: Sequence[str] = (), *, exclude: Sequence[str] = ()) -> list[Input]:
     """The files to read, in reading order: checked ones first, then context files not already checked."""
-    checked_files = sources.discover(checked, exclude=exclude) if checked else []
+    walked = kustomize.unclaimed
+    checked_files = sources.discover(checked, exclude=exclude, walked_filter=walked) if checked else []
     # The same file may be named two ways (apps/a.yaml checked, ../repo/apps/a.yaml as context): read it once.
     seen = {os.path.abspath(f) for f in checked_files}
-    context_files = [f for f in sources.discover(context, exclude=exclude) if os.path.abspath(f) not in seen]
+    context_files = [
+        f for f in sources.discover(context, exclude=exclude, walked_filter=walked) if os.path.abspath(f) not in seen
+    ]
     return [(f, True) for f in checked_files] + [(f, False) for f in context_files]
 
 

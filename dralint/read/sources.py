@@ -11,7 +11,7 @@ import codecs
 import os
 import stat
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import field
 from pathlib import Path as FsPath
 
@@ -19,11 +19,11 @@ from dralint.dataclass import dataclass
 from dralint.errors import InputError
 from dralint.limits import Limits
 from dralint.read.ignorefiles import IgnoreFiles
-from dralint.read.kustomize import KUSTOMIZATION_FILES
 from dralint.read.yamldoc import DecodeIssue
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
+KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")  # kustomize's own order
 # What dralint renders itself is read under the name of what was rendered plus one of these.
 KUSTOMIZE_RENDERED = " (rendered)"
 HELM_RENDERED = " (helm template)"
@@ -46,7 +46,13 @@ class SourceFile:
     issues: tuple[DecodeIssue, ...] = field(default=())
 
 
-def discover(paths: Sequence[str], *, exclude: Iterable[str] = (), ignore_files: bool = True) -> list[str]:
+def discover(
+    paths: Sequence[str],
+    *,
+    exclude: Iterable[str] = (),
+    ignore_files: bool = True,
+    walked_filter: Callable[[list[str]], list[str]] | None = None,
+) -> list[str]:
     """The manifest files named by ``paths``, in a stable order; ``-`` stands for stdin.
 
     Directories are walked recursively for ``*.yaml``, ``*.yml`` and ``*.json`` (any case),
@@ -79,7 +85,7 @@ def discover(paths: Sequence[str], *, exclude: Iterable[str] = (), ignore_files:
                         "(--no-ignore-files reads them)"
                     )
                 raise InputError(f"{path}: no *.yaml, *.yml or *.json files in this directory")
-            found.extend(_unclaimed(files))
+            found.extend(walked_filter(files) if walked_filter is not None else files)
         elif fs_path.exists() or fs_path.is_symlink():
             found.append(display(path))
         else:
@@ -92,17 +98,6 @@ def discover(paths: Sequence[str], *, exclude: Iterable[str] = (), ignore_files:
 class _Walked:
     files: list[str] = field(default_factory=list)
     ignored: int = 0  # manifests and folders left out because git ignores them
-
-
-def _unclaimed(files: list[str]) -> list[str]:
-    """``files`` without what their kustomizations render: bases of another, and files one of them reads."""
-    from dralint.read import kustomize
-
-    roots = [f for f in files if kustomize.is_kustomization(f)]
-    if not roots:
-        return files
-    claimed = kustomize.claimed([kustomize.load(f) for f in roots])
-    return [f for f in files if os.path.abspath(f) not in claimed]
 
 
 def _walk(root: str, ignore: IgnoreFiles | None) -> _Walked:
