@@ -97,6 +97,10 @@ class Violation:
     # Extra data for machine-readable output (e.g. the explanation of an unsatisfiable claim).
     details: Details = field(default=())
     replacement: Replacement | None = None  # the did-you-mean of the hint, when there is one
+    # Objects that take part in what the finding says (the workloads competing for the devices, the classes
+    # and slices of the dry-run): a finding on a file that is only context is reported when one of them is in
+    # a checked file, so that a change that breaks another file is caught where the change is checked.
+    involves: tuple[KubeObject, ...] = field(default=())
 
 
 @dataclass(frozen=True, slots=True)

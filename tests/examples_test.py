@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
+import shlex
 from collections import Counter
 
 import pytest
+from click.testing import CliRunner
 
+from dralint import cli
 from dralint.api.versions import make_target
 from dralint.pipeline import engine
 from dralint.pipeline.context import CheckContext
@@ -34,3 +38,25 @@ def test_examples_load_cleanly_and_the_foundation_finds_the_unserved_version(mon
         ("examples/apps/legacy/benchmark.yaml", 3, 1, "DRA200",
          "Kubernetes 1.37 does not serve resource.k8s.io/v1alpha3 ResourceClaimTemplate (served in 1.31-1.33)"),
     ]  # fmt: skip
+
+
+_BLOCK = re.compile(r"^```sh exit=(\d+)\n(.*?)^```\n\n```text output\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+def test_examples_readme_commands_print_what_it_shows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each ``sh exit=N`` block of examples/README.md, run in examples/, exits with N and prints the lines of the
+    ``text output`` block after it, in order (``...`` skips lines)."""
+    monkeypatch.chdir(ROOT / "examples")
+    for variable in ("NO_COLOR", "GITHUB_ACTIONS"):
+        monkeypatch.delenv(variable, raising=False)
+    blocks = _BLOCK.findall((ROOT / "examples" / "README.md").read_text(encoding="utf-8"))
+    assert blocks, "examples/README.md shows no command with its output"
+    for code, command, expected in blocks:
+        result = CliRunner().invoke(cli.main, shlex.split(command.strip())[1:])
+        assert result.exit_code == int(code), f"{command.strip()}: exit {result.exit_code}\n{result.output}"
+        remaining = result.output.splitlines()
+        for line in expected.splitlines():
+            if line == "...":
+                continue
+            assert line in remaining, f"{command.strip()}: the output lacks (or misorders) {line!r}:\n{result.output}"
+            remaining = remaining[remaining.index(line) + 1 :]

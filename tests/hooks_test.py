@@ -155,7 +155,8 @@ def test_commit_that_oversubscribes_across_two_files_is_refused(tmp_path: Path) 
     assert second.stderr.startswith("dralint.....") and "Failed\n- hook id: dralint\n- exit code: 1\n" in second.stderr
     assert [line for line in second.stderr.splitlines() if " DRA" in line] == [
         "apps/deploy.yaml:17:9: error DRA501 1 of 5 pods of Deployment ml/trainer get no devices: earlier pods hold "
-        "them (demand for class gpu.example.com: Deployment ml/trainer 5 pods × 1 = 5; matching devices = 4) "
+        "them (demand for class gpu.example.com: Deployment ml/trainer 5 pods × 1 = 5; matching devices = 4; no "
+        "order fits them: pods that can use no other devices need 5 of the 4 devices the request can use) "
         "(Deployment/ml/trainer); add devices to the inventory, lower the replicas, or request fewer devices per pod"
     ]
     assert git(repo, "log", "--format=%s") == "four replicas"  # the hook refused the second commit

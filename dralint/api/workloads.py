@@ -68,6 +68,8 @@ class PodSpec:
     required_affinity: meta.NodeSelector | None = None
     tolerations: tuple[Toleration, ...] = ()
     scheduling: PodScheduling = field(default_factory=PodScheduling)
+    scheduling_group: str | None = None  # spec.schedulingGroup.podGroupName (1.36+)
+    workload_ref: tuple[str, str, str] | None = None  # spec.workloadRef: name, podGroup, podGroupReplicaKey (1.35)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,4 +224,12 @@ def pod_spec(data: Any) -> PodSpec:
             for t in read.items(data, "tolerations")
         ),
         scheduling=pod_scheduling(data),
+        scheduling_group=read.opt_text(read.mapping(data, "schedulingGroup"), "podGroupName"),
+        workload_ref=_workload_ref(read.mapping(data, "workloadRef")),
     )
+
+
+def _workload_ref(ref: Mapping[str, Any] | None) -> tuple[str, str, str] | None:
+    if ref is None:
+        return None
+    return (read.text(ref, "name"), read.text(ref, "podGroup"), read.text(ref, "podGroupReplicaKey"))

@@ -1,5 +1,5 @@
-"""The dry-run's verdicts (DRA500, DRA501, DRA505, DRA506): pods whose claims never fit, fit only on an
-emptier cluster, make the allocator fail, or fit no node at all."""
+"""The dry-run's verdicts (DRA500, DRA505, DRA506, DRA507): pods whose claims never fit, make the allocator fail,
+or fit no node at all, and claims no pod uses that could never be allocated."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # the dry-run's modules are imported only when there is an in
     from dralint.apimachinery.fieldpath import Path
     from dralint.diagnose import locate, why
     from dralint.dryrun.analysis import Analysis, Failure
+    from dralint.dryrun.contention import Contention
     from dralint.dryrun.placement import Placement
 
 
@@ -23,16 +24,15 @@ MAX_SKIPPED_NOTES = 2  # skipped pools named in one finding; the rejected slices
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
-    if not ctx.options.simulate or not ctx.inventory.has_devices:
+    if not ctx.options.simulate or not ctx.inventory.has_inventory:
         return  # (the same as analysis.active, without running the pods through an empty cluster)
     analysis = ctx.analysis
-    scaled = _Scaling(ctx)
+    scaled = Scaling(ctx)
     for failure in analysis.failures:
-        scaling = scaled.of([p.pod.display for p in failure.placements])
-        if failure.fits_empty:
-            yield from _oversubscribed(analysis, failure, scaling)
-        else:
-            yield from _unsatisfiable(analysis, failure, scaling)
+        if not failure.fits_empty:  # (pods that fit an emptier cluster: checks/contention.py)
+            yield from _unsatisfiable(
+                analysis, ctx.contention, failure, scaled.of([p.pod.display for p in failure.placements])
+            )
     yield from _never_allocatable(ctx, analysis)
     reported: set[int] = set()
     for placement in analysis.simulation.placements:
@@ -48,7 +48,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             yield _no_node(placement, scaled.of(same))
 
 
-class _Scaling:
+class Scaling:
     """With node pools that declare minCount or maxCount, what scaling up would do for unplaced pods
     (the plan runs once, and only then)."""
 
@@ -63,7 +63,7 @@ class _Scaling:
         return scaling(self.ctx.plan, pods) or None
 
 
-def _with(scaling: str | None, hint: str | None) -> str | None:
+def with_scaling(scaling: str | None, hint: str | None) -> str | None:
     """The hint with what scaling would do first: pods that fit after a scale-up need nothing else."""
     if scaling is None:
         return hint
@@ -139,7 +139,9 @@ def _pods_text(failure: Failure) -> str:
     return f"{count} pod{'s' if count != 1 else ''} of {pod.workload}"
 
 
-def _unsatisfiable(analysis: Analysis, failure: Failure, scaling: str | None) -> Iterator[Violation]:
+def _unsatisfiable(
+    analysis: Analysis, contention: Contention, failure: Failure, scaling: str | None
+) -> Iterator[Violation]:
     from dralint.diagnose import locate, why
 
     pod = failure.first.pod
@@ -160,8 +162,9 @@ def _unsatisfiable(analysis: Analysis, failure: Failure, scaling: str | None) ->
             path = (*path, "cel", "expression")
             if reason.clauses:
                 offset = _offset(use, reason, reason.clauses[0].clause)
-        if blocked:
-            detail = why.sentence(reason)
+        named = [] if blocked else contention.constraints(failure)
+        if blocked or named:
+            detail = why.sentence(reason) if blocked else "; ".join(named)
             message = f"{locate.describe(use)} cannot be allocated for {_pods_text(failure)} on any node: {detail}"
         else:
             detail = why.together(reasons, failure.explanations)
@@ -169,12 +172,16 @@ def _unsatisfiable(analysis: Analysis, failure: Failure, scaling: str | None) ->
                 f"{locate.describe(use)} cannot be allocated for {_pods_text(failure)} on any node together with "
                 f"the pod's other requests: {detail}"
             )
-        hint = _with(scaling, "; ".join(reason.hints) if reason.hints else _hint(reason))
-        message += _skipped(analysis, failure, reason.device_class)
-        yield Violation(RuleId.CLAIM_UNSATISFIABLE, message, obj, path, hint, offset=offset)
+        notes = skipped(analysis, failure, reason.device_class)
+        hint = with_scaling(scaling, "; ".join(reason.hints) if reason.hints else _hint(reason, bool(notes)))
+        message += notes
+        # A change to the class or to the slices can make the claim unsatisfiable (a change to the workload
+        # alone is reported on the workload by DRA521).
+        involves = contention.parties(reason.device_class)[1]
+        yield Violation(RuleId.CLAIM_UNSATISFIABLE, message, obj, path, hint, offset=offset, involves=involves)
 
 
-def _skipped(analysis: Analysis, failure: Failure, device_class: str) -> str:
+def skipped(analysis: Analysis, failure: Failure, device_class: str) -> str:
     """``; pool x is skipped: ...`` for the pools the API server's rejection of a slice keeps off the nodes."""
     notes = analysis.skipped(failure.first.candidates, device_class)
     text = "".join(f"; {note}" for note in notes[:MAX_SKIPPED_NOTES])
@@ -194,8 +201,10 @@ def _offset(use: locate.ClaimUse, reason: why.RequestWhy, clause: str) -> int | 
     return found if found >= 0 else None
 
 
-def _hint(reason: why.RequestWhy) -> str | None:
+def _hint(reason: why.RequestWhy, pools_skipped: bool) -> str | None:
     rejected = reason.rejected
+    if reason.seen == 0 and pools_skipped:
+        return "fix the pools named in the inventory: the scheduler takes no device of them"
     if reason.seen == 0:
         return "no ResourceSlice of the inventory publishes devices on the nodes the pod may run on"
     if rejected.get("class-selector") == reason.seen:
@@ -205,53 +214,6 @@ def _hint(reason: why.RequestWhy) -> str | None:
     if rejected.get("in-use"):
         return "the devices are held by claims already allocated in the inventory"
     return None
-
-
-def _oversubscribed(analysis: Analysis, failure: Failure, scaling: str | None) -> Iterator[Violation]:
-    from dralint.diagnose import locate, why
-
-    pod = failure.first.pod
-    reasons = analysis.reasons(failure)
-    exhausted = why.blocking(reasons) or reasons[:1]
-    use_by_ref = {f"{u.key[0]}/{u.key[1]}": u for u in failure.first.attempted if u.claim is not None}
-    total = analysis.template_pods[pod.template_index]
-    for reason in exhausted:
-        use = use_by_ref.get(reason.claim)
-        if use is None:
-            continue
-        details: tuple[tuple[str, object], ...] = ()
-        if reason.rejected.get("capacity"):
-            spec = use.claim.spec if use.claim is not None else None
-            names = sorted(
-                {
-                    name
-                    for r in (spec.requests if spec is not None else ())
-                    if r.exactly is not None and r.exactly.capacity is not None
-                    for name in r.exactly.capacity.requests
-                }
-            )
-            arithmetic = "; ".join(analysis.capacity_demand(reason.device_class, name).text() for name in names)
-        else:
-            arithmetic, details = analysis.class_demand(reason.device_class)
-        obj, path = locate.claim_entry(pod, use)
-        unplaced = len(failure.placements)
-        who = f"the pod of {pod.workload} gets" if total == 1 else f"{unplaced} of {total} pods of {pod.workload} get"
-        if pod.template.owner.kind == "Pod":
-            who = f"pod {pod.display} gets"
-        message = f"{who} no devices: earlier pods hold them ({arithmetic})"
-        if failure.first.filters:
-            n = len(failure.first.candidates)
-            passing = "only 1 node passes" if n == 1 else f"only {n} nodes pass"
-            message += f"; {passing} its {' and '.join(failure.first.filters)} filters"
-        message += _skipped(analysis, failure, reason.device_class)
-        yield Violation(
-            RuleId.DEVICES_OVERSUBSCRIBED,
-            message,
-            obj,
-            path,
-            _with(scaling, "add devices to the inventory, lower the replicas, or request fewer devices per pod"),
-            details=(("unplacedPods", unplaced), ("pods", total), *details),
-        )
 
 
 def _claims_fault(error: AllocatorError) -> bool:
@@ -303,4 +265,6 @@ def _no_node(placement: Placement, scaling: str | None) -> Violation:
     else:
         message = f"no node of the inventory admits {pod.subject}: {placement.reason}"
         hint = "check nodeSelector, node affinity and tolerations against the nodes' labels and taints"
-    return Violation(RuleId.POD_FITS_NO_NODE, message, pod.template.owner, pod.template.path, _with(scaling, hint))
+    return Violation(
+        RuleId.POD_FITS_NO_NODE, message, pod.template.owner, pod.template.path, with_scaling(scaling, hint)
+    )

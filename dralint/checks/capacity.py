@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
-    if not ctx.options.simulate or not ctx.inventory.has_devices:
+    if not ctx.options.simulate or not ctx.inventory.has_inventory:
         return
     if not ctx.target.enabled("DRAConsumableCapacity"):
         return  # capacity requests are dropped or refused: the version-skew checks say so

@@ -10,7 +10,7 @@ from dralint.pipeline.context import CheckContext
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
-    if not ctx.options.simulate or not ctx.inventory.has_devices:
+    if not ctx.options.simulate or not ctx.inventory.has_inventory:
         return
     # Imported after the guard: a run without an inventory does not pay for the dry-run's modules.
     from dralint.cel.dra import NO_SUCH_KEY_HINT

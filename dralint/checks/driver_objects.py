@@ -73,7 +73,7 @@ def _too_few(pods: int, who: str, template: str) -> str:
 
 def _nodes_of_templates(ctx: CheckContext) -> dict[int, set[str]]:
     """The nodes the dry-run places the pods of each template on (only templates whose every pod is placed)."""
-    if not ctx.options.simulate or not ctx.inventory.has_devices:
+    if not ctx.options.simulate or not ctx.inventory.has_inventory:
         return {}
     nodes: dict[int, set[str]] = {}
     unplaced: set[int] = set()

@@ -11,7 +11,7 @@ from dralint.pipeline.context import CheckContext
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
-    if not ctx.options.simulate or not ctx.inventory.has_devices:
+    if not ctx.options.simulate or not ctx.inventory.has_inventory:
         return
     from dralint.allocator.prepare import release_for
 

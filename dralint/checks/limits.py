@@ -19,7 +19,7 @@ RULE = RuleId.SEARCH_LIMIT_REACHED
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
-    if not ctx.options.simulate or not ctx.inventory.has_devices:
+    if not ctx.options.simulate or not ctx.inventory.has_inventory:
         return
     from dralint.allocator.types import Cause  # (the dry-run's modules are loaded only with an inventory)
 

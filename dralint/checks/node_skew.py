@@ -40,7 +40,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
             ("status", "nodeInfo", "kubeletVersion"),
             found.hint,
         )
-    if blocking and ctx.options.simulate and ctx.inventory.has_devices:
+    if blocking and ctx.options.simulate and ctx.inventory.has_inventory:
         yield from _placed_there(ctx, blocking)
 
 

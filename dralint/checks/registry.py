@@ -9,7 +9,7 @@ that importing the registry stays cheap and a run that needs no dry-run never lo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
 
 from dralint.checks import (
@@ -19,6 +19,7 @@ from dralint.checks import (
     capacity,
     cel_runtime,
     cel_selectors,
+    contention,
     defaulting,
     driver_objects,
     driver_rules,
@@ -30,20 +31,34 @@ from dralint.checks import (
     limits,
     node_skew,
     opaque_config,
+    pending,
     profile_inventory,
     profile_selectors,
     references,
+    scheduling,
     schema,
     served_versions,
     sharing,
     taint_rules,
 )
-from dralint.findings import Violation
+from dralint.findings import Finding, Violation
 from dralint.pipeline.context import CheckContext
 
-__all__ = ["CHECKS", "ENGINE_CHECKS", "LOCAL_CHECKS", "CheckFn", "Scope", "in_scope", "is_engine", "known"]
+__all__ = [
+    "CHECKS",
+    "ENGINE_CHECKS",
+    "LATE_CHECKS",
+    "LOCAL_CHECKS",
+    "CheckFn",
+    "LateCheckFn",
+    "Scope",
+    "in_scope",
+    "is_engine",
+    "known",
+]
 
 CheckFn = Callable[[CheckContext], Iterable[Violation]]
+LateCheckFn = Callable[[CheckContext, Sequence[Finding]], Iterable[Violation]]
 
 CHECKS: dict[str, CheckFn] = {
     "admin-access": admin_access.check,
@@ -52,6 +67,7 @@ CHECKS: dict[str, CheckFn] = {
     "capacity": capacity.check,
     "cel-runtime": cel_runtime.check,
     "cel-selectors": cel_selectors.check,
+    "contention": contention.check,
     "defaulting": defaulting.check,
     "driver-objects": driver_objects.check,
     "driver-rules": driver_rules.check,
@@ -66,10 +82,17 @@ CHECKS: dict[str, CheckFn] = {
     "profile-inventory": profile_inventory.check,
     "profile-selectors": profile_selectors.check,
     "references": references.check,
+    "scheduling": scheduling.check,
     "schema": schema.check,
     "served-versions": served_versions.check,
     "sharing": sharing.check,
     "taint-rules": taint_rules.check,
+}
+
+# Checks that run after every other one, with their findings (resolved and filtered to the checked
+# files, not yet suppressed): they report what no other finding says. The engine calls them.
+LATE_CHECKS: dict[str, LateCheckFn] = {
+    "pending-pods": pending.check,
 }
 
 # Checks that look at one object (or one file) at a time, never at others: ``--jobs`` runs them
@@ -88,7 +111,7 @@ ENGINE_CHECKS: frozenset[str] = frozenset({"suppressions"})
 
 def known(name: str) -> bool:
     """Whether a rule may name ``name`` as its check."""
-    return name in CHECKS or name in ENGINE_CHECKS
+    return name in CHECKS or name in LATE_CHECKS or name in ENGINE_CHECKS
 
 
 def is_engine(name: str | None) -> bool:

@@ -27,7 +27,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
     yield from _shared_by_replicas(ctx, uses)
     yield from _beyond_driver(uses)
     yield from _too_many_consumers(ctx)
-    if not ctx.options.simulate or not ctx.inventory.has_devices:
+    if not ctx.options.simulate or not ctx.inventory.has_inventory:
         return
     yield from _not_on_one_node(ctx)
     yield from _all_on_shareable(ctx)
@@ -147,7 +147,7 @@ def _reachable(ctx: CheckContext, uses: _Uses, consumer: Consumer) -> list[tuple
     from dralint.diagnose.claim_sharing import reachable
 
     found = uses.spec(consumer)
-    if found is None or not ctx.inventory.has_devices:
+    if found is None or not ctx.inventory.has_inventory:
         return []
     return reachable(found[2], uses.classes, [e.slice for e in ctx.inventory.slices])
 

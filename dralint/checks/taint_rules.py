@@ -11,7 +11,7 @@ from dralint.suggest import similar
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
-    if not ctx.inventory.has_devices:
+    if not ctx.inventory.has_inventory:
         return  # without ResourceSlices there is nothing a rule could be matched against
     from dralint.allocator.devices import SliceInfo
     from dralint.allocator.prepare import TaintRuleMatcher

@@ -111,14 +111,10 @@ class Inventory:
     pools: list[nodepools.NodePool] = field(default_factory=list)  # node pools of the expanded documents
 
     @property
-    def has_devices(self) -> bool:
-        """Whether there is anything to dry-run against: at least one slice (stored or rejected), or a
-        node pool with devices that may grow (scale from zero)."""
-        return (
-            bool(self.slices)
-            or bool(self.skipped_pools)
-            or any(p.describes_devices and p.max_count > p.count for p in self.pools)
-        )
+    def has_inventory(self) -> bool:
+        """Whether there is a cluster to dry-run against: at least one slice (stored or rejected), or a
+        node pool of an Inventory document, even one without devices (its claims then fit nowhere)."""
+        return bool(self.slices) or bool(self.skipped_pools) or bool(self.pools)
 
     @property
     def autoscaled(self) -> bool:

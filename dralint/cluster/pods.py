@@ -17,15 +17,18 @@ from typing import Literal
 from dralint.api import model
 from dralint.api.normalise import Normalised
 from dralint.api.objects import KubeObject
+from dralint.api.podgroups import PodGroup
 from dralint.api.producers import Created
 from dralint.api.workloads import PodClaim, PodTemplate, Toleration
 from dralint.apimachinery.fieldpath import Path
 from dralint.apimachinery.quantity import QuantityError, parse_quantity
+from dralint.cluster.groups import Gang, Grouping
 from dralint.cluster.inventory import ClassEntry, NodeEntry
 from dralint.dataclass import dataclass
 from dralint.dryrun import eligibility
 
-ClaimKind = Literal["template", "claim", "extended", "produced"]
+# "group": the claim of a PodGroup, shared by its pods (KEP-5729): named, or made once from a template
+ClaimKind = Literal["template", "claim", "group", "extended", "produced"]
 IMPLICIT_EXTENDED_PREFIX = "deviceclass.resource.kubernetes.io/"
 EXTENDED_CLAIM_ANNOTATION = "resource.kubernetes.io/extended-resource-claim"
 POD_CLAIM_NAME_ANNOTATION = "resource.kubernetes.io/pod-claim-name"
@@ -55,12 +58,20 @@ class ClaimUse:
 
     @property
     def shared(self) -> bool:
-        return self.kind == "claim"
+        return self.kind in ("claim", "group")
 
     @property
     def allocatable(self) -> bool:
         """Whether the dry-run allocates the claim (not when a controller creates it from unknown content)."""
         return self.kind != "produced"
+
+
+@dataclass(frozen=True, slots=True)
+class QuotaRefusal:
+    """ResourceQuota admission refuses the pod, or a claim it needs: the pod is not created, or waits."""
+
+    reason: str  # "pod ml/x-3 is not created: exceeded quota: ..."
+    entry: int | None = None  # the pod's resourceClaims entry whose claim is refused (-1: extended resources)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +85,8 @@ class Pod:
     tolerations: tuple[Toleration, ...]
     node_name: str | None  # a node the pod is bound to (spec.nodeName, or a DaemonSet's node)
     rejected: str | None = None  # why the API server refuses the pod's workload (it is never created)
+    quota: QuotaRefusal | None = None  # why quota admission leaves it pending
+    gang: Gang | None = None  # the gang it is placed with, all or nothing
 
     @property
     def workload(self) -> str:
@@ -199,12 +212,13 @@ def expand(
     *,
     max_pods: int = MAX_PODS,
     rejected: Mapping[KubeObject, str] | None = None,
+    grouping: Grouping | None = None,
 ) -> list[Pod]:
     """Every pod of every template, in document order then replica order.
 
     Pods without claims are made too: they take node resources and count for other pods'
     affinity and topology spread. At most ``max_pods`` pods are made, whatever the replica
-    counts say.
+    counts say. ``grouping`` says which pods form gangs and share their PodGroup's claims.
     """
     pods: list[Pod] = []
     for t, template, base in _bases(templates):
@@ -213,9 +227,12 @@ def expand(
             tolerations = (*tolerations, *eligibility.DAEMONSET_TOLERATIONS)
         real = _real_pods(template, index)
         refused = rejected.get(template.owner) if rejected else None
+        group = grouping.group_of(template) if grouping is not None and grouping.claims else None
+        gang = grouping.gang_of(template) if grouping is not None else None
         for ordinal, name, node_name in _names(template, base, nodes, tolerations, max_pods - len(pods)):
-            claims = _claims(template, name, index, extended, real.get(ordinal))
-            pods.append(Pod(template, t, ordinal, name, template.namespace, claims, tolerations, node_name, refused))
+            claims = _claims(template, name, index, extended, real.get(ordinal), group)
+            pod = Pod(template, t, ordinal, name, template.namespace, claims, tolerations, node_name, refused)
+            pods.append(dataclasses.replace(pod, gang=gang) if gang is not None else pod)
         if len(pods) >= max_pods:
             break
     return pods
@@ -303,10 +320,13 @@ def _claims(
     index: ClaimIndex,
     extended: Mapping[str, str],
     real_pod: str | None = None,
+    group: PodGroup | None = None,
 ) -> tuple[ClaimUse, ...]:
+    """The pod's claims; an entry equal to one of its PodGroup's claims is the group's (KEP-5729)."""
     namespace = template.namespace
     uses: list[ClaimUse] = []
     for i, entry in enumerate(template.spec.resource_claims):
+        shared = group is not None and entry in group.claims
         if entry.resource_claim_name is not None:
             found = index.claims.get((namespace, entry.resource_claim_name))
             creator = index.produced.get(("ResourceClaim", namespace, entry.resource_claim_name))
@@ -316,9 +336,11 @@ def _claims(
                 missing = index.absent("ResourceClaim", namespace, entry.resource_claim_name)
                 uses.append(ClaimUse(entry, i, "claim", None, None, missing))
             else:
-                uses.append(ClaimUse(entry, i, "claim", found[0], found[1]))
+                uses.append(ClaimUse(entry, i, "group" if shared else "claim", found[0], found[1]))
         elif entry.resource_claim_template_name is not None:
-            generated = _owned(index, namespace, real_pod, entry.name)
+            # the group's claim is made once, for the PodGroup; the pod's own, per pod
+            owner = group.name if shared and group is not None else pod_name
+            generated = None if shared else _owned(index, namespace, real_pod, entry.name)
             if generated is not None:  # the pod's own claim, made from the template earlier
                 uses.append(ClaimUse(entry, i, "template", generated[0], generated[1]))
                 continue
@@ -333,12 +355,13 @@ def _claims(
                 continue
             source, obj = found_template
             meta = model.ObjectMeta(
-                name=f"{pod_name}-{entry.name}",
+                name=f"{owner}-{entry.name}",
                 namespace=namespace,
                 labels=source.claim_meta.labels,
                 annotations=source.claim_meta.annotations,
             )
-            uses.append(ClaimUse(entry, i, "template", model.ResourceClaim(meta, source.spec), obj))
+            kind: ClaimKind = "group" if shared else "template"
+            uses.append(ClaimUse(entry, i, kind, model.ResourceClaim(meta, source.spec), obj))
     extended_use = _extended_claim(template, pod_name, extended)
     if extended_use is not None:
         uses.append(extended_use)
@@ -367,7 +390,8 @@ def _extended_claim(template: PodTemplate, pod_name: str, extended: Mapping[str,
                     request_name, model.ExactDeviceRequest(class_name, allocation_mode="ExactCount", count=count)
                 )
             )
-            path = (*template.path, container.kind, container.index, "resources", "requests", resource)
+            where = "requests" if resource in container.requests else "limits"  # (a limit alone is the request)
+            path = (*template.path, container.kind, container.index, "resources", where, resource)
             mapping.append((request_name, path, resource))
     if not requests:
         return None

@@ -77,6 +77,39 @@ def find(slices: Sequence[SliceEntry], allocated: Sequence[AllocatedClaim] = ())
     return _unique(defects)
 
 
+# Defects that make the allocator take no device of the pool on a node: an incomplete pool (spec §2.4),
+# an invalid one (§2.5: duplicate device names; duplicate or missing counter sets and counters where
+# the allocator checks counters).
+_INVALID = (Kind.DUPLICATE_DEVICE,)
+_INVALID_WITH_COUNTERS = (Kind.DUPLICATE_DEVICE, Kind.DUPLICATE_COUNTER_SET, Kind.COUNTER_NOT_DECLARED)
+
+
+def unusable_pools(
+    slices: Sequence[SliceEntry], *, counters_checked: bool
+) -> dict[tuple[str, str], tuple[str, Defect, list[SliceEntry]]]:
+    """(driver, pool) -> ``"incomplete"`` or ``"invalid"``, the defect that makes it so and the slices of its
+    newest generation (the nodes they are on), for the pools the allocator takes no device of.
+
+    ``counters_checked``: the allocator validates counter sets (PartitionableDevices on, counters in
+    their own slices as from 1.35), so a missing or duplicate one makes the pool invalid too.
+    """
+    pools: dict[tuple[str, str], list[SliceEntry]] = {}
+    for entry in slices:
+        pools.setdefault((entry.slice.driver, entry.slice.pool.name), []).append(entry)
+    invalid = _INVALID_WITH_COUNTERS if counters_checked else _INVALID
+    out: dict[tuple[str, str], tuple[str, Defect, list[SliceEntry]]] = {}
+    for key, entries in pools.items():
+        newest = max(e.slice.pool.generation for e in entries)
+        current = [e for e in entries if e.slice.pool.generation == newest]
+        found = [("incomplete", d) for d in _completeness(key, current)]
+        if not found:
+            pool_defects = [*_duplicate_devices(key, current), *_counters(key, current, set())]
+            found = [("invalid", d) for d in pool_defects if d.kind in invalid]
+        if found:
+            out[key] = (found[0][0], found[0][1], current)
+    return out
+
+
 def _unique(defects: list[Defect]) -> list[Defect]:
     """One defect per place and message: an Inventory entry generates the same defect on every node."""
     seen: set[tuple[Kind, int, tuple[object, ...], str]] = set()

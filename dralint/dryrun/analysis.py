@@ -17,11 +17,12 @@ from dralint.allocator.prepare import apply_taint_rules, features_for, release_f
 from dralint.api import model
 from dralint.api.versions import Target
 from dralint.cluster import pods as pods_module
-from dralint.cluster.inventory import Inventory
+from dralint.cluster.groups import Grouping
+from dralint.cluster.inventory import Inventory, SliceEntry
 from dralint.cluster.layout import counters_beside_devices
 from dralint.dataclass import dataclass
-from dralint.diagnose import demand, hints, why
-from dralint.dryrun import nodealloc
+from dralint.diagnose import defects, hints, why
+from dralint.dryrun import nodealloc, quota
 from dralint.dryrun.filters import PlacedPods
 from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Strategy, simulate
 from dralint.dryrun.shapes import SliceContents
@@ -32,8 +33,8 @@ if TYPE_CHECKING:
     from dralint.api.normalise import Normalised
     from dralint.api.objects import KubeObject
     from dralint.api.producers import Created
+    from dralint.api.quota import ResourceQuota
     from dralint.api.workloads import PodTemplate
-    from dralint.findings import Details
     from dralint.limits import Limits as InputLimits
 
 RESERVED_FOR_LIMIT = {"1.31": 32}  # consumers of a claim; 256 from 1.32
@@ -67,9 +68,8 @@ class Analysis:  # not slotted: it caches lazily computed properties
     namespaces: Mapping[str, Mapping[str, str]] | None = None
     inter_pod: bool = True
     reserved_for: int = RESERVED_FOR_MAX
+    grouping: Grouping | None = None  # what the target makes of pod groups
     _class_devices: dict[str, list[tuple[str, model.Device]]] = field(default_factory=dict)
-    _class_demands: dict[str, tuple[str, Details]] = field(default_factory=dict)
-    _capacity_demands: dict[tuple[str, str], demand.CapacityDemand] = field(default_factory=dict)
     # (claims' shape, id of the candidates) -> (the candidates, whether the claims fit one of them when empty)
     _fits_empty: dict[tuple[object, int], tuple[tuple[str, ...], bool]] = field(default_factory=dict)
 
@@ -80,7 +80,7 @@ class Analysis:  # not slotted: it caches lazily computed properties
     @property
     def active(self) -> bool:
         """Whether there was an inventory to dry-run against."""
-        return self.inventory.has_devices
+        return self.inventory.has_inventory
 
     @cached_property
     def utilisation(self) -> list[PoolUtilisation]:
@@ -98,31 +98,53 @@ class Analysis:  # not slotted: it caches lazily computed properties
                 groups.setdefault(placement.pod.template_index, []).append(placement)
         return [self._failure(group) for group in groups.values()]
 
+    def failure_of(self, template: int) -> Failure | None:
+        """The failure of the pods of pod template ``template`` (by index) that did not fit, if they did not."""
+        return self._failures_by_template.get(template)
+
+    @cached_property
+    def _failures_by_template(self) -> dict[int, Failure]:
+        return {failure.first.pod.template_index: failure for failure in self.failures}
+
     @cached_property
     def vocabulary(self) -> hints.Vocabulary:
         return hints.vocabulary(entry.slice for entry in self.inventory.slices)
 
     def skipped(self, nodes: Iterable[str], device_class: str) -> list[str]:
-        """Why pools that could serve a request of ``device_class`` on these nodes are not in the cluster model.
+        """Why pools that could serve a request of ``device_class`` on these nodes give it no device.
 
-        A pool is skipped when the API server rejects one of its slices. It counts when it is on one
-        of the nodes (or on none) and its driver is one whose devices the class accepts, or, when the
-        class accepts no stored device at all, one its selectors name (or the class has none).
+        A pool is left out of the cluster model when the API server rejects one of its slices, and
+        the allocator takes nothing from an incomplete or invalid pool. It counts when it is on one
+        of the nodes (or on none) and its driver is one whose devices the class accepts, or, when
+        the class accepts no stored device at all, one its selectors name (or the class has none).
         """
-        if not self.inventory.skipped_pools:
+        if not self.inventory.skipped_pools and not self._unusable_pools:
             return []  # (the usual case: nothing to gather per failing workload)
         names = set(nodes)
         accepted = {driver for driver, _ in self.class_devices(device_class)}
         entry = self.inventory.classes.get(device_class)
         selectors = entry.device_class.selectors if entry is not None else ()
         text = " ".join(s.cel.expression for s in selectors if s.cel is not None)
-        out = []
-        for (driver, _), pool in self.inventory.skipped_pools.items():
-            if pool.node is not None and pool.node not in names:
-                continue
-            if driver in accepted or (not accepted and (not selectors or driver in text)):
-                out.append(pool.reason)
+
+        def serves(driver: str, pool_nodes: Iterable[str | None]) -> bool:
+            on_nodes = any(node is None or node in names for node in pool_nodes)
+            return on_nodes and (driver in accepted or (not accepted and (not selectors or driver in text)))
+
+        out = [pool.reason for (driver, _), pool in self.inventory.skipped_pools.items() if serves(driver, [pool.node])]
+        for (driver, name), (state, defect, current) in self._unusable_pools.items():
+            if serves(driver, [e.slice.node_name for e in current]):
+                obj = defect.origin.obj
+                what = defect.message.removeprefix(f"pool {driver}/{name} ")
+                out.append(
+                    f"pool {driver}/{name} is skipped: the scheduler allocates nothing from an {state} pool "
+                    f"({what}, at {obj.file}:{obj.position(defect.origin.path)[0]})"
+                )
         return out
+
+    @cached_property
+    def _unusable_pools(self) -> dict[tuple[str, str], tuple[str, defects.Defect, list[SliceEntry]]]:
+        counters_checked = self.features.partitionable_devices and not self.cluster.release.counters_in_device_slice
+        return defects.unusable_pools(self.inventory.slices, counters_checked=counters_checked)
 
     def class_devices(self, name: str) -> list[tuple[str, model.Device]]:
         """Inventory devices the selectors of DeviceClass ``name`` accept."""
@@ -142,38 +164,6 @@ class Analysis:  # not slotted: it caches lazily computed properties
             index = placement.pod.template_index
             counts[index] = counts.get(index, 0) + 1
         return counts
-
-    def class_demand(self, name: str) -> tuple[str, Details]:
-        """Demand for DeviceClass ``name`` over every simulated pod against its matching devices: the
-        text and the details of :class:`~dralint.diagnose.demand.ClassDemand`.
-
-        The same for every failing workload of the class, so computed once per class: per
-        workload it would make the dry-run's cost grow with the square of the workloads.
-        """
-        cached = self._class_demands.get(name)
-        if cached is None:
-            ids = [(driver, pool, device.name) for driver, pool, device in self.class_device_ids(name)]
-            found = demand.class_demand(self.pods, name, ids, self.simulation.placements)
-            cached = self._class_demands[name] = (found.text(), found.details())
-        return cached
-
-    def capacity_demand(self, name: str, capacity: str) -> demand.CapacityDemand:
-        """Demand for ``capacity`` of DeviceClass ``name`` against its shareable devices (once per pair)."""
-        cached = self._capacity_demands.get((name, capacity))
-        if cached is None:
-            cached = demand.capacity_demand(self.pods, name, capacity, self.class_devices(name))
-            self._capacity_demands[name, capacity] = cached
-        return cached
-
-    def class_device_ids(self, name: str) -> list[tuple[str, str, model.Device]]:
-        """Like :meth:`class_devices`, with each device's pool: (driver, pool, device)."""
-        accepted = {id(device) for _, device in self.class_devices(name)}
-        return [
-            (entry.slice.driver, entry.slice.pool.name, device)
-            for entry in self.inventory.slices
-            for device in entry.slice.devices
-            if id(device) in accepted
-        ]
 
     def reasons(self, failure: Failure) -> list[why.RequestWhy]:
         """Per request of the failing pod's claims: the funnel, failing clauses and hints."""
@@ -259,6 +249,8 @@ def analyse(
     namespaces: Mapping[str, Mapping[str, str]] | None = None,
     rejected_workloads: Mapping[KubeObject, str] | None = None,
     produced: Created | None = None,
+    quotas: Sequence[ResourceQuota] = (),
+    grouping: Grouping | None = None,
 ) -> Analysis:
     """The dry-run of every pod of ``pod_templates`` (claims from ``normalised``) against ``inventory``.
 
@@ -266,7 +258,8 @@ def analyse(
     (kind, namespace, name), for the pods that name them; the pods of ``rejected_workloads`` (among
     ``pod_templates``) are never created and say why. ``namespaces`` gives the labels of
     namespaces, for the namespaceSelector of pod affinity terms; ``produced`` the claims and
-    templates other objects create (not dry-run: their content is unknown).
+    templates other objects create (not dry-run: their content is unknown); ``quotas`` the
+    ResourceQuotas that admit pods and claims; ``grouping`` the pod groups (gangs, shared claims).
     """
     features, release = features_for(target), release_for(target)
     slices = [entry.slice for entry in inventory.slices]
@@ -280,7 +273,9 @@ def analyse(
         slices = apply_taint_rules(slices, [entry.rule for entry in inventory.taint_rules], classes)
     index = pods_module.claim_index(normalised.values(), rejected, produced)
     extended = pods_module.extended_resource_classes(inventory.classes) if target.enabled("DRAExtendedResource") else {}
-    pods = pods_module.expand(pod_templates, index, inventory.nodes, extended, rejected=rejected_workloads)
+    pods = pods_module.expand(
+        pod_templates, index, inventory.nodes, extended, rejected=rejected_workloads, grouping=grouping
+    )
     # The scheduler evaluates selectors in the StoredExpressions environment (everything enabled).
     budget = SearchBudget(limits.max_search_steps, limits.max_dry_run_steps)
     contents = SliceContents()
@@ -299,6 +294,16 @@ def analyse(
         inter_pod=inter_pod,
         node_allocatable=nodealloc.lookup(slices) if target.enabled("DRANodeAllocatableResources") else None,
     )
+    admitted = quota.Quotas(quotas)
+    # DeviceClass -> its extendedResourceName, for the claims' quota (when DRAExtendedResource is on)
+    names = (
+        {name: c.extended_resource_name or "" for name, c in classes.items()}
+        if target.enabled("DRAExtendedResource")
+        else None
+    )
+    stored_claims = [claim for claim, _ in index.claims.values()]
+    pods = quota.admit_pods(pods, stored_claims, admitted, placed.requests, names)
+
     reserved_for = RESERVED_FOR_LIMIT.get(target.release, RESERVED_FOR_MAX)
     result = (
         simulate(
@@ -306,13 +311,15 @@ def analyse(
             inventory.nodes,
             cluster.attempt,
             cluster.add,
+            cluster.remove,
             preallocated=preallocated,
             preconsumers=consumers,
             strategy=strategy,
             reserved_for=reserved_for,
             placed=placed,
+            admit=quota.ExtendedClaims(admitted, placed.requests, names) if admitted else None,
         )
-        if inventory.has_devices
+        if inventory.has_inventory
         else Simulation()
     )
     return Analysis(
@@ -330,4 +337,5 @@ def analyse(
         namespaces=namespaces,
         inter_pod=inter_pod,
         reserved_for=reserved_for,
+        grouping=grouping,
     )

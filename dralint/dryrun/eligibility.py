@@ -64,7 +64,10 @@ class Exclusion:
 
     reason: str  # "node name", "node selector", "node affinity", "taint", "resources", "pod affinity", ...
     detail: str  # after a count: "3 untolerated taint x:NoSchedule"; or about one node, see plural
-    plural: str | None = None  # set for a predicate of nodes: "1 node lacks cpu", "3 nodes lack cpu"
+    # set for a predicate of nodes: "1 node has ...", "3 nodes have ..."; for a named exclusion, what
+    # the nodes beyond those named are counted with ("2 more nodes with insufficient cpu")
+    plural: str | None = None
+    node: str | None = None  # the node the detail's numbers are about: it is named, not counted
 
     def counted(self, n: int) -> str:
         if self.plural is None:
@@ -104,16 +107,32 @@ def affinity_exclusion(node: model.Node, spec: PodSpec) -> Exclusion | None:
     return None
 
 
-def summarise(exclusions: Iterable[tuple[str, Exclusion]]) -> str:
-    """``"0 of 4 nodes are eligible: 3 untolerated taint nvidia.com/gpu:NoSchedule; 1 nodeSelector …"``.
+MAX_NAMED_NODES = 3  # nodes named with their own numbers in one summary; the others are counted
 
-    Groups are separated by semicolons: a group's own text may hold commas ("requested 8, free 4").
+
+def summarise(exclusions: Iterable[tuple[str, Exclusion]]) -> str:
+    """``"0 of 4 nodes are eligible: 3 untolerated taint nvidia.com/gpu:NoSchedule; node-a: insufficient cpu: …"``.
+
+    Exclusions that hold a node's own numbers name the node (the first few, in node order; the
+    others are counted per reason). Groups are separated by semicolons: a group's own text may
+    hold commas ("16 requested, 14 of 30 allocatable free").
     """
     counts: dict[Exclusion, int] = {}
+    named: list[Exclusion] = []
     total = 0
     for _, excluded in exclusions:
         total += 1
-        counts[excluded] = counts.get(excluded, 0) + 1
+        if excluded.node is not None:
+            named.append(excluded)
+        else:
+            counts[excluded] = counts.get(excluded, 0) + 1
     ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0].detail))
     parts = [excluded.counted(n) for excluded, n in ordered]
+    parts += [f"{excluded.node}: {excluded.detail}" for excluded in named[:MAX_NAMED_NODES]]
+    more: dict[str, int] = {}
+    for excluded in named[MAX_NAMED_NODES:]:
+        what = excluded.plural or excluded.reason
+        more[what] = more.get(what, 0) + 1
+    for what, n in sorted(more.items(), key=lambda item: (-item[1], item[0])):
+        parts.append(f"{n} more node{'s' if n != 1 else ''} with {what}")
     return f"0 of {total} nodes are eligible: {'; '.join(parts)}" if total else "the inventory has no nodes"

@@ -74,6 +74,9 @@ class PlacedPods:
         ]
         self.constrained = any(a is not None for a in self.allocatable)
         self.active = self.constrained or inter_pod
+        # Extended resources some Node advertises (see missing()).
+        self.advertised = frozenset(name for a in self.allocatable if a is not None for name, v in a.items() if v > 0)
+        self._missing: dict[int, tuple[str, ...]] = {}  # per pod template: see missing()
         self.used: list[resources.Amounts] = [{} for _ in nodes]
         self.pod_count = [0] * len(nodes)
         # Placed pods per pod template: a selector is matched once per template, not once per pod.
@@ -86,6 +89,24 @@ class PlacedPods:
         cached = self._requests.get(pod.template_index)
         if cached is None:
             cached = self._requests[pod.template_index] = resources.pod_requests(pod.template.spec)
+        return cached
+
+    def extended(self, pod: Pod) -> bool:
+        """Whether the pod requests an extended resource (a device plugin's or a DeviceClass's)."""
+        return any(resources.extended(name) for name in self.requests(pod))
+
+    def missing(self, pod: Pod) -> tuple[str, ...]:
+        """The extended resources the pod requests that no Node advertises and no DeviceClass backs: on no
+        node, not even on those whose allocatable is unknown (no device plugin anywhere serves them)."""
+        cached = self._missing.get(pod.template_index)
+        if cached is None:
+            requests = self.requests(pod)
+            cached = tuple(
+                name
+                for name in sorted(requests)
+                if resources.extended(name) and name not in self.advertised and name not in self.dra_backed
+            )
+            self._missing[pod.template_index] = cached
         return cached
 
     def add(self, pod: Pod, node: int, devices: resources.Amounts | None = None) -> None:
@@ -105,6 +126,20 @@ class PlacedPods:
             if anti:
                 self.repelling.append(group)
         group.nodes[node] = group.nodes.get(node, 0) + 1
+
+    def remove(self, pod: Pod, node: int, devices: resources.Amounts | None = None) -> None:
+        """Take back :meth:`add` (a pod of a gang that could not be placed whole)."""
+        if not self.active:
+            return
+        self.pod_count[node] -= 1
+        if self.constrained:
+            used = self.used[node]
+            for name, value in [*self.requests(pod).items(), *(devices or {}).items()]:
+                used[name] -= value
+        group = self.groups[pod.template_index]
+        group.nodes[node] -= 1
+        if not group.nodes[node]:
+            del group.nodes[node]
 
     def prepare(self, pod: Pod) -> Check | None:
         """The filters for ``pod`` against the pods placed so far; ``None`` when none can exclude a node."""
@@ -145,7 +180,8 @@ class PlacedPods:
             if not short:
                 return None
             text = " and ".join(s.text() for s in short)
-            return Exclusion("resources", f"lacks {text}", f"lack {text}")
+            reasons = " and ".join(s.reason for s in short)
+            return Exclusion("resources", text, reasons, node=self.nodes[node].node.name)
 
         return fit
 
@@ -161,7 +197,8 @@ class PlacedPods:
         if not short:
             return None
         text = " and ".join(s.text() for s in short)
-        return Exclusion("resources", f"lacks {text} (with what its devices take)", f"lack {text}")
+        reasons = " and ".join(s.reason for s in short)
+        return Exclusion("resources", f"{text} (with what its devices take)", reasons, node=self.nodes[node].node.name)
 
     # --- InterPodAffinity ---------------------------------------------------------------------
 

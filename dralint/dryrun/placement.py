@@ -7,7 +7,11 @@ usable. Claims already allocated in the inventory keep their allocation.
 
 Only allocations ever get added, so a node where a pod's claims did not fit stays unfit for
 every identical pod later on; remembering that per pod shape keeps 4,000 replicas on 1,000
-nodes linear instead of quadratic.
+nodes linear instead of quadratic. The one exception is a gang that does not run: what its pods
+took is taken back, and what was remembered is forgotten.
+
+(Over 500 lines: the per-pod decision, the gangs that undo it and the caches both keep are one
+piece of state; the claims per node and the gangs' reasons live in their own modules.)
 """
 
 from __future__ import annotations
@@ -18,18 +22,31 @@ from dataclasses import field
 from typing import Literal, Protocol
 
 from dralint import progress
-from dralint.allocator.types import AllocatorError
+from dralint.allocator.types import AllocatorError, Cause
 from dralint.api import model
+from dralint.cluster.groups import Gang
 from dralint.cluster.inventory import NodeEntry
 from dralint.cluster.pods import ClaimUse, Pod
 from dralint.dataclass import dataclass
-from dralint.dryrun import eligibility, nodealloc, resources
+from dralint.dryrun import eligibility, gangs, nodealloc, resources
 from dralint.dryrun.filters import Check, PlacedPods
+from dralint.dryrun.nodeclaims import NodeClaims
 from dralint.dryrun.nodeindex import NodeIndex
 
 Strategy = Literal["pack", "spread"]
 Outcome = Literal[
-    "placed", "rejected", "missing-claim", "no-node", "unsatisfiable", "error", "claim-consumers", "claim-elsewhere"
+    "placed",
+    "rejected",
+    "missing-claim",
+    "no-node",
+    "unsatisfiable",
+    "error",
+    "claim-consumers",
+    "claim-elsewhere",
+    "bypassed",  # bound by spec.nodeName: no scheduler allocates its claims
+    "no-resource",  # it requests an extended resource no Node advertises and no DeviceClass backs
+    "quota",  # ResourceQuota refuses it, or a claim it needs
+    "gang",  # its gang does not run: fewer than minCount of its pods fit, or they wait for their PodGroup
 ]
 
 
@@ -49,6 +66,18 @@ class Attempt:
     def failed_on_node(self) -> bool:
         """``invalid resource pools were encountered``: this node only."""
         return self.failure is not None and self.failure.failed_on_node
+
+
+class Admit(Protocol):
+    """Admission of the claims kube-scheduler itself makes for a pod it binds."""
+
+    def __call__(self, pod: Pod, uses: Sequence[ClaimUse]) -> str | None:
+        """Why the claims for the pod (on its node: ``uses``) are refused, if they are."""
+        ...
+
+    def give_back(self, pod: Pod) -> None:
+        """The pod is not bound after all (its gang does not run): its claims are not made."""
+        ...
 
 
 class Allocate(Protocol):
@@ -72,6 +101,7 @@ class Placement:
     # the filters that excluded nodes: for "no-node" all of them ("taint", "resources", ...), for
     # "unsatisfiable" those that depend on the pods placed before (candidates are what they left)
     filters: tuple[str, ...] = ()
+    unavailable: tuple[str, ...] = ()  # for "no-resource": the extended resources no node has
 
 
 @dataclass(slots=True)
@@ -100,6 +130,10 @@ class ClaimContents:
         return known[1]
 
 
+# Allocator errors that do not abort the pod's scheduling: upstream's ErrFailedAllocationOnNode, and
+# dralint's own search limits (what a search that ran out of steps would have found is unknown).
+_NODE_ONLY = frozenset({Cause.INVALID_POOLS, Cause.SEARCH_BUDGET, Cause.DRY_RUN_BUDGET})
+
 # The API server's cap on the consumers of one claim (ResourceClaimReservedForMaxSize; 32 in 1.31).
 RESERVED_FOR_MAX = 256
 
@@ -109,6 +143,7 @@ def simulate(
     nodes: Sequence[NodeEntry],
     allocate: Allocate,
     commit: Callable[[Sequence[model.AllocationResult]], None],
+    release: Callable[[Sequence[model.AllocationResult]], None],
     *,
     preallocated: Mapping[tuple[str, str], model.AllocationResult] | None = None,
     preconsumers: Mapping[tuple[str, str], int] | None = None,
@@ -116,26 +151,57 @@ def simulate(
     reserved_for: int = RESERVED_FOR_MAX,
     placed: PlacedPods | None = None,
     explain: bool = True,
+    admit: Admit | None = None,
 ) -> Simulation:
-    """Place ``pods`` in order; ``commit`` is told about every allocation that was made.
+    """Place ``pods`` in order; ``commit`` is told about every allocation that was made, ``release``
+    about those taken back (a gang that does not run).
 
     ``placed`` applies the filters that depend on earlier pods (resources, pod affinity, spread).
     Without ``explain``, a pod whose claims fit no node is only marked so (no reason, no
     candidates): what a caller that only counts the placed pods needs, at a fraction of the cost.
+    ``admit`` says why the claims kube-scheduler makes itself are refused.
     """
-    run = _Run(nodes, allocate, commit, strategy, reserved_for, placed or PlacedPods(nodes), explain)
+    run = _Run(nodes, allocate, commit, release, strategy, reserved_for, placed or PlacedPods(nodes), explain, admit)
     run.result.allocated.update(preallocated or {})
     run.result.consumers.update(preconsumers or {})
     placed_count = 0
+    gang_pods = gangs.members(pods)
+    decided: dict[int, Placement] = {}  # the placements of gangs' pods, by id of the pod
     for pod in pods:
-        placement = run.place(pod)
+        placement = decided.pop(id(pod), None)
+        if placement is None and pod.gang is not None:
+            for result in run.place_gang(pod.gang, gang_pods[pod.gang.key]):
+                decided[id(result.pod)] = result
+            placement = decided.pop(id(pod))
+        elif placement is None:
+            placement = run.place(pod)
         # A rejected pod is one whose claims the API server refuses: listed even when none of its
-        # claim entries could be read (simulate shows why it has no place).
-        (run.result.placements if pod.claims or pod.rejected is not None else run.result.others).append(placement)
+        # claim entries could be read (simulate shows why it has no place). A pod asking for extended
+        # resources needs devices too (a device plugin's or, through a DeviceClass, DRA's).
+        needs_devices = pod.claims or pod.rejected is not None or run.placed.extended(pod)
+        (run.result.placements if needs_devices else run.result.others).append(placement)
         if placement.outcome == "placed":
             placed_count += 1
             progress.update(pods=placed_count)
     return run.result
+
+
+def _bypassed(pod: Pod, uses: Sequence[ClaimUse]) -> str:
+    """Why a pod with ``spec.nodeName`` never gets the claims it needs allocated.
+
+    It bypasses the scheduler, and only the scheduler allocates claims (and creates the claim of
+    DRA-backed extended resources); the resource claim controller merely reserves claims that are
+    already allocated for such a pod, and the kubelet starts it only once every claim is.
+    """
+    claims = [f"{use.key[0]}/{use.key[1]}" for use in uses if use.kind != "extended"]
+    parts = []
+    if claims:
+        plural = len(claims) > 1
+        parts.append(f"claim{'s' if plural else ''} {', '.join(claims)} {'are' if plural else 'is'} never allocated")
+    if any(use.kind == "extended" for use in uses):
+        parts.append("its DRA-backed extended resources never get a claim")
+    node = pod.template.spec.node_name
+    return f"spec.nodeName {node} bypasses the scheduler, which alone allocates claims: {'; '.join(parts)}"
 
 
 def _eligibility_key(pod: Pod) -> tuple[object, ...]:
@@ -143,6 +209,10 @@ def _eligibility_key(pod: Pod) -> tuple[object, ...]:
     spec = pod.template.spec
     selector = tuple(sorted(spec.node_selector.items()))
     return (pod.node_name, spec.node_name, selector, spec.required_affinity, pod.tolerations)
+
+
+# DynamicResources' own reason for a node ("cannot allocate all claims"), next to other filters' reasons.
+_NO_ROOM = eligibility.Exclusion("claims", "has no room for the pod's claims", "have no room for the pod's claims")
 
 
 def _no_node(pod: Pod, excluded: list[tuple[str, eligibility.Exclusion]]) -> Placement:
@@ -163,12 +233,16 @@ class _Run:
         nodes: Sequence[NodeEntry],
         allocate: Allocate,
         commit: Callable[[Sequence[model.AllocationResult]], None],
+        release: Callable[[Sequence[model.AllocationResult]], None],
         strategy: Strategy,
         reserved_for: int,
         placed: PlacedPods,
         explain: bool = True,
+        admit: Admit | None = None,
     ) -> None:
         self.nodes = nodes
+        self.admit = admit
+        self.release = release
         self.index = NodeIndex([entry.node for entry in nodes])
         self.placed = placed
         self.last_node = -1  # "spread": the node used last, by any pod
@@ -178,6 +252,7 @@ class _Run:
         self.reserved_for = reserved_for
         self.result = Simulation()
         self.explain = explain
+        self._index = {entry.node.name: i for i, entry in enumerate(nodes)}
         self.eligible_cache: dict[tuple[object, ...], _Eligible] = {}
         self.candidate_cache: dict[tuple[object, ...], list[int]] = {}
         self.contents = ClaimContents()
@@ -187,13 +262,57 @@ class _Run:
         self.cursor: dict[tuple[object, ...], int] = {}
         self.full: set[tuple[object, ...]] = set()
         self.failed: dict[tuple[object, ...], set[int]] = {}
+        self.on_node = NodeClaims(placed.allocatable)
+        self.taken: dict[int, resources.Amounts] = {}  # by id of a placed pod: what its devices take (KEP-5517)
+        # (node index, claims' content) -> the allocator's error for claims with an All request there
+        self.failing: dict[tuple[int, object], AllocatorError | None] = {}
+
+    def place_gang(self, gang: Gang, pods: list[Pod]) -> list[Placement]:
+        """The gang's pods placed together, all kept if at least minCount fit, else none (what they took is
+        taken back)."""
+        waiting = gangs.waiting(gang, len(pods))
+        if waiting is not None:
+            return [Placement(pod, "gang", reason=waiting) for pod in pods]
+        allocated, consumers, last_node = set(self.result.allocated), dict(self.result.consumers), self.last_node
+        results = [self.place(pod) for pod in pods]
+        placed = [r for r in results if r.outcome == "placed"]
+        if len(placed) >= gang.min_count:
+            return results
+        for placement in placed:
+            self.release([a for use, a in placement.allocations if use.key not in allocated])
+            if self.admit is not None:
+                self.admit.give_back(placement.pod)
+            self.placed.remove(
+                placement.pod, self._index[placement.node or ""], self.taken.pop(id(placement.pod), None)
+            )
+        for key in set(self.result.allocated) - allocated:
+            del self.result.allocated[key]
+        self.result.consumers.clear()
+        self.result.consumers.update(consumers)
+        self.last_node = last_node
+        # What was known full may have room again.
+        self.cursor.clear()
+        self.full.clear()
+        self.failed.clear()
+        self.candidate_cache.clear()
+        first = next(r for r in results if r.outcome != "placed")
+        reason = gangs.too_few(gang, len(placed), len(pods), f"{first.pod.display}: {first.outcome}: {first.reason}")
+        return [Placement(r.pod, "gang", reason=reason, attempted=r.attempted) for r in results]
 
     def place(self, pod: Pod) -> Placement:
         if pod.rejected is not None:
             return Placement(pod, "rejected", reason=pod.rejected)
+        if pod.quota is not None:
+            return Placement(pod, "quota", reason=pod.quota.reason)
         missing = [use.missing for use in pod.claims if use.missing]
         if missing:
             return Placement(pod, "missing-claim", reason=missing[0])
+        unavailable = self.placed.missing(pod)
+        if unavailable:
+            names = ", ".join(unavailable)
+            one = len(unavailable) == 1
+            reason = f"no Node advertises {names} and no DeviceClass backs {'it' if one else 'them'}"
+            return Placement(pod, "no-resource", reason=reason, filters=("resources",), unavailable=unavailable)
         eligible = self._eligible(pod)
         if not eligible.indexes:
             return _no_node(pod, eligible.excluded)
@@ -206,7 +325,8 @@ class _Run:
             if existing is None:
                 to_allocate.append(use)
                 continue
-            if use.shared and self.result.consumers.get(use.key, 0) >= self.reserved_for:
+            # (a PodGroup's claim is reserved for the group, not for each of its pods)
+            if use.kind == "claim" and self.result.consumers.get(use.key, 0) >= self.reserved_for:
                 return Placement(
                     pod,
                     "claim-consumers",
@@ -228,6 +348,8 @@ class _Run:
                 "claim-elsewhere",
                 reason=f"the allocation of claim {names} is not usable on any node the pod may run on",
             )
+        if pod.template.spec.node_name and to_allocate:
+            return Placement(pod, "bypassed", reason=_bypassed(pod, to_allocate), attempted=tuple(to_allocate))
         # What decides where the pod's claims fit: the nodes it may run on and the claims' content
         # and namespace, not the workload. Keyed by template, every new workload rescanned the
         # nodes its predecessors had filled: quadratic in workloads.
@@ -237,6 +359,17 @@ class _Run:
             tuple(u.key for u, _ in reused),
         )
         check = self.placed.prepare(pod)
+        elsewhere = self._error_on_any(shape[1], to_allocate, candidates, check)
+        if elsewhere is not None:
+            node_name, failure = elsewhere
+            return Placement(
+                pod,
+                "error",
+                reason=failure.message,
+                failure=failure,
+                candidates=(node_name,),
+                attempted=tuple(to_allocate),
+            )
         # The cursor and the failed positions only ever skip nodes where the claims did not fit;
         # a node another pod's filter excluded may take a later pod of the same shape.
         filtered: int | None = None  # the first position a filter excluded
@@ -247,14 +380,15 @@ class _Run:
                 filtered = position if filtered is None else filtered
                 continue
             node = self.nodes[index].node
-            if not to_allocate:
+            here = self.on_node(index, to_allocate)
+            if not here:
                 taken = self._device_resources(pod, index, reused, (), ())
                 if isinstance(taken, str):
                     short = short or taken
                     filtered = position if filtered is None else filtered
                     continue
                 return self._placed(pod, index, reused, (), (), taken)
-            attempt = self.allocate(node, [u.claim for u in to_allocate if u.claim is not None])
+            attempt = self.allocate(node, [u.claim for u in here if u.claim is not None])
             if attempt.error is not None and not attempt.failed_on_node:
                 return Placement(
                     pod,
@@ -267,14 +401,17 @@ class _Run:
             if attempt.results is None:
                 self.failed.setdefault(shape, set()).add(position)
                 continue
-            taken = self._device_resources(pod, index, reused, to_allocate, attempt.results)
+            taken = self._device_resources(pod, index, reused, here, attempt.results)
             if isinstance(taken, str):  # depends on the pods placed before, like a filter
                 short = short or taken
                 filtered = position if filtered is None else filtered
                 continue
+            refusal = self.admit(pod, here) if self.admit is not None else None
+            if refusal is not None:
+                return Placement(pod, "quota", reason=refusal, candidates=(node.name,), attempted=tuple(here))
             if self.strategy == "pack":
                 self.cursor[shape] = position if filtered is None else min(position, filtered)
-            return self._placed(pod, index, reused, to_allocate, attempt.results, taken)
+            return self._placed(pod, index, reused, here, attempt.results, taken)
         if self.strategy == "pack":
             self.cursor[shape] = len(candidates) if filtered is None else filtered
         elif filtered is None:
@@ -284,6 +421,13 @@ class _Run:
         passing, filtered_out = self._split(check, candidates)
         if not passing:  # (a node that passes and was not tried is one the claims did not fit on before)
             return _no_node(pod, [*eligible.excluded, *filtered_out])
+        if check is not None and self._fits_on_any(
+            to_allocate, [i for i in candidates if (why := check(i)) is not None and why.reason == "resources"]
+        ):
+            # The claims fit where NodeResourcesFit keeps the pod away: the node's CPU, memory or pods
+            # (named with their numbers), not its devices, leave the pod pending.
+            no_room = [(self.nodes[i].node.name, _NO_ROOM) for i in passing]
+            return _no_node(pod, [*eligible.excluded, *filtered_out, *no_room])
         count = len(passing)
         where = "the only node" if count == 1 else f"any of the {count} nodes"
         narrowed = tuple(sorted({why.reason for _, why in filtered_out}))
@@ -297,6 +441,38 @@ class _Run:
             attempted=tuple(to_allocate),
             filters=narrowed,
         )
+
+    def _error_on_any(
+        self, contents: tuple[object, ...], uses: Sequence[ClaimUse], candidates: list[int], check: Check | None
+    ) -> tuple[str, AllocatorError] | None:
+        """The first node (that passes the other filters) where the allocator fails for claims with an
+        ``allocationMode: All`` request, and its error.
+
+        kube-scheduler runs DynamicResources' Filter on every feasible node (all of them below 100
+        nodes), and an error on any one aborts the pod's scheduling cycle, although another node
+        fits. Only an All request fails on one node and not on another before any device is
+        chosen (an incomplete or invalid pool that node sees, a selector failing on one of its
+        devices), independently of what is allocated: whether a node fails is known once per
+        node and claims' content.
+        """
+        claims = [u.claim for u in uses if u.claim is not None]
+        if not any(part.spec.allocation_mode == "All" for c in claims for r in c.spec.requests for part in r.parts()):
+            return None
+        for index in candidates:
+            key = (index, contents)
+            if key not in self.failing:
+                failure = self.allocate(self.nodes[index].node, claims).failure
+                aborts = failure is not None and failure.cause not in _NODE_ONLY
+                self.failing[key] = failure if aborts else None
+            failure = self.failing[key]
+            if failure is not None and (check is None or check(index) is None):
+                return self.nodes[index].node.name, failure
+        return None
+
+    def _fits_on_any(self, uses: Sequence[ClaimUse], indexes: Sequence[int]) -> bool:
+        """Whether the claims could be allocated now on one of the nodes (that a filter excluded)."""
+        claims = [u.claim for u in uses if u.claim is not None]
+        return any(self.allocate(self.nodes[i].node, claims).results is not None for i in indexes)
 
     def _names(self, indexes: list[int]) -> tuple[str, ...]:
         """The names of the nodes of a cached candidate list: one tuple, which every unplaced pod of a
@@ -370,16 +546,16 @@ class _Run:
     ) -> Placement:
         self.commit(results)
         self.placed.add(pod, index, taken)
+        if taken:
+            self.taken[id(pod)] = taken
         self.last_node = index
         pairs = list(reused)
         for use, result in zip(allocated, results, strict=True):
             self.result.allocated[use.key] = result
             pairs.append((use, result))
-        for use in pod.claims:
-            if use.allocatable:
-                self.result.consumers[use.key] = self.result.consumers.get(use.key, 0) + 1
-        order = {id(use): n for n, use in enumerate(pod.claims)}
-        pairs.sort(key=lambda pair: order[id(pair[0])])
+        for use, _ in pairs:  # (an extended-resource claim device plugins made needless is not made)
+            self.result.consumers[use.key] = self.result.consumers.get(use.key, 0) + 1
+        pairs.sort(key=lambda pair: pair[0].entry_index if pair[0].entry_index >= 0 else len(pod.claims))
         return Placement(pod, "placed", self.nodes[index].node.name, tuple(pairs))
 
     def _existing(self, use: ClaimUse) -> model.AllocationResult | None:

@@ -37,6 +37,12 @@ def _amount(name: str, text: str) -> int | None:
     return quantity.milli_value() if name == "cpu" else quantity.ceil_int()
 
 
+def extended(name: str) -> bool:
+    """Whether ``name`` is a resource a device plugin or DeviceClass provides (a name with a domain:
+    ``example.com/gpu``, ``deviceclass.resource.kubernetes.io/gpu``), not a node's own."""
+    return "/" in name and not name.startswith("hugepages-")
+
+
 def amounts(values: Mapping[str, str]) -> Amounts:
     """The checked resources of a requests or allocatable map, in scheduler units."""
     out: Amounts = {}
@@ -93,15 +99,27 @@ def pod_requests(spec: PodSpec) -> Amounts:
 
 @dataclass(frozen=True, slots=True)
 class Shortage:
-    """One resource a node cannot give the pod."""
+    """One resource a node cannot give the pod (kube-scheduler's ``InsufficientResource``)."""
 
     resource: str
     requested: int
     free: int
+    allocatable: int
+
+    @property
+    def reason(self) -> str:
+        """NodeResourcesFit's reason, as its status says it: ``insufficient cpu``, ``too many pods``."""
+        return "too many pods" if self.resource == PODS else f"insufficient {self.resource}"
 
     def text(self) -> str:
+        """The reason with the numbers: ``insufficient cpu: 16 requested, 14 of 30 allocatable free``."""
         name = self.resource
-        return f"{name}: requested {show(name, self.requested)}, free {show(name, self.free)}"
+        if name == PODS:
+            return f"too many pods: {self.allocatable} allowed, all taken"
+        if not self.allocatable:
+            return f"{self.reason}: {show(name, self.requested)} requested, none allocatable"
+        free, allocatable = show(name, self.free), show(name, self.allocatable)
+        return f"{self.reason}: {show(name, self.requested)} requested, {free} of {allocatable} allocatable free"
 
 
 def shortages(
@@ -113,19 +131,19 @@ def shortages(
 ) -> list[Shortage]:
     """``fitsRequest``: the resources (in name order, ``pods`` first) the node lacks for the pod.
 
-    An extended resource that a DeviceClass backs and the node does not advertise is left to the
-    DRA allocator (the scheduler's DRA extended-resource handling); one the node advertises is
-    the device plugin's and counted here.
+    An extended resource that a DeviceClass backs and the node does not advertise (or advertises
+    none of) is left to the DRA allocator (the scheduler's DRA extended-resource handling); one
+    the node advertises is the device plugin's and counted here.
     """
     out: list[Shortage] = []
     if PODS in allocatable and pods_on_node + 1 > allocatable[PODS]:
-        out.append(Shortage(PODS, 1, max(allocatable[PODS] - pods_on_node, 0)))
+        out.append(Shortage(PODS, 1, max(allocatable[PODS] - pods_on_node, 0), allocatable[PODS]))
     for name in sorted(requests):
-        if name in dra_backed and name not in allocatable:
-            continue
+        if name in dra_backed and not allocatable.get(name):
+            continue  # no device plugin serves it here: DynamicResources allocates it (KEP-5004)
         free = allocatable.get(name, 0) - used.get(name, 0)
         if requests[name] > free:
-            out.append(Shortage(name, requests[name], max(free, 0)))
+            out.append(Shortage(name, requests[name], max(free, 0), allocatable.get(name, 0)))
     return out
 
 

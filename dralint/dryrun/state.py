@@ -121,6 +121,18 @@ class Cluster:
                 self._held.setdefault(key, []).append(result)
                 self._pool_states.pop(key, None)
 
+    def remove(self, allocations: Iterable[model.AllocationResult]) -> None:
+        """Take back allocations :meth:`add` recorded (those of a gang that could not be placed whole)."""
+        self._version += 1
+        for allocation in allocations:
+            for result in allocation.results:
+                key = (result.driver, result.pool)
+                held = self._held.get(key, [])
+                at = next((i for i, r in enumerate(held) if r is result), None)
+                if at is not None:
+                    del held[at]
+                self._pool_states.pop(key, None)
+
     def attempt(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Attempt:
         """Allocate ``claims`` together on ``node`` against the current allocations (nothing is recorded).
 

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from dralint.diagnose.profile_selectors import Readings
     from dralint.diagnose.selector_errors import SelectorErrors
     from dralint.dryrun.analysis import Analysis
+    from dralint.dryrun.contention import Contention
     from dralint.dryrun.placement import Strategy
     from dralint.plan.planner import Plan
     from dralint.profiles.releases import Releases
@@ -206,6 +207,14 @@ class CheckContext:
         return self.dry_run()
 
     @cached_property
+    def contention(self) -> Contention:
+        """The pods of the dry-run competing for devices: DRA501's arithmetic, the orders tried, what a finding
+        involves (worked out at most once per question)."""
+        from dralint.dryrun.contention import Contention
+
+        return Contention(self.analysis)
+
+    @cached_property
     def plan(self) -> Plan:
         """The scale-up the autoscaler would make for the dry-run (no scale-down): what checks tell
         about pods that more nodes of a node pool would place (run at most once)."""
@@ -215,6 +224,8 @@ class CheckContext:
 
     def dry_run(self, strategy: Strategy = "pack") -> Analysis:
         """The dry-run of every pod of the admitted objects against the inventory, placing pods by ``strategy``."""
+        from dralint.api.quota import resource_quotas
+        from dralint.cluster.groups import grouping
         from dralint.cluster.namespaces import namespace_labels
         from dralint.dryrun import analysis
 
@@ -236,6 +247,8 @@ class CheckContext:
             rejected=rejected,
             produced=self.produced,
             rejected_workloads=refused,
+            quotas=resource_quotas(admission.objects),
+            grouping=grouping(admission.objects, self.target),
         )
 
     @cached_property

@@ -67,9 +67,15 @@ def finish(
     selection: Selection,
     found: Found,
     suppressor: Suppressor | None = None,
+    *,
+    late_checks: bool = True,
 ) -> list[Finding]:
-    """Sort and deduplicate, then apply suppressions in that order (so baselines are used the same way whatever
-    order the checks ran in), then add the findings about the suppressions themselves."""
+    """Run the late checks on what the others found (unless ``late_checks`` is off: the language server runs
+    them with its global checks, on the whole workspace), sort and deduplicate, then apply suppressions in
+    that order (so baselines are used the same way whatever order the checks ran in), then add the findings
+    about the suppressions themselves."""
+    if late_checks:
+        found = [*found, *late(ctx, rules, selection, found)]
     seen: set[tuple[object, ...]] = set()
     findings: list[Finding] = []
     for finding, obj in sorted(found, key=lambda pair: pair[0].sort_key()):
@@ -92,6 +98,25 @@ def finish(
     return sort_unique(findings)
 
 
+def late(ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, found: Found) -> Found:
+    """The findings of the enabled rules of the late checks (:data:`registry.LATE_CHECKS`), given the others'."""
+    wanted: dict[str, set[str]] = {}
+    for rule_id in sorted(selection.enabled):
+        check = rules[rule_id].check
+        if check is not None and check in registry.LATE_CHECKS:
+            wanted.setdefault(check, set()).add(rule_id)
+    out: Found = []
+    reported = [finding for finding, _ in found]
+    for check_name in sorted(wanted):
+        for violation in registry.LATE_CHECKS[check_name](ctx, reported):
+            if violation.rule not in wanted[check_name]:
+                continue
+            finding = resolve(ctx, violation, rules[violation.rule], selection)
+            if finding is not None and not _path_ignored(finding, selection):
+                out.append((finding, violation.obj))
+    return out
+
+
 def _violations(
     ctx: CheckContext, rules: Mapping[str, Rule], selection: Selection, scope: registry.Scope
 ) -> Iterator[Violation]:
@@ -102,7 +127,7 @@ def _violations(
         rule = rules[rule_id]
         if rule.policy is not None:
             policies.append(rule)
-        elif rule.check is not None and not registry.is_engine(rule.check) and registry.in_scope(rule.check, scope):
+        elif rule.check is not None and rule.check in registry.CHECKS and registry.in_scope(rule.check, scope):
             wanted.setdefault(rule.check, set()).add(rule_id)
     for check_name in sorted(wanted):
         for violation in registry.CHECKS[check_name](ctx):
@@ -131,7 +156,8 @@ def _path_ignored(finding: Finding, selection: Selection) -> bool:
 def resolve(
     ctx: CheckContext, violation: Violation, rule: Rule, selection: Selection, *, context_filter: bool = True
 ) -> Finding | None:
-    """The finding for one violation, or ``None`` when it lies in a file that is only context."""
+    """The finding for one violation, or ``None`` when it lies in a file that is only context and none of the
+    objects it involves is in a checked file (then the message says which one is)."""
     severity = selection.severities.get(rule.id, rule.severity)
     obj = violation.obj
     path: Path = violation.path if violation.location is not None else _source_path(ctx, violation)
@@ -147,8 +173,18 @@ def resolve(
         location = Location(document.file, line, column)
     else:
         location = Location("-", 1, 1)
-    if context_filter and ctx.workspace.checked_files and location.file not in ctx.workspace.checked_files:
-        return None
+    message = violation.message
+    checked = ctx.workspace.checked_files
+    if context_filter and checked and location.file not in checked:
+        # The first object of a checked file, in the check's order (the most involved first), names the reason.
+        taking_part = list(dict.fromkeys(o for o in violation.involves if o.file in checked))
+        if not taking_part:
+            return None
+        first = taking_part[0]
+        more = f" (and {len(taking_part) - 1} more)" if len(taking_part) > 1 else ""
+        name = f"{first.namespace}/{first.name}" if first.namespace else first.name
+        # (in parentheses: fingerprints leave them out, so a baseline entry matches in every run)
+        message += f" (reported because {first.kind} {name}{more} of the checked file {first.file} takes part in it)"
     hint = violation.hint
     source_map = ctx.workspace.source_maps.get(location.file)
     if source_map is not None:  # a rendered stream: the finding goes where the user wrote the field
@@ -161,7 +197,7 @@ def resolve(
         rule=rule.id,
         name=rule.name,
         severity=severity,
-        message=bounded(violation.message),
+        message=bounded(message),
         location=location,
         object=obj.ref() if obj is not None else None,
         path=path,

@@ -120,6 +120,8 @@ class Plan:
         commit) the repository's other manifests are context unless ``context`` is configured: a
         Deployment whose template, classes or neighbours live in other files is checked against
         them. When nothing is left to check, nothing is read: the inventory is never checked instead.
+        With a context, every file is read in path order, so that the dry-run places the pods of the
+        checked files among the others as a run on all of them would.
         ``rendered`` names inputs rendered before reading (``--helm-chart``): checked first, and
         with them no ``paths`` is no path.
         """
@@ -142,8 +144,8 @@ class Plan:
         context = self.effective.context
         if context is None:
             context = (os.path.relpath(repository),) if repository is not None else ()
-        context_files = self.files(self.effective.inventory + context, ignore_files=ignore_files)
-        return [(name, True) for name in rendered] + inputs(checked, context_files)
+        read_only = self.files(self.effective.inventory + context, ignore_files=ignore_files)
+        return [(name, True) for name in rendered] + inputs(checked, read_only, path_order=bool(context))
 
     def files(self, paths: Sequence[str], *, ignore_files: bool = True) -> list[str]:
         """The files under ``paths`` minus the excluded ones (named files too, so that hooks honour ``exclude``)."""

@@ -196,7 +196,11 @@ class Session:
     def run_global(self, snapshot: Snapshot) -> GlobalResult:
         """The checks across objects on ``snapshot`` (reads the session's configuration only: safe in a thread)."""
         context = CheckContext(snapshot.workspace(), self.checking.plan.target, self.options)
-        found = engine.collect(context, self.checking.rules, self.checking.selection, "global")
+        rules, selection = self.checking.rules, self.checking.selection
+        found = engine.collect(context, rules, selection, "global")
+        # The late checks read every finding: the local ones of each part too (cached per version of a file).
+        local = [pair for part in snapshot.parts for pair in self._local(part)]
+        found += engine.late(context, rules, selection, [*local, *found])
         return GlobalResult(found, context, snapshot.versions())
 
     def accept(self, result: GlobalResult) -> None:
@@ -227,7 +231,7 @@ class Session:
         """Suppressions applied (and reported on), sorted: :func:`engine.finish` with this run's suppressions."""
         checking = self.checking
         suppressor = Suppressor(context, checking.rules, exceptions=checking.exceptions, root=checking.plan.root)
-        return engine.finish(context, checking.rules, checking.selection, list(found), suppressor)
+        return engine.finish(context, checking.rules, checking.selection, list(found), suppressor, late_checks=False)
 
 
 def _saved_as(name: str, text: str) -> bool:

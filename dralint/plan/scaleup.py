@@ -29,7 +29,7 @@ Expander = Literal["least-waste", "most-pods", "priority", "price"]
 EXPANDERS: tuple[Expander, ...] = ("least-waste", "most-pods", "priority", "price")
 # Pods the dry-run left unplaced that more nodes may help: the rest (rejected, missing claims,
 # allocator errors, a claim with too many consumers) fail the same way on any node.
-HELPABLE = frozenset({"no-node", "unsatisfiable", "claim-elsewhere"})
+HELPABLE = frozenset({"no-node", "unsatisfiable", "claim-elsewhere", "no-resource"})
 
 
 @dataclass(frozen=True, slots=True)

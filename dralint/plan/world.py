@@ -132,6 +132,7 @@ class World:
             nodes,
             cluster.attempt,
             cluster.add,
+            cluster.remove,
             preallocated=allocations,
             preconsumers=self.consumers(skip),
             reserved_for=analysis.reserved_for,

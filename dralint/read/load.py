@@ -30,8 +30,15 @@ def load(
     return load_files(inputs(checked, context, exclude=exclude), stdin_name=stdin_name, limits=limits)
 
 
-def inputs(checked: Sequence[str], context: Sequence[str] = (), *, exclude: Sequence[str] = ()) -> list[Input]:
-    """The files to read, in reading order: checked ones first, then context files not already checked."""
+def inputs(
+    checked: Sequence[str], context: Sequence[str] = (), *, exclude: Sequence[str] = (), path_order: bool = False
+) -> list[Input]:
+    """The files to read, in reading order: checked ones first, then context files not already checked.
+
+    With ``path_order``, checked and context files are read in one path order instead (standard input
+    first), the order a directory walk over all of them gives: the dry-run places pods in reading order,
+    so checking some files of a repository with the rest as context places them as checking all would.
+    """
     walked = kustomize.unclaimed
     checked_files = sources.discover(checked, exclude=exclude, walked_filter=walked) if checked else []
     # The same file may be named two ways (apps/a.yaml checked, ../repo/apps/a.yaml as context): read it once.
@@ -39,7 +46,10 @@ def inputs(checked: Sequence[str], context: Sequence[str] = (), *, exclude: Sequ
     context_files = [
         f for f in sources.discover(context, exclude=exclude, walked_filter=walked) if os.path.abspath(f) not in seen
     ]
-    return [(f, True) for f in checked_files] + [(f, False) for f in context_files]
+    files = [(f, True) for f in checked_files] + [(f, False) for f in context_files]
+    if path_order:
+        files.sort(key=lambda item: (item[0] != sources.STDIN, os.path.abspath(item[0]).split(os.sep)))
+    return files
 
 
 def load_files(

@@ -37,6 +37,7 @@ CATALOGUE_FILES = (
     "cel.yaml",
     "runtime.yaml",
     "allocation.yaml",
+    "scheduling.yaml",
     "sharing.yaml",
     "inventory.yaml",
     "meta.yaml",

@@ -46,40 +46,73 @@ class Suppressor:
         today: datetime.date | None = None,
     ) -> None:
         self._ctx = ctx
+        self._rules = rules
         self._baseline = baseline
         self._problems: list[Violation] = []
         checked = ctx.workspace.checked_files
         self._comments: dict[str, comments.FileDirectives] = {}
         # A "# dralint:" inside a block scalar or a string is data: the node trees tell (see values).
-        values = ScalarValues(ctx.workspace.documents)
+        self._values = ScalarValues(ctx.workspace.documents)
         for source in ctx.workspace.files:
             if checked and source.name not in checked:
                 continue
-            in_value = functools.partial(values.contains, source.name)
-            directives, problems = comments.parse(source.name, source.text, rules, in_value)
+            directives, problems = self._parse(source.name, source.text)
             self._comments[source.name] = directives
             self._problems.extend(problems)
         self._scopes: dict[KubeObject, list[annotated.Scope]] = {}
         # Only files that mention the annotation domain can hold annotation suppressions.
-        annotated_files = {f.name for f in ctx.workspace.files if annotated.DOMAIN in f.text}
+        self._annotated_files = {f.name for f in ctx.workspace.files if annotated.DOMAIN in f.text}
         for obj in ctx.objects:
-            if obj.file not in annotated_files or (checked and obj.file not in checked):
+            if checked and obj.file not in checked:
                 continue
-            templates = pod_templates(obj, ctx.options.producers)
-            if annotated.has_any(obj, templates):
-                scopes, problems = annotated.scopes(obj, templates, rules)
-                self._scopes[obj] = scopes
-                self._problems.extend(problems)
+            found = self._annotations(obj)
+            if found is not None:
+                self._scopes[obj] = found[0]
+                self._problems.extend(found[1])
+        # The suppressions of context files, read for the findings reported there because a checked file
+        # takes part in them; not reported on (neither broken nor unused: those files are not checked).
+        self._context_comments: dict[str, comments.FileDirectives | None] = {}
+        self._context_scopes: dict[KubeObject, list[annotated.Scope]] = {}
         self._exceptions = Exceptions.of(exceptions, today or datetime.date.today(), root)
+
+    def _parse(self, name: str, text: str) -> tuple[comments.FileDirectives, list[Violation]]:
+        return comments.parse(name, text, self._rules, functools.partial(self._values.contains, name))
+
+    def _annotations(self, obj: KubeObject) -> tuple[list[annotated.Scope], list[Violation]] | None:
+        if obj.file not in self._annotated_files:
+            return None
+        templates = pod_templates(obj, self._ctx.options.producers)
+        return annotated.scopes(obj, templates, self._rules) if annotated.has_any(obj, templates) else None
+
+    def _file_directives(self, name: str) -> comments.FileDirectives | None:
+        found = self._comments.get(name)
+        checked = self._ctx.workspace.checked_files
+        if found is not None or not checked or name in checked:
+            return found
+        if name not in self._context_comments:
+            source = next((f for f in self._ctx.workspace.files if f.name == name), None)
+            self._context_comments[name] = self._parse(name, source.text)[0] if source is not None else None
+        return self._context_comments[name]
+
+    def _object_scopes(self, obj: KubeObject) -> list[annotated.Scope] | None:
+        found = self._scopes.get(obj)
+        checked = self._ctx.workspace.checked_files
+        if found is not None or not checked or obj.file in checked:
+            return found
+        if obj not in self._context_scopes:
+            annotations = self._annotations(obj)
+            self._context_scopes[obj] = annotations[0] if annotations is not None else []
+        return self._context_scopes[obj]
 
     def suppression(self, finding: Finding, obj: KubeObject | None) -> Suppression | None:
         """The suppression that applies to ``finding`` (the first layer wins), marking every match used."""
         matched: list[Directive] = []
-        file_directives = self._comments.get(finding.location.file)
+        file_directives = self._file_directives(finding.location.file)
         if file_directives is not None:
             matched += file_directives.covering(finding.location.line, finding.rule)
-        if obj is not None and obj in self._scopes:
-            matched += annotated.covering(self._scopes[obj], finding.path, finding.rule)
+        scopes = self._object_scopes(obj) if obj is not None else None
+        if scopes:
+            matched += annotated.covering(scopes, finding.path, finding.rule)
         matched += self._exceptions.covering(finding)
         for directive in matched:
             directive.used = True

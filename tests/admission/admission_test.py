@@ -39,7 +39,8 @@ def test_rejected_slice_skips_its_pool_and_findings_refer_to_the_rejection() -> 
         "37 DRA707 attribute gpu.example.com/model of driver gpu.example.com is empty on 1 device and a string on "
         "1 device",
         "78 DRA501 1 of 2 pods of Deployment default/d get no devices: earlier pods hold them (demand for class "
-        "gpu.example.com: Deployment default/d 2 pods × 1 = 2; matching devices = 1); pool gpu.example.com/node-a "
+        "gpu.example.com: Deployment default/d 2 pods × 1 = 2; matching devices = 1; no order fits them: pods that "
+        "can use no other devices need 2 of the 1 device the request can use); pool gpu.example.com/node-a "
         "is skipped: ResourceSlice node-a-gpu is rejected by the API server (see DRA125 at "
         f"{FOLDER}/rejected-slice.yaml:17)",
     ]
@@ -58,7 +59,7 @@ def test_generated_claims_are_their_pods_own_claims() -> None:
 def test_duplicate_slices_count_once_and_the_later_definition_is_reported() -> None:
     lines = _lines("duplicate-slices.yaml")
     assert [line.split(" ", 2)[:2] for line in lines] == [["21", "DRA308"], ["73", "DRA501"]]
-    assert "matching devices = 2)" in lines[1]
+    assert "matching devices = 2;" in lines[1]
 
 
 def test_pod_naming_a_rejected_template_is_explained_by_reference() -> None:

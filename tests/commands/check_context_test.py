@@ -17,7 +17,8 @@ REPO = FIXTURES / "workflow" / "repo"
 SPLIT_POOL = FIXTURES.parent / "rules" / "DRA703" / "fail" / "split-pool.yaml"
 OVERSUBSCRIBED = (
     "apps/deploy.yaml:17:9: error DRA501 1 of 5 pods of Deployment ml/trainer get no devices: earlier pods hold "
-    "them (demand for class gpu.example.com: Deployment ml/trainer 5 pods × 1 = 5; matching devices = 4) "
+    "them (demand for class gpu.example.com: Deployment ml/trainer 5 pods × 1 = 5; matching devices = 4; no order "
+    "fits them: pods that can use no other devices need 5 of the 4 devices the request can use) "
     "(Deployment/ml/trainer); add devices to the inventory, lower the replicas, or request fewer devices per pod"
 )
 
@@ -139,3 +140,72 @@ def test_when_every_checked_file_is_excluded_nothing_is_checked(repo: Path) -> N
     # The inventory has errors of its own (DRA703): as context they are never reported.
     result = cli("check", "apps/deploy.yaml", "--exclude", "apps/", "--inventory", str(SPLIT_POOL), cwd=repo)
     assert (result.returncode, result.stdout) == (0, "0 files, 0 objects: 0 errors, 0 warnings, 0 info\n")
+
+
+@pytest.fixture
+def examples(tmp_path: Path) -> Path:
+    """The shipped examples/, committed as a repository of their own."""
+    if shutil.which("git") is None:
+        pytest.skip("git is needed")
+    repo = tmp_path / "examples"
+    shutil.copytree(FIXTURES.parent.parent / "examples", repo)
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "examples")
+    return repo
+
+
+def _fifteen_chat_replicas(repo: Path) -> None:
+    chat = repo / "apps" / "inference" / "chat.yaml"
+    chat.write_text(chat.read_text().replace("replicas: 3", "replicas: 15"))
+    git(repo, "add", "apps/inference/chat.yaml")
+
+
+# 15 chat replicas take the eight A100s and seven H100s (file order), the embeddings' claim the last H100:
+# the notebook in another file and the training Job get none, and their findings name the change.
+CAUSED = " (reported because Deployment serving/chat-inference of the checked file apps/inference/chat.yaml takes part in it)"
+
+
+def test_a_change_that_leaves_other_files_without_devices_is_reported_with_them(examples: Path) -> None:
+    _fifteen_chat_replicas(examples)
+    for args, env in (
+        (["check", "--changed", "main"], None),
+        (["check", "apps/inference/chat.yaml"], {"PRE_COMMIT": "1"}),
+    ):
+        result = cli(*args, cwd=examples, env=env)
+        lines = result.stdout.splitlines()
+        assert result.returncode == 1, result.stdout + result.stderr
+        assert [line.split(" ", 3)[:3] for line in lines[:-1]] == [
+            ["apps/notebooks/shared-gpu.yaml:21:5:", "error", "DRA501"],
+            ["apps/training/job.yaml:17:9:", "error", "DRA501"],
+        ]
+        assert all(line.split("; add devices")[0].endswith(CAUSED + " (Pod/notebooks/notebook)") for line in lines[:1])
+        assert CAUSED + " (Job/ml-training/llm-finetune)" in lines[1]
+        assert lines[-1] == "1 file, 2 objects: 2 errors, 0 warnings, 0 info"
+
+
+def test_a_change_that_takes_part_in_nothing_reports_only_its_own_file(examples: Path) -> None:
+    benchmark = examples / "apps" / "legacy" / "benchmark.yaml"
+    benchmark.write_text(benchmark.read_text().replace("gpu-burn:1.1", "gpu-burn:1.2"))
+    result = cli("check", "--changed", "main", cwd=examples)
+    assert [line.split(" ", 3)[:3] for line in result.stdout.splitlines()[:-1]] == [
+        ["apps/legacy/benchmark.yaml:3:1:", "error", "DRA200"]
+    ]
+
+
+def test_a_suppression_in_the_other_file_applies_to_its_finding(examples: Path) -> None:
+    notebook = examples / "apps" / "notebooks" / "shared-gpu.yaml"
+    notebook.write_text(
+        notebook.read_text().replace(
+            "  name: notebook\n  namespace: notebooks\n",
+            "  name: notebook\n  namespace: notebooks\n  annotations:\n    dralint.io/ignore: DRA501\n"
+            "    dralint.io/ignore-reason: the notebook waits for a free GPU\n",
+        )
+    )
+    git(examples, "commit", "-qam", "the notebook may wait")
+    _fifteen_chat_replicas(examples)
+    result = cli("check", "--changed", "main", cwd=examples)
+    assert [line.split(" ", 3)[:3] for line in result.stdout.splitlines()[:-1]] == [
+        ["apps/training/job.yaml:17:9:", "error", "DRA501"]
+    ]
+    assert result.stdout.splitlines()[-1] == "1 file, 2 objects: 1 error, 0 warnings, 0 info (1 suppressed)"

@@ -75,6 +75,15 @@ def test_simulate_without_inventory_is_an_input_error() -> None:
     )
 
 
+def test_simulate_an_inventory_without_devices_leaves_the_pod_pending() -> None:
+    # Node pools without devices are a cluster (two CPU nodes), not a missing inventory.
+    code, output = _invoke("tests/rules/DRA500/fail/inventory-without-devices.yaml", "-f", "json")
+    assert code == 1
+    report = json.loads(output)
+    assert report["summary"] == {"pods": 1, "placed": 0, "unplaced": 1, "nodes": 2}
+    assert [(p["pod"], p["outcome"]) for p in report["placements"]] == [("default/train-0", "unsatisfiable")]
+
+
 def test_simulate_missing_path_is_a_usage_error() -> None:
     code, output = _invoke("tests/fixtures/simulate/no-such-file.yaml")
     assert code == 2
@@ -97,6 +106,8 @@ def test_simulate_takes_inventory_and_target_from_the_configuration(tmp_path: Pa
         os.chdir(cwd)
     report = json.loads(result.output)
     assert report["target"]["kubernetesVersion"] == "1.35"
-    # 1.35 has no DRA-backed extended resources by default: the Job needs no devices there
-    assert [p["pod"] for p in report["placements"]][-1] == "ml/monitor-worker-2"
+    # 1.35 has no DRA-backed extended resources by default (extendedResourceName is dropped) and no
+    # Node advertises example.com/gpu: the Job's pod stays pending
+    last = report["placements"][-1]
+    assert (last["pod"], last["outcome"]) == ("ml/batch-0", "no-resource")
     assert report["summary"]["nodes"] == 2

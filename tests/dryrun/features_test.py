@@ -92,7 +92,7 @@ def test_node_allocatable_overhead_per_pod_and_per_container() -> None:
         ("infer-2", "unsatisfiable", "-", ""),
     ]
     assert gated.simulation.placements[2].reason.endswith(
-        "on node-0: lacks memory: requested 7Gi, free 2Gi (with what its devices take)"
+        "on node-0: insufficient memory: 7Gi requested, 2Gi of 16Gi allocatable free (with what its devices take)"
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dralint.dryrun import analysis, resources
 from dralint.dryrun.placement import Strategy
+from testing.run import ROOT
 from testing.simulate import context
 
 Row = tuple[str, str, str, str, str]
@@ -98,9 +99,17 @@ def test_node_resources_fit_against_allocatable_minus_placed_pods() -> None:
             "no-node",
             "-",
             "",
-            "0 of 2 nodes are eligible: 1 node lacks cpu: requested 8, free 0; 1 node lacks cpu: requested 8, free 4",
+            "0 of 2 nodes are eligible: node-0: insufficient cpu: 8 requested, 0 of 8 allocatable free; "
+            "node-1: insufficient cpu: 8 requested, 4 of 8 allocatable free",
         ),
-        ("fpga", "no-node", "-", "", "0 of 2 nodes are eligible: 2 nodes lack example.com/fpga: requested 2, free 1"),
+        (
+            "fpga",
+            "no-node",
+            "-",
+            "",
+            "0 of 2 nodes are eligible: node-0: insufficient example.com/fpga: 2 requested, 1 of 1 allocatable free; "
+            "node-1: insufficient example.com/fpga: 2 requested, 1 of 1 allocatable free",
+        ),
         # the DeviceClass-backed extended resource is the allocator's, not NodeResourcesFit's
         ("extended", "placed", "node-0", "gpu-2", ""),
     ]
@@ -171,3 +180,36 @@ def test_topology_spread_counts_tainted_domains_unless_node_taints_policy_is_hon
         ("honor-0", "placed", "b-0", "gpu-1", ""),
         ("honor-1", "placed", "b-0", "gpu-2", ""),
     ]
+
+
+def test_nodes_excluded_for_resources_are_named_with_their_numbers_then_counted() -> None:
+    placed, _ = _rows("resources-many.yaml")
+    assert placed == [
+        (
+            "big",
+            "no-node",
+            "-",
+            "",
+            "0 of 5 nodes are eligible: "
+            "node-0: insufficient cpu: 8 requested, 4 of 4 allocatable free and "
+            "insufficient memory: 32Gi requested, 16Gi of 16Gi allocatable free; "
+            "node-1: insufficient cpu: 8 requested, 4 of 4 allocatable free and "
+            "insufficient memory: 32Gi requested, 16Gi of 16Gi allocatable free; "
+            "node-2: insufficient cpu: 8 requested, 4 of 4 allocatable free and "
+            "insufficient memory: 32Gi requested, 16Gi of 16Gi allocatable free; "
+            "2 more nodes with insufficient cpu and insufficient memory",
+        )
+    ]
+
+
+def test_claims_that_fit_where_node_resources_fit_excludes_the_pod_make_it_the_workloads_finding() -> None:
+    # kube-scheduler: "0/2 nodes are available: 1 Insufficient cpu, 1 cannot allocate all claims".
+    simulation = context(str(ROOT / "tests/rules/DRA506/fail/cpu-where-the-devices-are.yaml")).dry_run().simulation
+    second = simulation.placements[1]
+    assert (second.pod.name, second.outcome, second.filters, second.reason) == (
+        "train-1",
+        "no-node",
+        ("claims", "resources"),
+        "0 of 2 nodes are eligible: 1 node has no room for the pod's claims; "
+        "node-a: insufficient cpu: 16 requested, 14 of 30 allocatable free",
+    )

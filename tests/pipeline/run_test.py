@@ -65,7 +65,7 @@ def test_simulate_skips_excluded_files() -> None:
     assert _placements(output) == [("default/app-0", "node-0", "placed"), ("default/app-1", "node-0", "placed")]
 
 
-def test_simulate_places_the_pods_of_context_files_after_the_checked_ones() -> None:
+def test_simulate_places_the_pods_of_context_files_in_path_order_with_the_checked_ones() -> None:
     code, output = _invoke(CASES / "context", "simulate", "-f", "json", "app.yaml")
     assert code == 1
     assert _placements(output) == [

@@ -68,6 +68,21 @@ def test_session_reports_local_findings_of_the_edited_file_at_once(session: Sess
     assert _shown(session, DEPLOYMENT) == ["apps/deploy.yaml:8:11 DRA001"]
 
 
+def test_session_runs_the_late_checks_with_the_checks_across_files(session: Session) -> None:
+    # The class's selector fails on every device: the Deployment's pods stay pending (DRA521), which only
+    # the whole workspace tells; the quick pass over one file never runs the late checks itself.
+    inventory = "cluster/inventory.yaml"
+    broken = (
+        Path(WORKSPACE / inventory)
+        .read_text()
+        .replace('device.driver == "gpu.example.com"', 'device.attributes["gpu.example.com"].type == "gpu"')
+    )
+    assert session.set_text(inventory, broken) is True
+    assert _shown(session, DEPLOYMENT) == []
+    _global(session)
+    assert [line.split(" ")[1] for line in _shown(session, DEPLOYMENT)] == ["DRA521"]
+
+
 def test_session_shows_a_kustomization_findings_in_its_base_and_renders_it_again_on_save(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

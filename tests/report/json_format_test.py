@@ -94,12 +94,8 @@ def test_json_oversubscription_carries_the_numbers_in_details() -> None:
         "demandingWorkloads": 7,
         "demandingPods": 11,
         "largestDemands": [
-            {"workload": f"Deployment default/{name}", "pods": pods, "perPod": 1}
+            {"workload": f"Deployment default/{name}", "pods": pods, "devices": pods, "perPod": 1}
             for name, pods in (("a", 1), ("b", 2), ("c", 1), ("d", 3), ("f", 2))
         ],
-        "heldByOthers": 0,
-        "holdingWorkloads": 0,
-        "holdingPods": 0,
-        "largestHolders": [],
     }
     assert findings[1]["details"]["unplacedPods"] == 1

@@ -71,6 +71,10 @@ def as_dict(report: SimulationReport) -> dict[str, Any]:
             "unplaced": len(report.unplaced),
             "nodes": report.nodes,
         },
+        "schedulingGroups": [
+            {"workload": r.workload, "scheduledAs": r.scheduled_as, "pods": r.pods, "placed": r.placed}
+            for r in report.scheduling
+        ],
         "notes": list(report.notes),
     }
 

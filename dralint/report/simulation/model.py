@@ -14,7 +14,9 @@ from dralint.cluster import compact
 from dralint.cluster.inventory import NodeEntry, is_inventory_document
 from dralint.dataclass import dataclass
 from dralint.diagnose import why
+from dralint.dryrun import gangs
 from dralint.dryrun.analysis import Analysis
+from dralint.dryrun.contention import Contention
 from dralint.dryrun.placement import Placement
 from dralint.dryrun.utilisation import PoolUtilisation, natural_key
 
@@ -108,6 +110,16 @@ class NodeGroup:
 
 
 @dataclass(frozen=True, slots=True)
+class SchedulingRow:
+    """How the pods of a workload that makes groups of pods (or names a pod group) are scheduled."""
+
+    workload: str
+    scheduled_as: str  # "a gang: PodGroup ml/workers, minCount 4", "independent pods: ..."
+    pods: int
+    placed: int
+
+
+@dataclass(frozen=True, slots=True)
 class SimulationReport:
     target: dict[str, Any]
     strategy: str
@@ -117,6 +129,7 @@ class SimulationReport:
     inventory: bool  # whether there was any device to dry-run against
     notes: tuple[str, ...] = field(default=())
     groups: tuple[NodeGroup, ...] = ()  # every node, in its group; groups and nodes in natural order
+    scheduling: tuple[SchedulingRow, ...] = ()  # in the order of the workloads' first pod
 
     @property
     def network_pools(self) -> tuple[PoolRow, ...]:
@@ -156,12 +169,20 @@ def unplaced_subject(pod: PodRow, count: int) -> str:
 
 
 def build(analysis: Analysis) -> SimulationReport:
+    contention = Contention(analysis)
     details: dict[int, tuple[str, ...]] = {}
     for failure in analysis.failures:
-        lines = tuple(why.sentence(reason) for reason in analysis.reasons(failure))
-        prefix = (
-            () if not failure.fits_empty else ("fits on the cluster without the earlier pods: devices are exhausted",)
-        )
+        reasons = analysis.reasons(failure)
+        # (pools with a rejected slice or incomplete: the scheduler takes no device of them)
+        skipped = [note for r in reasons for note in analysis.skipped(failure.first.candidates, r.device_class)]
+        lines = (*(why.sentence(r) for r in reasons), *contention.constraints(failure), *dict.fromkeys(skipped))
+        prefix: tuple[str, ...] = ()
+        if failure.fits_empty:
+            prefix = ("fits on the cluster without the earlier pods: devices are exhausted",)
+            order = contention.orders.counter_example(failure.first.pod.template_index)
+            if order is not None:
+                first = " and ".join(order.first)
+                prefix += (f"fits in another order: placing {first} first gives them devices",)
         details[failure.first.pod.template_index] = (*prefix, *lines)
     holders = _holders(analysis.simulation.placements)
     rows = []
@@ -220,7 +241,25 @@ def build(analysis: Analysis) -> SimulationReport:
         analysis.active,
         tuple(notes),
         _groups(analysis.inventory.nodes, pools),
+        _scheduling(analysis),
     )
+
+
+def _scheduling(analysis: Analysis) -> tuple[SchedulingRow, ...]:
+    """One row per workload and way its pods are scheduled (the templates of a JobSet alike are one)."""
+    texts: dict[int, str | None] = {}  # per pod template
+    rows: dict[tuple[str, str], tuple[int, int, int]] = {}  # -> (first template, pods, placed)
+    for placement in [*analysis.simulation.placements, *analysis.simulation.others]:
+        pod = placement.pod
+        if pod.template_index not in texts:
+            texts[pod.template_index] = gangs.scheduled_as(pod.template, pod.gang, analysis.grouping)
+        text = texts[pod.template_index]
+        if text is None:
+            continue
+        first, count, placed = rows.get((pod.workload, text), (pod.template_index, 0, 0))
+        rows[pod.workload, text] = (first, count + 1, placed + (placement.outcome == "placed"))
+    ordered = sorted(rows.items(), key=lambda item: item[1][0])
+    return tuple(SchedulingRow(workload, text, count, placed) for (workload, text), (_, count, placed) in ordered)
 
 
 def pool_rows(pools: Iterable[PoolUtilisation]) -> tuple[PoolRow, ...]:

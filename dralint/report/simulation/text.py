@@ -51,5 +51,10 @@ def render(report: SimulationReport, stream: TextIO) -> None:
             stream.write(f"{unplaced_subject(pod, count)}: {pod.outcome}: {pod.reason}\n")
             for line in pod.details:
                 stream.write(f"  {line}\n")
+    if report.scheduling:
+        stream.write("\nScheduling groups\n")
+        rows = [("WORKLOAD", "PODS", "PLACED", "SCHEDULED AS")]
+        rows += [(r.workload, str(r.pods), str(r.placed), r.scheduled_as) for r in report.scheduling]
+        table(rows, stream)
     for note in report.notes:
         stream.write(f"\nnote: {note}\n")
