@@ -11,7 +11,7 @@ import bisect
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from dralint.apimachinery.fieldpath import Path, value_at
+from dralint.apimachinery.fieldpath import Path
 from dralint.dataclass import dataclass
 from dralint.findings import Location
 from dralint.read.yamldoc import Document
@@ -64,7 +64,3 @@ def document_offset(text: str, line: int, column: int) -> int:
     """The character offset in ``text`` of the 1-based ``line`` and ``column``."""
     lines = text.split("\n")
     return sum(len(piece) + 1 for piece in lines[: line - 1]) + column - 1
-
-
-def value_in(document: Document, path: Path) -> Any:
-    return value_at(document.data, path)
