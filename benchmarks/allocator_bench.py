@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from figures import SHARED, Figure, record  # noqa: E402
+from figures import SHARED, Figure, record, require  # noqa: E402
 
 from dralint.api.scenario import scenario  # noqa: E402
 from dralint.commands.allocate import allocate_scenario  # noqa: E402
@@ -41,7 +41,7 @@ def main() -> int:
     parser.add_argument("scale_dir", nargs="?", default=str(SHARED / "conformance" / "scale"))
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
-    directory = Path(args.scale_dir)
+    directory = require(Path(args.scale_dir), "the allocator's scale scenarios", flag="SCALE_DIR")
     total = 0.0
     print(f"{'scenario':32} {'cpu ms':>8} {'wall ms':>8} {'median':>8}")
     for name in SCENARIOS:

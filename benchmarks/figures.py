@@ -17,6 +17,7 @@ import os
 import resource
 import statistics
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -54,9 +55,11 @@ def own_peak_mb() -> float:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-# The shared reference data sits beside the repository; DRALINT_SHARED names it elsewhere (a worktree), as in tests.
-SHARED = Path(os.environ.get("DRALINT_SHARED") or Path(__file__).resolve().parent.parent.parent / "shared")
-CORPUS = SHARED / "corpus"
+# The shared reference data beside the repository (or DRALINT_SHARED), as in tests.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from testing.shared import CORPUS, SHARED, require  # noqa: E402
+
+__all__ = ["CORPUS", "SHARED", "require"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +101,8 @@ def best_of(repeat: int, function: Callable[[], object]) -> tuple[float, float]:
 def corpus_files(corpus: Path = CORPUS, *, expected: str | None = None, api_versions: str | None = None) -> list[str]:
     """The corpus files, in the order of its INDEX.tsv; only those with that ``expected`` verdict and
     ``resource_k8s_io_apiversions`` column when given (``expected="valid", api_versions="v1"``)."""
-    with open(corpus / "INDEX.tsv", encoding="utf-8") as handle:
+    index = require(corpus / "INDEX.tsv", "the corpus of published manifests", flag="--corpus")
+    with open(index, encoding="utf-8") as handle:
         return [
             str(corpus / row["file"])
             for row in csv.DictReader(handle, delimiter="\t")
@@ -186,3 +190,12 @@ def in_turn(functions: Mapping[str, Callable[[], object]], repeat: int) -> dict[
 
 def _medians(runs: list[tuple[float, float]]) -> Times:
     return Times(statistics.median(c for c, _ in runs), statistics.median(w for _, w in runs), len(runs))
+
+
+if __name__ == "__main__":
+    import argparse
+
+    # A module the benchmarks import, not a benchmark: --help says so, and running it does nothing.
+    argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], epilog="Run the benchmarks that import it: python benchmarks/run_all.py"
+    ).parse_args()

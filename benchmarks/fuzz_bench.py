@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from figures import Figure, record  # noqa: E402
+from figures import Figure, record, require  # noqa: E402
 
 from testing.fuzz import FAMILIES  # noqa: E402
 
@@ -41,6 +41,8 @@ def main() -> int:
     parser.add_argument("--families", nargs="*", choices=FAMILIES, default=list(FAMILIES))
     parser.add_argument("--corpus", default=None, help="the corpus folder (default: shared/corpus beside)")
     args = parser.parse_args()
+    if args.corpus:
+        require(Path(args.corpus), "the corpus folder given", flag="another --corpus")
     failed = 0
     with tempfile.TemporaryDirectory() as folder:
         for family in args.families:

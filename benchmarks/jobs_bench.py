@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from figures import CORPUS, Figure, record  # noqa: E402
+from figures import CORPUS, Figure, record, require  # noqa: E402
 
 from dralint.pipeline.parallel import MIN_PARALLEL_BYTES, default_jobs  # noqa: E402
 
@@ -89,6 +89,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=max(2, default_jobs()))
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
+    require(CORPUS, "the corpus of published manifests")
     with tempfile.TemporaryDirectory() as folder:
         inputs = Path(folder) / "inputs"
         for n in range(args.copies):

@@ -44,6 +44,7 @@ from figures import (  # noqa: E402
     corpus_files,
     in_turn,
     record,
+    require,
     side_by_side,
 )
 
@@ -175,8 +176,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per measurement")
     options = parser.parse_args()
-    if not CORPUS.is_dir():
-        sys.exit(f"{CORPUS} is missing: the corpus sits beside the repository (or set DRALINT_SHARED)")
+    require(CORPUS, "the corpus of published manifests")
     bench_loading(options.repeat)
     bench_processes(options.repeat)
     bench_imports()

@@ -64,6 +64,9 @@ BENCHMARKS = [
     Benchmark("lsp_bench.py", (), ("--apps", "100", "--edits", "2"), "Language server"),
     Benchmark("fuzz_cel_bench.py", (), ("--selectors", "200", "--styled", "20"), "CEL fuzzing"),
     Benchmark("fuzz_bench.py", ("--examples", "1500"), ("--examples", "5"), "Fuzzing"),
+    Benchmark(
+        "kubectl_bench.py", ("--documents", "12000"), ("--documents", "200", "--batch", "100"), "YAML against kubectl"
+    ),
 ]
 
 NOTES = """\

@@ -9,6 +9,7 @@ them unplaced) times the failure path too.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 import time
@@ -101,6 +102,8 @@ def run(pods: int, directory: Path) -> tuple[float, float, int]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         run(50, Path(tmp))  # warm-up: imports, CEL compilation
         rows = []

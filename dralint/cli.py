@@ -6,6 +6,7 @@ import errno
 import os
 import sys
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
@@ -117,29 +118,41 @@ def main(debug: bool) -> None:
 
 
 def _outputs(
-    formats: tuple[str, ...], outputs: tuple[str, ...], default: str = "auto"
+    formats: tuple[str, ...],
+    outputs: tuple[str, ...],
+    default: str = "auto",
+    *,
+    by_extension: Mapping[str, str] = MappingProxyType({".sarif": "sarif", ".xml": "junit", ".json": "json"}),
+    terminal: bool | None = None,
 ) -> tuple[tuple[str, str | None], ...]:
-    """Pair ``--format`` and ``--output`` by position; formats without an output go to stdout."""
+    """Pair ``--format`` and ``--output`` by position; formats without an output go to stdout.
+
+    One ``--output`` without ``--format`` takes the format its extension names (``by_extension``:
+    ``-o report.sarif``), as other linters do; any other extension gets ``default``. A page (HTML)
+    is not written to a terminal (``terminal``: standard output is one).
+    """
     if len(outputs) > max(len(formats), 1):
         raise UsageError("more --output than --format options")
+    if not formats and len(outputs) == 1:
+        formats = (by_extension.get(os.path.splitext(outputs[0])[1].lower(), default),)
     formats = formats or (default,)
     pairs: list[tuple[str, str | None]] = [
         (fmt, outputs[i] if i < len(outputs) else None) for i, fmt in enumerate(formats)
     ]
     if sum(1 for _, path in pairs if path is None) > 1:
         raise UsageError("only one --format can go to standard output; give the others an --output")
+    to_terminal = sys.stdout.isatty() if terminal is None else terminal
+    if to_terminal and "html" in (fmt for fmt, path in pairs if path is None):
+        raise UsageError("--format html writes a web page: give --output FILE.html (or redirect standard output)")
     for fmt, path in pairs:
         # Pairing is by position, so `-f github -f sarif -o x.sarif` sends github to x.sarif.
-        meant = _EXTENSION_FORMATS.get(os.path.splitext(path or "")[1].lower())
+        meant = by_extension.get(os.path.splitext(path or "")[1].lower())
         if meant is not None and meant != fmt and meant in formats:
             raise UsageError(
                 f"--output {path} pairs with --format {fmt} (they pair by position); "
                 f"give --format {meant} first, or reorder the --output options"
             )
     return tuple(pairs)
-
-
-_EXTENSION_FORMATS = {".sarif": "sarif", ".xml": "junit", ".json": "json"}
 
 
 def _color(choice: str) -> bool:
@@ -164,7 +177,7 @@ def _layer(
     baseline: str | None = None,
 ) -> Any:
     """The command-line layer of the settings: only what was given (``None`` lets environment and file decide)."""
-    from dralint.config.resolve import Layer, Ref
+    from dralint.config.resolve import Layer, Ref, named_by
 
     def refs(values: tuple[str, ...], flag: str) -> tuple[Ref, ...] | None:
         parts = [p.strip() for value in values for p in value.split(",") if p.strip()]
@@ -181,6 +194,7 @@ def _layer(
         exclude=exclude or None,
         fail_on=Ref(fail_on, "--fail-on") if fail_on is not None else None,
         baseline=baseline,
+        named=named_by(None, inventory=inventory, rule_paths=rules, profile_paths=profiles, baseline=baseline),
     )
 
 
@@ -367,12 +381,15 @@ def check(
     helm_values: tuple[str, ...],
     helm_sets: tuple[str, ...],
 ) -> None:
-    """Check manifests (files, directories, or - for standard input; default: the current directory)."""
+    """Check manifests (files, directories, or - for standard input; given none: standard input when it is
+    piped in, else the current directory)."""
     from dralint.commands import check as command
+    from dralint.read import sources
 
     def go() -> int:
+        piped = not paths and changed is None and sources.stdin_is_piped()
         settings = command.CheckSettings(
-            paths=paths,
+            paths=(sources.STDIN,) if piped else paths,  # `cat a.yaml | dralint check` reads it, as `-` does
             outputs=_outputs(formats, outputs),
             flags=_layer(
                 release=release,
@@ -508,6 +525,10 @@ def _dry_run_options(what: str, formats: str) -> Callable[[F], F]:
     return apply
 
 
+# What an --output's extension names for simulate and plan (check's: see _outputs).
+_PAGES = MappingProxyType({".json": "json", ".html": "html", ".htm": "html"})
+
+
 def _dry_run_inputs(
     command: str,
     paths: tuple[str, ...],
@@ -517,12 +538,18 @@ def _dry_run_inputs(
 ) -> SimulateSettings:
     """The inputs of a dry-run command from the options of :func:`_dry_run_options`."""
     from dralint.commands.simulate import SimulateSettings
+    from dralint.read import sources
 
+    if not paths and sources.stdin_is_piped():
+        paths = (sources.STDIN,)  # `helm template ... | dralint simulate` reads it, as `dralint simulate -` does
     if not paths:
-        raise UsageError(f"{command} needs the manifests whose pods to place: give PATHS (files, directories, or -)")
+        raise UsageError(
+            f"{command} needs the manifests whose pods to place: give PATHS (files, directories, or - for "
+            "standard input), or pipe them in"
+        )
     return SimulateSettings(
         paths=paths,
-        outputs=_outputs(options["formats"], options["outputs"], default="text"),
+        outputs=_outputs(options["formats"], options["outputs"], default="text", by_extension=_PAGES),
         flags=_layer(
             release=options["release"], feature_gates=options["feature_gates"], inventory=options["inventory"]
         ),
@@ -597,7 +624,7 @@ def plan(paths: tuple[str, ...], expander: Any, threshold: float, **options: Any
 def convert(
     paths: tuple[str, ...], to: str, in_place: bool, release: str | None, config: str | None, no_config: bool
 ) -> None:
-    """Rewrite DRA objects (files, directories, or - / nothing for standard input) into another
+    """Rewrite DRA objects (files, directories, or - for standard input, also when piped in) into another
     resource.k8s.io version, keeping comments and key order; other documents are left as they are.
     A field the version cannot hold is an error, and nothing is written."""
     from dralint.commands import convert as command
@@ -658,11 +685,23 @@ def profile_extract(
     _run(lambda: command.extract(settings))
 
 
+@profile.command("show")
+@click.argument("driver")
+@_config_option
+@_no_config_option
+def profile_show(driver: str, config: str | None, no_config: bool) -> None:
+    """Print the driver profile dralint uses for DRIVER (yours from profiles:, else the shipped one)."""
+    from dralint.commands import profile as command
+
+    _run(lambda: command.show(command.ShowSettings(driver=driver, config=config, no_config=no_config)))
+
+
 @main.command()
 @click.option("--stdio", is_flag=True, help="Speak over standard input and output (the default and only transport).")
 def lsp(stdio: bool) -> None:
     """Run the language server (LSP over standard input and output) for editors: diagnostics across the
-    workspace, hover, quick fixes and completion in CEL selectors. Needs: pip install 'dralint[lsp]'."""
+    workspace, hover, quick fixes and completion in CEL selectors. Needs the lsp extra (pygls), which
+    pip install -e '.[dev]' in a clone includes."""
     from dralint.commands import lsp as command
 
     _run(command.run)

@@ -44,13 +44,17 @@ class Progress:
             self.stream.flush()
 
 
-# What each counter is called on the line, in its order.
-LABELS = {"files": "files read", "objects": "objects checked", "pods": "pods placed"}
+# What each counter is called on the line, in its order: the thing counted and what was done.
+LABELS = {"files": ("file", "read"), "objects": ("object", "checked"), "pods": ("pod", "placed")}
 
 
 def text(counts: dict[str, int]) -> str:
-    """``dralint: 12 files read, 340 objects checked, 120 pods placed``."""
-    return "dralint: " + ", ".join(f"{counts[key]} {label}" for key, label in LABELS.items() if key in counts)
+    """``dralint: 12 files read, 340 objects checked, 1 pod placed``."""
+    return "dralint: " + ", ".join(
+        f"{counts[key]} {noun}{'s' if counts[key] != 1 else ''} {done}"
+        for key, (noun, done) in LABELS.items()
+        if key in counts
+    )
 
 
 _active: Progress | None = None

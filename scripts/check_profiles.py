@@ -33,6 +33,7 @@ from dralint.pipeline.context import CheckContext  # noqa: E402
 from dralint.profiles.load import Profiles, load  # noqa: E402
 from dralint.read.load import load as load_files  # noqa: E402
 from dralint.validate.opaque import UnknownConfigKind, problems  # noqa: E402
+from testing.shared import CORPUS, require  # noqa: E402
 
 
 @dataclass
@@ -136,9 +137,10 @@ def _opaque(ctx: CheckContext) -> Iterable[tuple[str, object]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help=f"the corpus folder (default: {CORPUS})")
     parser.add_argument("--json", action="store_true", help="print the survey as JSON")
     arguments = parser.parse_args()
+    require(arguments.corpus / "INDEX.tsv", "the corpus of published manifests", flag="--corpus DIR")
     surveys = survey(arguments.corpus)
     if arguments.json:
         print(json.dumps([asdict(s) for s in surveys], indent=2))

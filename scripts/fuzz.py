@@ -42,6 +42,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 import dralint.cel.program  # noqa: E402, F401  (raises the recursion limit when imported: before hypothesis starts)
 from testing.fuzz import APPS, FAMILIES, INVENTORY, MUTATIONS, Family, Mutation, check_property, documents  # noqa: E402
+from testing.shared import require  # noqa: E402
 
 
 def main() -> int:
@@ -55,6 +56,8 @@ def main() -> int:
     parser.add_argument("--report", type=Path, default=None, help="write counts and worst case as JSON here")
     parser.add_argument("--shrink", action="store_true", help="shrink a failing case (slow) before reporting it")
     args = parser.parse_args()
+    if args.corpus is not None:
+        require(args.corpus, "the corpus folder given", flag="another --corpus")
     if args.family == "cel":
         return _cel(args.examples, args.seed or 0)
     family: Family = args.family

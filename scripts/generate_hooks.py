@@ -8,6 +8,7 @@ checks the whole repository. ``tests/hooks_test.py`` fails when the file is stal
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 from typing import Any
@@ -58,7 +59,15 @@ def render() -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only report a stale file (exit 1)")
+    args = parser.parse_args(argv)
+    if args.check:
+        stale = not TARGET.is_file() or TARGET.read_text(encoding="utf-8") != render()
+        if stale:
+            print(".pre-commit-hooks.yaml is stale", file=sys.stderr)
+        return int(stale)
     TARGET.write_text(render(), encoding="utf-8", newline="\n")
     return 0
 

@@ -37,6 +37,7 @@ from dralint.commands.simulate import run as simulate
 from dralint.errors import DralintError
 from dralint.read.load import load
 from dralint.report import simulation
+from testing.shared import CORPUS
 
 ROOT = Path(__file__).resolve().parent.parent
 INVENTORY = ROOT / "examples" / "cluster"
@@ -123,7 +124,7 @@ def documents(family: Family = "manifests", corpus: Path | None = None) -> list[
     """The documents cases start from: every object of the corpus (when present) and the examples,
     or for inventories those of the inventory kinds among them and the Inventory fixtures."""
     paths = [str(ROOT / "examples")]
-    corpus = corpus or ROOT.parent / "shared" / "corpus"
+    corpus = corpus or CORPUS
     if corpus.is_dir():
         paths.append(str(corpus))
     if family == "manifests":

@@ -137,7 +137,10 @@ def test_check_format_and_output_pairing_errors(args: list[str], message: str) -
 def test_check_explicit_hidden_directory_is_read() -> None:
     result = invoke("check", "repo/.github")
     assert result.exit_code == 0
-    assert result.stdout == "1 file, 0 objects: 0 errors, 0 warnings, 0 info; 1 non-Kubernetes document skipped\n"
+    # read, and then skipped: a workflow is not a manifest
+    assert result.stdout == (
+        "0 files, 0 objects: 0 errors, 0 warnings, 0 info; 1 file skipped, not Kubernetes manifests (repo/.github/ignored.yaml)\n"
+    )
 
 
 def test_internal_errors_exit_3_with_a_report_hint(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -169,6 +172,7 @@ def test_check_builds_settings_from_the_command_line(monkeypatch: pytest.MonkeyP
                 feature_gates=Ref("DRAConsumableCapacity=true", "--feature-gates"),
                 inventory=("inv.yaml",),
                 fail_on=Ref("warning", "--fail-on"),
+                named={("inventory", "inv.yaml"): Ref("inv.yaml", "--inventory")},  # for errors about the path
             ),
             stdin_name="x.yaml",
             simulate=False,
@@ -289,7 +293,8 @@ def test_debug_shows_the_traceback_of_an_internal_error(tmp_path: Path, jobs: st
     [
         (
             ["simulate"],
-            "dralint: error: simulate needs the manifests whose pods to place: give PATHS (files, directories, or -)",
+            "dralint: error: simulate needs the manifests whose pods to place: give PATHS (files, directories, or - for "
+            "standard input), or pipe them in",
         ),
         (
             ["check", "--show-supressed"],
@@ -345,3 +350,49 @@ def test_a_dry_run_report_never_replaces_a_manifest(
         f"dralint: error: -o {slices}: it is one of the manifests read; write the report to another file\n",
     )
     assert slices.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("command", "name", "starts"),
+    [
+        ("check", "report.json", '{\n  "version": 1,\n  "findings": ['),
+        ("check", "report.sarif", '{\n  "$schema": "https://docs.oasis-open.org/sarif/sarif/v2.1.0/'),
+        ("check", "report.xml", '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites'),
+        ("check", "report.txt", "repo/apps/broken.yaml:5:11: error DRA001 "),
+        ("simulate", "report.json", '{\n  "version": 1,\n  "target": {'),
+        ("simulate", "report.html", "<!DOCTYPE html>\n"),
+    ],
+)
+def test_an_output_without_a_format_takes_the_format_its_extension_names(
+    tmp_path: Path, command: str, name: str, starts: str
+) -> None:
+    inputs = "repo" if command == "check" else str(ROOT / "examples")  # simulate needs an inventory
+    result = invoke(command, inputs, "-o", str(tmp_path / name))
+    assert result.exit_code in (0, 1) and result.stdout == ""
+    assert (tmp_path / name).read_text(encoding="utf-8").startswith(starts)
+
+
+def test_an_html_page_is_not_written_to_a_terminal(tmp_path: Path) -> None:
+    """Run as in a terminal (standard output a pseudo-terminal): the page needs a file."""
+    import pty
+
+    controller, terminal = pty.openpty()
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("DRALINT_")}
+    environment["PYTHONPATH"] = str(ROOT)
+    process = subprocess.run(
+        [sys.executable, "-m", "dralint", "simulate", str(ROOT / "examples"), "-f", "html"],
+        cwd=CLI,
+        env=environment,
+        stdout=terminal,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    os.close(terminal)
+    os.close(controller)
+    assert (process.returncode, process.stderr) == (
+        2,
+        "dralint: error: --format html writes a web page: give --output FILE.html (or redirect standard output)\n",
+    )
+    piped = invoke("simulate", str(ROOT / "examples"), "-f", "html")  # a pipe is fine
+    assert piped.stdout.startswith("<!DOCTYPE html>\n")

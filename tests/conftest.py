@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from dralint.process import raise_recursion_limit
+from testing.shared import CORPUS, SHARED
+
+__all__ = ["CORPUS", "FIXTURES", "ROOT", "SHARED", "require_shared"]
 
 ROOT = Path(__file__).resolve().parent.parent
-# The shared reference data sits beside the repository; DRALINT_SHARED names it elsewhere (a worktree).
-SHARED = Path(os.environ.get("DRALINT_SHARED") or ROOT.parent / "shared")
-CORPUS = SHARED / "corpus"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
@@ -20,7 +20,7 @@ def require_shared(path: Path) -> Path:
     """``path`` under ../shared, or a skip with the reason (a failure when CI requires the corpus)."""
     if path.exists():
         return path
-    message = f"{path} is not available (the shared reference data sits beside the repository)"
+    message = f"{path} is not available (the shared reference data sits beside the repository in ../shared)"
     if os.environ.get("DRALINT_REQUIRE_CORPUS") == "1":
         pytest.fail(message)
     pytest.skip(message)

@@ -70,8 +70,8 @@ def test_check_draws_progress_on_a_terminal_stderr_and_keeps_json_clean(
     assert [f["rule"] for f in json.loads(stdout)["findings"]] == ["DRA501", "DRA501"]
     assert "\r" not in stdout and "pods placed" not in stdout
     drawn = terminal.getvalue()
-    assert "\r\033[Kdralint: 1 files read, 10 objects checked" in drawn
-    assert "dralint: 1 files read, 10 objects checked, 8 pods placed" in drawn  # 8 GPUs, one per pod
+    assert "\r\033[Kdralint: 1 file read, 10 objects checked" in drawn
+    assert "dralint: 1 file read, 10 objects checked, 8 pods placed" in drawn  # 8 GPUs, one per pod
     assert drawn.endswith("\r\033[K")  # erased before the report is written
 
 
@@ -116,7 +116,7 @@ def test_files_are_counted_as_they_are_read(monkeypatch: pytest.MonkeyPatch) -> 
     files = [(f"tests/fixtures/report/{name}", True) for name in ("mixed.yaml", "many.yaml", "policies.yaml")]
     with progress.shown(terminal, enabled=True):
         load_files(files)
-    assert _drawn(terminal) == ["dralint: 1 files read", "dralint: 2 files read", "dralint: 3 files read"]
+    assert _drawn(terminal) == ["dralint: 1 file read", "dralint: 2 files read", "dralint: 3 files read"]
 
 
 def test_worker_parts_advance_the_counts_in_the_parent(
@@ -131,7 +131,7 @@ def test_worker_parts_advance_the_counts_in_the_parent(
     settings = CheckSettings(paths=paths, outputs=(("json", None),), no_config=True, progress=True, jobs=2)
     run(settings)
     report = json.loads(capsys.readouterr().out)
-    files = [int(state.split(" ")[1]) for state in _drawn(terminal) if "files read" in state]
+    files = [int(state.split(" ")[1]) for state in _drawn(terminal) if " read" in state]
     # one part per file: the counts grow as parts come back, whatever order the workers finish in
     assert files == sorted(files) and files[0] < 3 and files[-1] == 3
     objects = report["summary"]["objects"]
@@ -150,10 +150,10 @@ def test_simulate_draws_files_and_pods_and_keeps_the_report_clean(
     assert simulate(settings) == 0
     assert json.loads(capsys.readouterr().out)["summary"]["placed"] == 4
     assert _drawn(terminal) == [
-        "dralint: 1 files read",
-        "dralint: 1 files read, 1 pods placed",
-        "dralint: 1 files read, 2 pods placed",
-        "dralint: 1 files read, 3 pods placed",
-        "dralint: 1 files read, 4 pods placed",
+        "dralint: 1 file read",
+        "dralint: 1 file read, 1 pod placed",
+        "dralint: 1 file read, 2 pods placed",
+        "dralint: 1 file read, 3 pods placed",
+        "dralint: 1 file read, 4 pods placed",
     ]
     assert terminal.getvalue().endswith("\r\033[K")  # erased before the report is written

@@ -1,21 +1,26 @@
-"""The README's examples work.
+"""Every command block of README.md and examples/README.md runs as written and prints what it shows.
 
-The sample run on ``examples/`` is what dralint really prints (update it when a rule starts
-finding more), and every fenced block of the sections on driver profiles, rules, configuration,
-suppressions and CI is either written into a scenario or run in it.
+Each section (``## ...``) runs in a fresh copy of the repository's files (those git tracks, and
+new ones it does not ignore), made a git repository on branch ``main`` as a clone is; ``dralint``
+on the PATH runs this checkout, and ``https://github.com/dralint/dralint`` is that copy (git's
+``url.insteadOf``), so that ``pre-commit autoupdate`` finds the hooks without a network. The info
+string after a block's language says what the block is (GitHub shows only the language):
 
-Each section (``## ...``) starts from a fresh copy of ``tests/fixtures/readme`` (a repository
-with ``manifests/`` and an inventory in ``cluster/``) plus ``rules/examples/`` as ``policies/``.
-Info strings drive the test (GitHub renders only the language):
-
-- ``yaml file=PATH``: written to PATH before the section's commands run;
-- ``sh`` / ``sh exit=N``: run with bash, one block at a time; the block must exit with N (if
-  given) and never with 2 or 3 unless N says so;
-- ``text output``: lines the previous command prints, in order (``...`` skips lines);
-- the GitHub Actions workflow's ``run:`` steps are run too (not ``pip install``), and the SARIF
-  file it uploads must exist and be valid.
-
-``helm`` and ``kustomize`` are stand-ins that print rendered fixtures.
+- ``sh``: commands, one per line (comments and blank lines aside), run with bash in ``cwd=DIR``
+  (relative to the README's directory; default that directory). The last must exit with ``exit=N`` (default 0),
+  the others with 0 or N.
+- ``sh skip="reason"``: what a test cannot run here (a cluster, helm, installing dralint into the
+  environment); never run, reported as a skipped test with its reason, and listed in ``SKIPPED``.
+- ``console``: ``$ command`` lines, each followed by exactly what it prints, run in one shell as
+  typed at a prompt (``cwd=`` as above).
+- ``text output``: exactly what the ``sh`` block before it printed, standard output and error as
+  they come; a line ``...`` stands for any number of lines.
+- ``LANG file=PATH`` (``cwd=`` as above): the content of PATH, written when the section reaches it.
+  A workflow under ``.github/workflows/`` also has its ``run:`` steps run (not ``pip install``) and
+  the SARIF it uploads checked; a ``.pre-commit-config.yaml`` may only name hooks that
+  ``.pre-commit-hooks.yaml`` defines.
+- Any other block (no language, ``json``, ``yaml``, ``lua`` without ``file=``) shows a shape, not a
+  command (the Neovim set-up is run in ``tests/lsp/editors_test.py``).
 """
 
 from __future__ import annotations
@@ -23,152 +28,328 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import stat
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from ruamel.yaml import YAML
 
-from dralint import cli
 from testing.run import ROOT
-from tests.conftest import FIXTURES
 
-SECTIONS = ("Driver profiles", "Rules", "Configuration", "Suppressing findings", "CI and pre-commit")
+READMES = ("README.md", "examples/README.md")
+REPOSITORY = "https://github.com/dralint/dralint"
 _FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```$", re.MULTILINE | re.DOTALL)
+_HEADING = re.compile(r"^## (.+)$", re.MULTILINE)
+_COMMANDS = ("sh", "console")
+
+# The blocks that cannot run here, by their first command: what a reader may run and a test may not.
+SKIPPED = {
+    "pip install -e '.[dev]'": "installs dralint into the Python environment (.ci/run runs it on a clean clone)",
+    "pytest": "runs this test suite, the README's test among them (.ci/run runs it)",
+    "kubectl get resourceslices,deviceclasses,nodes,devicetaintrules -o yaml > inventory.yaml": "needs a cluster",
+    "kustomize build overlays/prod | dralint convert --to v1beta1 -": "needs kustomize and a kustomization",
+    "dralint inventory expand inventory.yaml | kubectl apply --dry-run=server -f -": "needs a cluster",
+    "$ kubectl get resourceslices -o yaml > slices.yaml": "needs a cluster",
+    "pip install './dralint[lsp]'": "installs dralint into the Python environment",
+    "helm template gpu-inference charts/gpu-inference | dralint check - --select DRA200": (
+        "needs helm, kustomize and a chart and a kustomization of yours"
+    ),
+}
 
 
 @dataclass
 class Block:
+    readme: str
+    line: int
     language: str
     options: dict[str, str]
     body: str
-    line: int
+
+    @property
+    def where(self) -> str:
+        return f"{self.readme}:{self.line}"
+
+    @property
+    def first(self) -> str:
+        """The first command (or ``$`` line) of the block, without its comment."""
+        line = next(line for line in self.body.splitlines() if line.strip() and not line.startswith("#"))
+        return line.split("  #", 1)[0].rstrip()
 
 
 @dataclass
 class Section:
+    readme: str
     title: str
     blocks: list[Block] = field(default_factory=list)
 
+    @property
+    def runs(self) -> bool:
+        return any(b.language in _COMMANDS and "skip" not in b.options for b in self.blocks)
+
+
+def _options(words: str) -> dict[str, str]:
+    """``exit=1 cwd=examples skip="needs a cluster"``: shell-quoted key=value words."""
+    return {key: value for key, _, value in (w.partition("=") for w in shlex.split(words))}
+
 
 def _sections() -> list[Section]:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    starts = [(m.start(), m.group(1)) for m in re.finditer(r"^## (.+)$", text, re.MULTILINE)]
-    out = []
-    for n, (start, title) in enumerate(starts):
-        if title not in SECTIONS:
-            continue
-        end = starts[n + 1][0] if n + 1 < len(starts) else len(text)
-        section = Section(title)
-        for match in _FENCE.finditer(text, start, end):
-            words = match.group("info").split()
-            options = dict(w.split("=", 1) if "=" in w else (w, "") for w in words[1:])
-            line = text.count("\n", 0, match.start()) + 1
-            section.blocks.append(Block(words[0] if words else "", options, match.group("body"), line))
-        out.append(section)
+    out: list[Section] = []
+    for readme in READMES:
+        text = (ROOT / readme).read_text(encoding="utf-8")
+        starts = [(m.start(), m.group(1)) for m in _HEADING.finditer(text)] or [(0, readme)]
+        bounds = [*(start for start, _ in starts[1:]), len(text)]
+        for (start, title), end in zip(starts, bounds, strict=True):
+            section = Section(readme, title)
+            for match in _FENCE.finditer(text, start, end):
+                language, _, words = match.group("info").partition(" ")
+                line = text.count("\n", 0, match.start()) + 1
+                section.blocks.append(Block(readme, line, language, _options(words), match.group("body")))
+            out.append(section)
     return out
 
 
-SECTION_LIST = _sections()
+SECTIONS = _sections()
+BLOCKS = [block for section in SECTIONS for block in section.blocks]
+
+
+# --- the copy of the repository a section runs in ---------------------------------------------
+
+
+def _git(repo: Path, *args: str) -> None:
+    identity = ("-c", "user.name=reader", "-c", "user.email=reader@example.com")
+    subprocess.run(["git", *identity, *args], cwd=repo, check=True, capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The repository's files as a clone has them, committed on ``main`` (copied once per module)."""
+    if shutil.which("git") is None:
+        pytest.skip("git is needed")
+    repo = tmp_path_factory.mktemp("clone") / "dralint"
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split("\0")
+    for name in filter(None, listed):
+        if (ROOT / name).is_file():
+            (repo / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, repo / name)
+    _git(repo, "init", "-q", "-b", "main")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "clone")
+    return repo
 
 
 def _bin(directory: Path) -> Path:
-    """``dralint`` running this checkout, and stand-ins for ``helm`` and ``kustomize``."""
-    directory.mkdir()
-    scripts = {
-        "dralint": f'#!/bin/sh\nPYTHONPATH="{ROOT}" exec "{sys.executable}" -m dralint "$@"\n',
-        "helm": f'#!/bin/sh\ncat "{FIXTURES / "stdin" / "helm-template.yaml"}"\n',
-        "kustomize": f'#!/bin/sh\ncat "{FIXTURES / "stdin" / "kustomize-build.yaml"}"\n',
-    }
-    for name, body in scripts.items():
-        path = directory / name
-        path.write_text(body)
-        path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    """``dralint`` running this checkout."""
+    directory.mkdir(exist_ok=True)
+    script = directory / "dralint"
+    script.write_text(f'#!/bin/sh\nPYTHONPATH="{ROOT}" exec "{sys.executable}" -m dralint "$@"\n')
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
     return directory
 
 
-def _run(script: str, cwd: Path, bin_dir: Path) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DRALINT_", "GITHUB_"))}
-    environment.pop("NO_COLOR", None)
-    environment["PATH"] = f"{bin_dir}{os.pathsep}{environment['PATH']}"
-    return subprocess.run(["bash", "-c", script], cwd=cwd, env=environment, capture_output=True, text=True, check=False)
+def _environment(repo: Path, bin_dir: Path | None = None) -> dict[str, str]:
+    """A reader's shell: no DRALINT_* settings, no CI, a git identity, this repository as dralint's URL."""
+    unset = ("DRALINT_", "GITHUB_", "PRE_COMMIT", "GIT_", "PIP_", "VIRTUAL_ENV_PROMPT")
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(unset) and k not in ("CI", "NO_COLOR")}
+    if bin_dir is not None:
+        environment["PATH"] = f"{bin_dir}{os.pathsep}{environment['PATH']}"
+    environment.update(
+        PYTHONUNBUFFERED="1",  # standard output and error in the order a terminal shows them
+        GIT_AUTHOR_NAME="reader",
+        GIT_AUTHOR_EMAIL="reader@example.com",
+        GIT_COMMITTER_NAME="reader",
+        GIT_COMMITTER_EMAIL="reader@example.com",
+        GIT_CONFIG_COUNT="1",
+        GIT_CONFIG_KEY_0=f"url.{repo}.insteadOf",
+        GIT_CONFIG_VALUE_0=REPOSITORY,
+        PRE_COMMIT_HOME=str(repo.parent / "pre-commit-home"),
+    )
+    return environment
 
 
-def _expect_lines(expected: str, actual: str, where: str) -> None:
-    remaining = actual.splitlines()
-    for line in expected.splitlines():
-        if line == "...":
-            continue
-        assert line in remaining, f"{where}: the output lacks (or misorders) {line!r}; it was:\n{actual}"
-        remaining = remaining[remaining.index(line) + 1 :]
+# --- running blocks ---------------------------------------------------------------------------------
 
 
-def _workflow(body: str, scenario: Path, bin_dir: Path, where: str) -> None:
-    workflow = YAML(typ="safe", pure=True).load(body)
-    steps = workflow["jobs"]["dralint"]["steps"]
-    for step in steps:
-        command = step.get("run", "")
-        if command and not command.startswith("pip install"):
-            result = _run(command, scenario, bin_dir)
-            assert result.returncode in (0, 1), f"{where}: {command!r} failed: {result.stderr}"
+@dataclass
+class Ran:
+    output: str
+    codes: list[int]
+
+
+def _run(commands: list[str], cwd: Path, environment: dict[str, str]) -> Ran:
+    """Each command in turn with bash (a shell of its own each, in ``cwd``): the output of all, each exit code."""
+    output, codes = [], []
+    for command in commands:
+        done = subprocess.run(
+            ["bash", "-c", command],
+            cwd=cwd,
+            env=environment,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        output.append(done.stdout)
+        codes.append(done.returncode)
+    return Ran("".join(output), codes)
+
+
+_SEPARATOR = "\x1e"  # printed after each command of a console session, to split its output
+
+
+def _session(commands: list[str], cwd: Path, environment: dict[str, str]) -> list[str]:
+    """The commands in one shell, as typed at a prompt (``echo $?`` sees the command before): what each printed."""
+    script = "".join(f"{command}\n__status=$?; printf '{_SEPARATOR}'; (exit $__status)\n" for command in commands)
+    ran = _run([script], cwd, environment)
+    *outputs, rest = ran.output.split(_SEPARATOR)
+    assert len(outputs) == len(commands) and rest == "", ran.output
+    return outputs
+
+
+def _commands(block: Block) -> list[str]:
+    lines = [line for line in block.body.splitlines() if line.strip() and not line.startswith("#")]
+    assert not any(line.rstrip().endswith("\\") for line in lines), f"{block.where}: one command per line"
+    return lines
+
+
+def _console(block: Block) -> Iterator[tuple[str, str]]:
+    """(command, what it prints) for each ``$`` line of a console block."""
+    command: str | None = None
+    printed: list[str] = []
+    for line in block.body.splitlines():
+        if line.startswith("$ "):
+            if command is not None:
+                yield command, "".join(printed)
+            command, printed = line[2:], []
+        else:
+            printed.append(line + "\n")
+    assert command is not None, f"{block.where}: a console block without a $ line"
+    yield command, "".join(printed)
+
+
+def matches(expected: str, actual: str) -> bool:
+    """``actual`` is ``expected``, where a line ``...`` of ``expected`` stands for any number of lines."""
+    parts = expected.split("...\n")
+    if len(parts) == 1:
+        return expected == actual
+    if not actual.startswith(parts[0]) or not actual.endswith(parts[-1]):
+        return False
+    position, end = len(parts[0]), len(actual) - len(parts[-1])
+    for part in parts[1:-1]:
+        found = actual.find(part, position, end)
+        if found < 0 or (part and found > 0 and actual[found - 1] != "\n"):
+            return False
+        position = found + len(part)
+    return position <= end
+
+
+def _workflow(body: str, cwd: Path, environment: dict[str, str], where: str) -> None:
+    steps = YAML(typ="safe", pure=True).load(body)["jobs"]["dralint"]["steps"]
+    commands = [s["run"] for s in steps if "run" in s and not str(s["run"]).startswith("pip install")]
+    ran = _run(commands, cwd, environment)
+    assert all(code in (0, 1) for code in ran.codes), f"{where}: {ran.output}"
     (upload,) = [s for s in steps if str(s.get("uses", "")).startswith("github/codeql-action/upload-sarif")]
-    sarif = json.loads((scenario / upload["with"]["sarif_file"]).read_text())
+    sarif = json.loads((cwd / upload["with"]["sarif_file"]).read_text(encoding="utf-8"))
     assert sarif["version"] == "2.1.0" and sarif["runs"][0]["tool"]["driver"]["name"] == "dralint"
 
 
-@pytest.mark.parametrize("section", SECTION_LIST, ids=[s.title for s in SECTION_LIST])
-def test_readme_section_examples_work(section: Section, tmp_path: Path) -> None:
-    scenario = tmp_path / "repo"
-    shutil.copytree(FIXTURES / "readme", scenario)
-    (scenario / ".git").mkdir()
-    shutil.copytree(ROOT / "rules" / "examples", scenario / "policies")
-    bin_dir = _bin(tmp_path / "bin")
+def _pre_commit_config(body: str, where: str) -> None:
+    config = YAML(typ="safe", pure=True).load(body)
+    hooks = YAML(typ="safe", pure=True).load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    named = {hook["id"] for repo in config["repos"] for hook in repo["hooks"]}
+    assert named <= {hook["id"] for hook in hooks}, f"{where}: {named}"
+
+
+def _check_exits(block: Block, ran: Ran) -> None:
+    wanted = int(block.options.get("exit", "0"))
+    assert ran.codes[-1] == wanted, f"{block.where}: exit {ran.codes[-1]}, not {wanted}:\n{ran.output}"
+    assert all(code in (0, wanted) for code in ran.codes), f"{block.where}: exit codes {ran.codes}:\n{ran.output}"
+
+
+RUNNING = [section for section in SECTIONS if section.runs]
+
+
+@pytest.mark.parametrize("section", RUNNING, ids=[f"{s.readme}: {s.title}" for s in RUNNING])
+def test_readme_section_runs_as_written(section: Section, clone: Path, tmp_path: Path) -> None:
+    repo = tmp_path / "dralint"
+    shutil.copytree(clone, repo, symlinks=True)
+    environment = _environment(repo, _bin(tmp_path / "bin"))
+    last: Ran | None = None
     for block in section.blocks:
-        if "file" in block.options:
-            target = scenario / block.options["file"]
+        cwd = repo / Path(block.readme).parent / block.options.get("cwd", "")
+        if "skip" in block.options:
+            last = None
+        elif "file" in block.options:
+            target = cwd / block.options["file"]
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(block.body, encoding="utf-8")
-    last: subprocess.CompletedProcess[str] | None = None
-    ran = 0
-    for block in section.blocks:
-        where = f"README.md:{block.line} ({section.title})"
-        if block.language == "sh":
-            last = _run(block.body, scenario, bin_dir)
-            ran += 1
-            expected = int(block.options["exit"]) if "exit" in block.options else None
-            if expected is not None:
-                assert last.returncode == expected, f"{where}: exit {last.returncode}, {last.stdout}{last.stderr}"
-            else:
-                assert last.returncode in (0, 1), f"{where}: exit {last.returncode}: {last.stderr}"
+            if block.options["file"].startswith(".github/workflows/"):
+                _workflow(block.body, cwd, environment, block.where)
+            elif Path(block.options["file"]).name == ".pre-commit-config.yaml":
+                _pre_commit_config(block.body, block.where)
+        elif block.language == "sh":
+            last = _run(_commands(block), cwd, environment)
+            _check_exits(block, last)
+        elif block.language == "console":
+            session = list(_console(block))
+            outputs = _session([command for command, _ in session], cwd, environment)
+            for (command, printed), output in zip(session, outputs, strict=True):
+                assert output == printed, f"{block.where}: `{command}` printed:\n{output}"
         elif block.language == "text" and "output" in block.options:
-            assert last is not None, f"{where}: output block without a command before it"
-            _expect_lines(block.body, last.stdout + last.stderr, where)
-        elif block.options.get("file", "").startswith(".github/workflows/"):
-            _workflow(block.body, scenario, bin_dir, where)
-            ran += 1
-        elif block.options.get("file") == ".pre-commit-config.yaml":
-            config = YAML(typ="safe", pure=True).load(block.body)
-            hooks = YAML(typ="safe", pure=True).load((ROOT / ".pre-commit-hooks.yaml").read_text())
-            ids = {hook["id"] for hook in hooks}
-            assert {hook["id"] for repo in config["repos"] for hook in repo["hooks"]} <= ids
-    assert ran, f"{section.title}: no example was run"
+            assert last is not None, f"{block.where}: an output block after no command"
+            assert matches(block.body, last.output), f"{block.where}: the command printed:\n{last.output}"
 
 
-def test_readme_has_the_tested_sections() -> None:
-    assert [s.title for s in SECTION_LIST] == list(SECTIONS)
+SKIPS = [block for block in BLOCKS if "skip" in block.options]
 
 
-def test_readme_sample_output_is_the_real_output(monkeypatch: pytest.MonkeyPatch) -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = readme.split("$ dralint check examples/\n", 1)[1].split("$ echo $?\n", 1)
-    sample, exit_code = block[0], block[1].split("\n", 1)[0]
-    monkeypatch.chdir(ROOT)
-    for variable in ("NO_COLOR", "GITHUB_ACTIONS"):
-        monkeypatch.delenv(variable, raising=False)
-    result = CliRunner().invoke(cli.main, ["check", "examples/"])
-    assert (result.stdout, str(result.exit_code)) == (sample, exit_code)
+@pytest.mark.parametrize("block", SKIPS, ids=[b.where for b in SKIPS])
+def test_readme_block_that_cannot_run_here_says_why(block: Block) -> None:
+    assert block.language in _COMMANDS
+    assert SKIPPED.get(block.first) == block.options["skip"] != "", f"{block.where}: list it in SKIPPED"
+    pytest.skip(f"{block.where} ({block.first}): {block.options['skip']}")
+
+
+def test_readme_skipped_blocks_are_the_listed_ones() -> None:
+    assert sorted(block.first for block in SKIPS) == sorted(SKIPPED)
+
+
+def test_readme_every_command_block_runs_or_says_why_not() -> None:
+    """A command block in a section is run by the section's test unless it is skipped with a reason."""
+    commands = [block for block in BLOCKS if block.language in _COMMANDS]
+    assert len(commands) > 30
+    assert all("skip" in block.options or block.body.strip() for block in commands)
+    outputs = [block for block in BLOCKS if block.language == "text" and "output" in block.options]
+    for section in SECTIONS:
+        previous = None
+        for block in section.blocks:
+            if block in outputs:
+                assert previous is not None and previous.language == "sh", f"{block.where}: output of what?"
+            previous = block
+
+
+def test_readme_install_command_is_what_ci_runs() -> None:
+    assert "python -m pip install --quiet --disable-pip-version-check -e '.[dev]'" in (ROOT / ".ci" / "run").read_text()
+    assert "pip install -e '.[dev]'" in SKIPPED
+
+
+def test_readme_names_only_releases_that_exist() -> None:
+    """``rev:`` and ``uses: dralint/dralint@`` name ``main`` or a tag of the repository (none is tagged yet)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    refs = re.findall(r"^\s*rev: (\S+)", text, re.MULTILINE) + re.findall(r"uses: dralint/dralint@(\S+)", text)
+    tags = subprocess.run(
+        ["git", "tag", "--list"], cwd=ROOT, capture_output=True, text=True, check=False
+    ).stdout.split()
+    assert refs and all(ref == "main" or ref in tags for ref in refs), (refs, tags)

@@ -71,7 +71,10 @@ class Validator:
                 errors += owner_references(meta.get("ownerReferences"), ("metadata", "ownerReferences"))
             spec = value_at(template.owner.raw, template.path)
             if isinstance(spec, Mapping):
-                errors += apiserver.pod_spec(spec, template.path, self.behaviour)
+                claims_at = None
+                if template.claims_at is not None:  # the producer gives its pods the claims written there
+                    claims_at = (value_at(template.owner.raw, template.claims_at), template.claims_at)
+                errors += apiserver.pod_spec(spec, template.path, self.behaviour, claims_at=claims_at)
             if errors:
                 out.setdefault(template.owner, []).extend(errors)
         return out

@@ -56,7 +56,7 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
                 if problem and (driver, "attributes", key, problem) not in seen:
                     seen.add((driver, "attributes", key, problem))
                     at = entry.device_at(index, ("attributes", key))
-                    yield _finding(at.obj, at.path, device.name, problem, profile.origin)
+                    yield _finding(at.obj, at.path, device.name, problem, profile.driver)
             for key in device.capacity:
                 name = qualified(key, driver)
                 if (
@@ -67,15 +67,16 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
                     seen.add((driver, "capacity", key, ""))
                     problem = f"capacity {key} is not in the profile of {profile.driver}"
                     at = entry.device_at(index, ("capacity", key))
-                    yield _finding(at.obj, at.path, device.name, problem, profile.origin)
+                    yield _finding(at.obj, at.path, device.name, problem, profile.driver)
 
 
-def _finding(obj: KubeObject, at: Path, device: str, problem: str, origin: str) -> Violation:
+def _finding(obj: KubeObject, at: Path, device: str, problem: str, driver: str) -> Violation:
     return Violation(
         RuleId.INVENTORY_DIFFERS_FROM_PROFILE,
         f"{problem} (first on device {device})",
         obj,
         at,
-        hint=f"the inventory is what the checks use for this driver; the profile ({origin}) may be older than the "
-        "driver, extend it with dralint profile extract",
+        # The command, not the profile's file: a shipped profile's path is not where an installed copy keeps it.
+        hint=f"the inventory is what the checks use for this driver; its profile (dralint profile show {driver}) "
+        "may be older than the driver, extend it with dralint profile extract",
     )

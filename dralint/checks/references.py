@@ -24,7 +24,7 @@ from dralint.checks.rule_ids import RuleId
 from dralint.dataclass import dataclass
 from dralint.findings import Replacement, Violation
 from dralint.pipeline.context import CheckContext
-from dralint.suggest import likely_typo, similar
+from dralint.suggest import closest, likely_typo, similar
 
 UNKNOWN_CLASS = RuleId.UNKNOWN_DEVICE_CLASS
 UNKNOWN_CLAIM = RuleId.UNKNOWN_RESOURCE_CLAIM
@@ -32,6 +32,7 @@ UNKNOWN_TEMPLATE = RuleId.UNKNOWN_RESOURCE_CLAIM_TEMPLATE
 UNKNOWN_CONTAINER_REQUEST = RuleId.UNKNOWN_CONTAINER_REQUEST
 UNVERIFIED = RuleId.UNVERIFIED_REFERENCE
 
+_TYPO_LABEL = 5  # shorter labels name families of devices (cpu, gpu, tpu, nic), not slips of each other
 _KIND_RULE = {"ResourceClaim": UNKNOWN_CLAIM, "ResourceClaimTemplate": UNKNOWN_TEMPLATE}
 
 
@@ -44,6 +45,7 @@ class Index:
     namespaced: dict[str, dict[str, dict[str, Normalised]]] = field(default_factory=dict)
     inventory_given: bool = False
     produced: Created = field(default_factory=dict)  # created by the controllers of other input objects
+    drivers: tuple[str, ...] = ()  # the drivers dralint has a profile of: their classes are usually named after them
     # Suggestions for unknown class names, once per name (many claims name the same class).
     _typos: dict[str, str | None] = field(default_factory=dict)
     _hints: dict[str, str | None] = field(default_factory=dict)
@@ -55,10 +57,30 @@ class Index:
         return self._typos[name]
 
     def suggestion_for(self, name: str) -> str | None:
-        """The class an unknown class name most likely means (for a did-you-mean)."""
+        """The class an unknown class name most likely means (for a did-you-mean): a few edits away, not
+        merely alike (``gpu.nvidia.com`` is not a misspelling of ``gpu.example.com``)."""
         if name not in self._hints:
-            self._hints[name] = similar(name, self.classes)
+            self._hints[name] = closest(name, self.classes)
         return self._hints[name]
+
+    def driver_typo_of(self, name: str) -> str | None:
+        """The profiled driver an unknown class name is almost certainly a misspelling of (no class is known):
+        a slip in one of its longer labels (``gpu.exmaple.com``). Other names are names of their own: the
+        example driver's ``cpu.example.com`` beside ``gpu.example.com`` (a short label is a family of
+        devices), DraNet's class ``dranet`` for its driver ``dra.net`` (another shape)."""
+        labels = name.split(".")
+
+        def one_slip_apart(driver: str) -> bool:
+            theirs = driver.split(".")
+            if len(theirs) != len(labels):
+                return False
+            differ = [(mine, its) for mine, its in zip(labels, theirs, strict=True) if mine != its]
+            if len(differ) != 1:
+                return False
+            mine, its = differ[0]
+            return min(len(mine), len(its)) >= _TYPO_LABEL and likely_typo(mine, [its]) == its
+
+        return next((driver for driver in sorted(self.drivers) if one_slip_apart(driver)), None)
 
 
 def build_index(ctx: CheckContext) -> Index:
@@ -72,6 +94,7 @@ def build_index(ctx: CheckContext) -> Index:
     checked = ctx.workspace.checked_files
     index.inventory_given = bool(checked) and any(f.name not in checked for f in ctx.workspace.files)
     index.produced = ctx.produced
+    index.drivers = tuple(ctx.options.profiles.drivers())
     return index
 
 
@@ -121,6 +144,17 @@ def _class_references(normalised: Normalised, index: Index) -> Iterator[Violatio
                 path,
                 f"did you mean `{meant}`?" if meant is not None else _known_classes_hint(index.classes),
                 replacement=Replacement(name, meant) if meant is not None else None,
+            )
+        elif (driver := index.driver_typo_of(name)) is not None:
+            # Nothing defines classes here, but the name is a slip away from a driver's name, which the
+            # class a driver installs usually has (gpu.example.com, gpu.nvidia.com).
+            yield Violation(
+                UNKNOWN_CLASS,
+                f'DeviceClass "{name}" is not defined in the inputs',
+                normalised.obj,
+                path,
+                f"did you mean `{driver}`? (the name of a driver, which its DeviceClass usually has too)",
+                replacement=Replacement(name, driver),
             )
         else:
             yield Violation(

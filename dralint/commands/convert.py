@@ -45,6 +45,9 @@ def run(settings: ConvertSettings, stream: TextIO | None = None) -> int:
     target = settings.to.removeprefix(f"{GROUP}/")
     if target not in VERSIONS:
         raise UsageError(f"--to: unknown version {settings.to!r}; one of: {', '.join(VERSIONS)}")
+    if not settings.paths and not sources.stdin_is_piped():
+        raise UsageError("convert needs the manifests to convert: give PATHS (files, directories, or - for "
+                         "standard input), or pipe them in")  # fmt: skip
     paths = settings.paths or (sources.STDIN,)
     if settings.in_place and sources.STDIN in paths:
         raise UsageError("--in-place cannot rewrite standard input")

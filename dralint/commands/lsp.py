@@ -13,6 +13,10 @@ def run() -> int:
             ("pygls.", "lsprotocol.")
         ):
             raise
-        raise UsageError(f"dralint lsp needs {error.name}: pip install 'dralint[lsp]'") from None
-    serve()
-    return 0
+        # dralint is not on PyPI: the extra comes with the clone dralint was installed from.
+        package = str(error.name).partition(".")[0]
+        raise UsageError(
+            f"dralint lsp needs {package}: install dralint with its lsp extra (pip install -e '.[lsp]' in a clone, "
+            "or pip install 'dralint[lsp] @ git+https://github.com/dralint/dralint')"
+        ) from None
+    return serve()

@@ -1,4 +1,5 @@
-"""``dralint profile extract``: a starting driver profile from a real cluster's ResourceSlices."""
+"""``dralint profile extract`` (a starting driver profile from a real cluster's ResourceSlices) and
+``dralint profile show`` (the profile dralint uses for a driver)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from dralint.dataclass import dataclass
-from dralint.errors import InputError
+from dralint.errors import InputError, UsageError
 from dralint.pipeline import run as pipeline
 from dralint.read.load import inputs
 from dralint.report.yamlout import dump_all
@@ -85,3 +86,32 @@ def _fits(profiles: Profiles, entries: Sequence[SliceEntry]) -> dict[str, str]:
 def render(documents: Sequence[object]) -> str:
     """The documents as YAML, each with the schema line editors read."""
     return dump_all(documents, header=HEADER, flow_scalar_lists=True)
+
+
+@dataclass(frozen=True, slots=True)
+class ShowSettings:
+    driver: str
+    config: str | None = None
+    no_config: bool = False
+
+
+def show(settings: ShowSettings) -> int:
+    """Print the file of the profile dralint uses for the driver (the configured one, else the shipped one)."""
+    from dralint.read import userfile
+    from dralint.suggest import similar
+
+    plan = pipeline.configure(pipeline.Request(config=settings.config, no_config=settings.no_config))
+    profiles, driver = plan.profiles, settings.driver
+    configured = profiles.user.get(driver)
+    if configured is not None:
+        path = configured.origin.rsplit(":", 2)[0]  # file:line:column
+        header = f"# the profile of {driver} from {path} (configured)\n"
+    elif driver in profiles.shipped:
+        path = str(profiles.shipped[driver])
+        header = f"# the profile of {driver} shipped with dralint ({path})\n"
+    else:
+        guess = similar(driver, profiles.drivers())
+        hint = f"; did you mean {guess}?" if guess else f"; profiles: {', '.join(profiles.drivers())}"
+        raise UsageError(f"no driver profile for {driver}{hint}")
+    sys.stdout.write(header + userfile.read_text(path, max_bytes=plan.limits.max_file_bytes, what="profile"))
+    return 0

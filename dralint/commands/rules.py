@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from dralint.config.resolve import Layer
+from dralint.config.resolve import Layer, named_by
 from dralint.dataclass import dataclass
 from dralint.errors import UsageError
 from dralint.pipeline import run as pipeline
@@ -22,8 +22,9 @@ class RulesSettings:
 
 
 def _catalogue(settings: RulesSettings) -> dict[str, Rule]:
-    flags = Layer(rule_paths=settings.rule_paths or None)
+    flags = Layer(rule_paths=settings.rule_paths or None, named=named_by(None, rule_paths=settings.rule_paths))
     effective = pipeline.configuration(pipeline.Request(flags, settings.config, settings.no_config))
+    pipeline.require(effective, "rule_paths", effective.rule_paths)
     return catalogue(effective.rule_paths)
 
 

@@ -81,6 +81,9 @@ class Layer:
     producers: Mapping[str, Any] | None = None
     fail_on: Ref | None = None
     baseline: str | None = None
+    # Who named each path: (setting, path as resolved) -> the path as written and where (a flag, a
+    # variable, a key of the file), for errors about a path that is not there.
+    named: Mapping[tuple[str, str], Ref] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,20 +108,47 @@ class Effective:
     producers: Mapping[str, Any] = field(default_factory=dict)  # `producers:` as validated by the schema
     fail_on: Ref | None = None
     baseline: str | None = None
+    named: Mapping[tuple[str, str], Ref] = field(default_factory=dict)  # see Layer.named
     root: str = "."  # directory that globs are relative to
     config: str | None = None  # the configuration file used, as displayed
+
+    def naming(self, setting: str, path: str) -> str:
+        """``path`` of ``setting`` as the user wrote it, after where: ``--inventory: nothere/``,
+        ``.dralint.yaml:1:13: inventory: cluster/`` (the path alone when nobody is on record)."""
+        ref = self.named.get((setting, path))
+        return f"{ref.origin}: {ref.text}" if ref is not None else path
+
+
+# The flag that sets each path setting, for the errors about a path that is not there.
+FLAGS = {"inventory": "--inventory", "rule_paths": "--rules", "profile_paths": "--profile", "baseline": "--baseline"}
+
+
+def named_by(origin: str | None, **paths: tuple[str, ...] | str | None) -> dict[tuple[str, str], Ref]:
+    """:attr:`Layer.named` for paths written as they are used (flags, variables): named by ``origin``,
+    or by each setting's flag when ``origin`` is ``None``."""
+    out: dict[tuple[str, str], Ref] = {}
+    for setting, value in paths.items():
+        values = (value,) if isinstance(value, str) else value or ()
+        for path in values:
+            out[(setting, path)] = Ref(path, FLAGS[setting] if origin is None else origin)
+    return out
 
 
 def merge(*layers: Layer, root: str = ".", config: str | None = None) -> Effective:
     """Every setting from the first layer that sets it."""
     values: dict[str, Any] = {}
     for item in fields(Layer):
+        if item.name == "named":
+            continue
         for layer in layers:
             value = getattr(layer, item.name)
             if value is not None:
                 values[item.name] = value
                 break
-    return Effective(**values, root=root, config=config)
+    named: dict[tuple[str, str], Ref] = {}
+    for layer in reversed(layers):  # the first layer's word counts, as for the values
+        named.update(layer.named or {})
+    return Effective(**values, named=named, root=root, config=config)
 
 
 def _split(text: str, separator: str = ",") -> tuple[str, ...]:
@@ -128,6 +158,7 @@ def _split(text: str, separator: str = ",") -> tuple[str, ...]:
 def from_environment(env: Mapping[str, str]) -> Layer:
     """The layer of ``DRALINT_*`` variables (empty values count as unset)."""
     values: dict[str, Any] = {}
+    named: dict[tuple[str, str], Ref] = {}
     for variable, name in ENVIRONMENT.items():
         text = env.get(variable, "").strip()
         if not text:
@@ -138,11 +169,14 @@ def from_environment(env: Mapping[str, str]) -> Layer:
             values[name] = tuple(Ref(part, variable) for part in _split(text))
         elif name in ("inventory", "rule_paths", "profile_paths"):
             values[name] = _split(text, os.pathsep)
+            named.update(named_by(variable, **{name: values[name]}))
         elif name == "exclude":
             values[name] = _split(text)
         else:
             values[name] = text
-    return Layer(**values)
+            if name == "baseline":
+                named.update(named_by(variable, baseline=text))
+    return Layer(**values, named=named)
 
 
 def _as_list(value: Any) -> list[str]:
@@ -155,13 +189,22 @@ def from_file(config: ConfigFile) -> Layer:
     """The layer of a validated configuration file; paths become relative to the current directory."""
     data = config.data
 
-    def path(text: str) -> str:
+    named: dict[tuple[str, str], Ref] = {}
+
+    def path(text: str, setting: str, key: Path, at: Path) -> str:
+        """``text`` (written at ``at`` under ``key``) relative to the current directory, recorded in ``named``."""
         joined = os.path.normpath(os.path.join(config.root, text))
         relative = os.path.relpath(joined)
-        return joined if relative.startswith("..") else relative
+        resolved = joined if relative.startswith("..") else relative
+        named[(setting, resolved)] = Ref(text, f"{config.where(at)}: {'.'.join(str(k) for k in key)}")
+        return resolved
 
-    def paths(key: str, value: Any) -> tuple[str, ...] | None:
-        return None if value is None else tuple(path(p) for p in _as_list(value))
+    def paths(setting: str, key: Path, value: Any) -> tuple[str, ...] | None:
+        if value is None:
+            return None
+        if isinstance(value, str):  # "a/, b/": one position for all
+            return tuple(path(p, setting, key, key) for p in _as_list(value))
+        return tuple(path(p, setting, key, (*key, n)) for n, p in enumerate(value))
 
     def refs(value: Any, at: Path) -> tuple[Ref, ...]:
         if isinstance(value, str):
@@ -171,15 +214,15 @@ def from_file(config: ConfigFile) -> Layer:
     _check_globs(config)
     rules = data.get("rules") or {}
     values: dict[str, Any] = {
-        "inventory": paths("inventory", data.get("inventory")),
-        "context": paths("context", data.get("context")),
-        "rule_paths": paths("custom", rules.get("custom")),
-        "profile_paths": paths("profiles", data.get("profiles")),
+        "inventory": paths("inventory", ("inventory",), data.get("inventory")),
+        "context": paths("context", ("context",), data.get("context")),
+        "rule_paths": paths("rule_paths", ("rules", "custom"), rules.get("custom")),
+        "profile_paths": paths("profile_paths", ("profiles",), data.get("profiles")),
         "driver_versions": dict(data["driverVersions"]) if "driverVersions" in data else None,
         "exclude": None if "exclude" not in data else tuple(_as_list(data["exclude"])),
         "limits": data.get("limits"),
         "producers": data.get("producers"),
-        "baseline": path(data["baseline"]) if "baseline" in data else None,
+        "baseline": path(data["baseline"], "baseline", ("baseline",), ("baseline",)) if "baseline" in data else None,
     }
     if "kubernetesVersion" in data:
         values["release"] = Ref(data["kubernetesVersion"], config.where(("kubernetesVersion",)))
@@ -206,7 +249,7 @@ def from_file(config: ConfigFile) -> Layer:
         )
     if "exceptions" in data:
         values["exceptions"] = tuple(_exception(config, n, entry) for n, entry in enumerate(data["exceptions"]))
-    return Layer(**values)
+    return Layer(**values, named=named)
 
 
 def _check_globs(config: ConfigFile) -> None:

@@ -13,8 +13,11 @@ with the traceback) and answered with nothing, and the diagnostics already publi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
+import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -37,12 +40,17 @@ from dralint.lsp.ranges import Position, finding_range
 from dralint.pipeline import run as pipeline
 from dralint.pipeline.context import CheckContext
 from dralint.pipeline.session import GlobalResult, Session, Snapshot, findings_by_file
+from dralint.read import sources
+from dralint.read.load import Input
 from dralint.report import help_uri
 from dralint.rules import render as rule_docs
 
 DEBOUNCE_SECONDS = 0.2  # a burst of keystrokes is checked once (initializationOptions: {"debounce": ms})
 SOURCE = "dralint"
 CHECKED_ACROSS_FILES = "dralint: checks across files done:"  # logged when the cross-file diagnostics are out
+INDEXED = "dralint: indexed"  # logged when the workspace's files are read
+# The workspace's files read at most (initializationOptions: {"maxFiles": N}); open documents come on top.
+MAX_FILES = 2000
 _SEVERITY = {
     "error": types.DiagnosticSeverity.Error,
     "warning": types.DiagnosticSeverity.Warning,
@@ -74,6 +82,9 @@ class DralintServer(LanguageServer):
         self._global_started = 0.0
         self.global_runs = 0
         self.stopping = False  # after the client's shutdown request: nothing more is published
+        self.max_files = MAX_FILES
+        self.indexed = False  # the workspace's files are all read: the checks across files may run
+        self._told_excluded: set[str] = set()
         self._reporting = False
 
     # --- names and texts ---------------------------------------------------------------------
@@ -134,12 +145,19 @@ class DralintServer(LanguageServer):
     # --- the session -------------------------------------------------------------------------
 
     def start_session(self, root: str, options: Any) -> None:
-        """Read the workspace's configuration and index its files (a broken configuration: the defaults, said so)."""
+        """Read the workspace's configuration (a broken one: the defaults, said so) and start indexing its files.
+
+        The files ``dralint check .`` would read there (``.gitignore`` and ``exclude`` honoured), at
+        most ``maxFiles`` of them, are read in a thread: documents opened meanwhile are checked on
+        their own at once, and the checks across files run when the index is complete.
+        """
         self.root = os.path.abspath(root)
         self.options = options
         os.chdir(self.root)  # configuration, globs and file names are relative to the workspace
         if isinstance(options, dict) and isinstance(options.get("debounce"), (int, float)):
             self.debounce = max(0.0, float(options["debounce"]) / 1000)
+        if isinstance(options, dict) and isinstance(options.get("maxFiles"), int) and options["maxFiles"] > 0:
+            self.max_files = options["maxFiles"]
         try:
             checking = pipeline.checking(pipeline.Request())
         except DralintError as error:
@@ -149,16 +167,69 @@ class DralintServer(LanguageServer):
             checking = pipeline.checking(pipeline.Request(no_config=True))
         session = Session(checking)
         self.facts = selectors.Facts(profiles=checking.plan.profiles)  # until the inventory is read
-        try:
-            files = checking.plan.inputs(())
-        except DralintError as error:  # a workspace without manifests yet: documents are added as they open
-            self.log(f"dralint: {error}")
-            files = []
-        session.index(files)
         for uri, document in self.workspace.text_documents.items():  # a restart keeps the unsaved buffers
-            session.set_text(self.name_of(uri), document.source)
+            name = self.name_of(uri)
+            if not checking.plan.excluded(name):
+                session.set_text(name, document.source)
         self.session = session
-        self.log(f"dralint: indexed {len(session.files)} files in {self.root}")
+        self.indexed = False
+        self.index(session)
+
+    def index(self, session: Session) -> None:
+        """Find the workspace's files and read them into ``session`` in a thread; then run the checks across files."""
+        started = time.perf_counter()
+        plan, limit = session.checking.plan, self.max_files
+
+        def cancelled() -> bool:  # the configuration changed (a new session), or the client is leaving
+            return self.session is not session or self.stopping
+
+        def work() -> tuple[int, str | None]:
+            """How many files ``dralint check .`` would read (or why none), the first ``limit`` of them read."""
+            try:
+                files = plan.inputs(())
+            except DralintError as error:  # a workspace without manifests yet: documents are added as they open
+                return 0, str(error)
+            chosen = _bounded(files, _inventory(plan), limit) if len(files) > limit else files
+            session.index(chosen, cancelled=cancelled)
+            return len(files), None
+
+        future = _in_thread(work)
+        future.add_done_callback(lambda done: self._indexed(session, done, started))
+
+    def _indexed(self, session: Session, done: asyncio.Future[tuple[int, str | None]], started: float) -> None:
+        if self.session is not session or self.stopping:
+            return
+        error = done.exception()
+        if error is not None:  # what was read is used: the checks across files still run on it
+            self.failed("indexing the workspace", error)
+        else:
+            found, problem = done.result()
+            if problem is not None:
+                self.log(f"dralint: {problem}")
+            if found > self.max_files:
+                self.window_show_message(
+                    types.ShowMessageParams(
+                        types.MessageType.Warning,
+                        f"dralint: the workspace has {found} manifests, more than maxFiles ({self.max_files}): "
+                        f"{self.max_files} are read for the checks across files (the inventory first); exclude "
+                        "folders in .dralint.yaml (exclude:) or raise initializationOptions.maxFiles",
+                    )
+                )
+        self.indexed = True
+        took = (time.perf_counter() - started) * 1000
+        self.log(f"{INDEXED} {len(session.files)} files in {self.root} ({took:.0f} ms)")
+        self.run_global()
+
+    def excluded(self, name: str) -> bool:
+        """Whether the configuration's ``exclude`` leaves ``name`` out: ``dralint check`` would not read it,
+        so the server publishes nothing for it (said once in the log)."""
+        session = self.session
+        if session is None or not session.checking.plan.excluded(name):
+            return False
+        if name not in self._told_excluded:
+            self._told_excluded.add(name)
+            self.log(f"dralint: {name} is excluded by the configuration (exclude): not checked")
+        return True
 
     def document_changed(self, uri: str) -> None:
         """Check ``uri`` again after the debounce (keystrokes in between restart the wait)."""
@@ -182,6 +253,8 @@ class DralintServer(LanguageServer):
                 return
             changed = False
             for uri in sorted(dirty):
+                if self.excluded(self.name_of(uri)):
+                    continue
                 document = self.workspace.text_documents.get(uri)
                 text = document.source if document is not None else None
                 reread = partial(session.set_text, self.name_of(uri), text)
@@ -210,7 +283,7 @@ class DralintServer(LanguageServer):
     def run_global(self) -> None:
         """Run the checks across files in a thread (one at a time; an edit meanwhile asks for one more run)."""
         session = self.session
-        if session is None:
+        if session is None or not self.indexed:  # the end of the index runs them
             return
         if self._global_running:
             self._global_wanted = True
@@ -218,9 +291,8 @@ class DralintServer(LanguageServer):
         self._global_running = True
         self._global_started = time.perf_counter()
         snapshot = session.snapshot()
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(None, _run_global, session, snapshot)
-        future.add_done_callback(lambda done: loop.call_soon_threadsafe(self._global_done, session, done))
+        future = _in_thread(partial(_run_global, session, snapshot))
+        future.add_done_callback(lambda done: self._global_done(session, done))
 
     def _global_done(self, ran_on: Session, done: asyncio.Future[GlobalResult]) -> None:
         self._global_running = False
@@ -299,6 +371,41 @@ class DralintServer(LanguageServer):
         )
 
 
+_WORKER = "dralint-check"
+
+
+def _in_thread(function: Callable[[], _T]) -> asyncio.Future[_T]:
+    """``function()`` in a daemon thread, as a future of the running loop.
+
+    Not the loop's executor: ``exit`` must not wait for the index of a large workspace or a
+    dry-run of minutes to finish (asyncio waits for the executor's threads, Python for every
+    thread that is not a daemon); the work is thrown away with the process.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[_T] = loop.create_future()
+
+    def settle(result: _T | None, error: BaseException | None) -> None:
+        if future.cancelled():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)  # type: ignore[arg-type]
+
+    def work() -> None:
+        result: _T | None = None
+        error: BaseException | None = None
+        try:
+            result = function()
+        except Exception as failed:  # reported by whoever awaits the future
+            error = failed
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the server is gone
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=work, name=_WORKER, daemon=True).start()
+    return future
+
+
 def _run_global(session: Session, snapshot: Snapshot) -> GlobalResult:
     """The checks across files, in a thread; the driver profiles are read there too (once, about 150 ms
     for the shipped ones), so that the first hover or completion that needs them does not wait."""
@@ -309,6 +416,22 @@ def _run_global(session: Session, snapshot: Snapshot) -> GlobalResult:
         except DralintError:  # a broken profile: said when a hover, a completion or a check reads it
             continue
     return session.run_global(snapshot)
+
+
+def _inventory(plan: pipeline.Plan) -> set[str]:
+    """The files of the configured inventory (none when a path of it is missing: the checks say so)."""
+    try:
+        return set(plan.files(plan.effective.inventory))
+    except DralintError:
+        return set()
+
+
+def _bounded(files: list[Input], inventory: set[str], limit: int) -> list[Input]:
+    """``limit`` of ``files``, in their order: the inventory's first (every claim is dry-run against it),
+    then the others."""
+    ranked = [pair for pair in files if pair[0] in inventory] + [pair for pair in files if pair[0] not in inventory]
+    kept = {name for name, _ in ranked[:limit]}
+    return [pair for pair in files if pair[0] in kept]
 
 
 def _key(finding: Finding) -> tuple[object, ...]:
@@ -378,7 +501,12 @@ def did_change(ls: DralintServer, params: types.DidChangeTextDocumentParams) -> 
 def did_close(ls: DralintServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     session = ls.session
-    if session is not None and ls.guarded(f"closing {uri}", lambda: session.set_text(ls.name_of(uri), None), False):
+    name = ls.name_of(uri)
+    if (
+        session is not None
+        and session.has(name)
+        and ls.guarded(f"closing {uri}", lambda: session.set_text(name, None), False)
+    ):
         ls.run_global()
     ls.findings.pop(ls.name_of(uri), None)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
@@ -400,6 +528,8 @@ def did_change_watched_files(ls: DralintServer, params: types.DidChangeWatchedFi
         if event.uri in ls.workspace.text_documents:
             continue  # the buffer is what counts while the document is open
         name = ls.name_of(event.uri)
+        if not session.has(name) and (ls.excluded(name) or not sources.walked(name)):
+            continue  # a new file that dralint check . would not read either
         changed |= ls.guarded(f"reading {name}", partial(session.reload, name), False)
     if changed:
         ls.publish_quick()
@@ -543,6 +673,20 @@ def _action(
     )
 
 
-def serve() -> None:
-    """Speak LSP on standard input and output until the client says ``exit``."""
-    server.start_io()
+def serve() -> int:
+    """Speak LSP on standard input and output until the client says ``exit``; the exit code LSP asks for:
+    0 after ``shutdown``, 1 when the client exits (or goes away) without it."""
+    # pygls closes the stream it writes to on ``exit``: given a duplicate of standard output, it
+    # leaves the process's own open for the command line's final flush (which failed with
+    # "I/O operation on closed file", an internal error, after every normal shutdown).
+    with os.fdopen(os.dup(sys.stdout.fileno()), "wb") as output:
+        server.start_io(sys.stdin.buffer, output)
+    code = 0 if server.stopping else 1
+    if any(thread.name == _WORKER and thread.is_alive() for thread in threading.enumerate()):
+        # An index or a check still runs (see _in_thread): Python's finalisation would stop its
+        # thread inside a C++ extension (RE2), which aborts the process ("terminate called
+        # without an active exception", exit -6). Nothing of it is wanted any more.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code

@@ -30,7 +30,7 @@ from dralint.pipeline import engine
 from dralint.pipeline.context import CheckContext, Options
 from dralint.process import freeze_loaded, raise_recursion_limit, tune_garbage_collection
 from dralint.read import sources
-from dralint.read.load import Input, load_files, merge
+from dralint.read.load import Input, load_files, merge, settled
 from dralint.read.workspace import Workspace
 from dralint.read.yamldoc import Document, Limits, Lookup
 from dralint.rules import Rule
@@ -100,7 +100,7 @@ def check(
         return Part(chunk, target, options, rules, selection, limits, stdin_name, freeze, rendered or {})
 
     if len(slices) <= 1:
-        done = check_part(part(tuple(files)))  # counts the files as it reads them
+        done = check_part(part(tuple(files)), whole=True)  # counts the files as it reads them
         assert done.context is not None
         progress.update(objects=len(done.workspace.objects))
         yield done.context, done.found
@@ -143,11 +143,13 @@ def split(files: Sequence[Input], jobs: int) -> list[tuple[Input, ...]]:
     return [tuple(chunk) for _, chunk in sorted(slices.items())]
 
 
-def check_part(part: Part) -> Checked:
-    """Load one slice of the inputs and run the local checks on it."""
+def check_part(part: Part, *, whole: bool = False) -> Checked:
+    """Load one slice of the inputs (``whole``: all of them) and run the local checks on it."""
     workspace = load_files(
         part.files, stdin_name=part.stdin_name, limits=part.limits, freeze=part.freeze, overlay=part.rendered
     )
+    if whole:
+        workspace = settled(workspace)
     context = CheckContext(workspace, part.target, part.options)
     found = engine.collect(context, part.rules, part.selection, "local")
     return Checked(workspace, found, context)

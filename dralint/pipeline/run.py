@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Literal
 from dralint.api.versions import DEFAULT_RELEASE, Target, make_target, normalise_release, parse_feature_gates
 from dralint.config import ConfigFile, discover, globs
 from dralint.config import load as load_config
-from dralint.config.resolve import CONFIG_ENV, Effective, Layer, Ref, from_environment, from_file, merge
+from dralint.config.resolve import CONFIG_ENV, Effective, Layer, Ref, from_environment, from_file, merge, named_by
 from dralint.dataclass import dataclass
 from dralint.errors import ConfigError, DralintError, InputError
 from dralint.findings import Finding, Suppression
@@ -82,7 +82,8 @@ def with_shortcuts(
     if feature_gates is not None:
         flags = replace(flags, feature_gates=dict(feature_gates))
     if inventory:
-        flags = replace(flags, inventory=inventory)
+        named = {**(flags.named or {}), **named_by(None, inventory=inventory)}
+        flags = replace(flags, inventory=inventory, named=named)
     if fail_on is not None:
         flags = replace(flags, fail_on=Ref(fail_on, "--fail-on"))
     return flags
@@ -114,8 +115,11 @@ class Plan:
     ) -> list[Input]:
         """The files to read: ``paths`` (reported on) then inventory and context (read only), minus ``exclude``.
 
-        No ``paths`` is the current directory. ``changed`` (``--changed [REF]``; ``""``: the
-        default base) checks the files changed since REF among ``paths`` (none: the repository).
+        No ``paths`` is the current directory (the command line reads piped standard input
+        instead: :func:`dralint.read.sources.stdin_is_piped`; the language server's own standard
+        input is its protocol).
+        ``changed`` (``--changed [REF]``; ``""``: the default base) checks the files changed since
+        REF among ``paths`` (none: the repository).
         With ``changed`` or ``repository_context`` (pre-commit passes only the files of the
         commit) the repository's other manifests are context unless ``context`` is configured: a
         Deployment whose template, classes or neighbours live in other files is checked against
@@ -126,6 +130,7 @@ class Plan:
         with them no ``paths`` is no path.
         """
         repository: str | None = None
+        defaulted = False  # no path given: the current directory
         if changed is not None:
             from dralint.read.changed import changed as changed_since
             from dralint.read.kustomize import with_renderers
@@ -135,15 +140,24 @@ class Plan:
             # A changed base, patch or generator file is checked through the kustomization that builds it.
             paths = with_renderers(found.manifests(paths), found.files, paths or (os.path.relpath(found.root),))
         else:
+            defaulted = not paths and not rendered
             paths = paths or (() if rendered else (".",))
             if repository_context:
                 repository = repository_root(os.getcwd())
-        checked = self.files(paths, ignore_files=ignore_files) if paths else []
+        try:
+            checked = self.files(paths, ignore_files=ignore_files) if paths else []
+        except InputError as error:
+            if not defaulted:
+                raise
+            raise InputError(f"{error} (no path was given: to check standard input, pipe it in or pass -)") from None
         if not checked and not rendered:
             return []
+        require(self.effective, "inventory", self.effective.inventory)
         context = self.effective.context
         if context is None:
             context = (os.path.relpath(repository),) if repository is not None else ()
+        else:
+            require(self.effective, "context", context)
         read_only = self.files(self.effective.inventory + context, ignore_files=ignore_files)
         return [(name, True) for name in rendered] + inputs(checked, read_only, path_order=bool(context))
 
@@ -152,11 +166,16 @@ class Plan:
         from dralint.read.kustomize import unclaimed
 
         found = sources.discover(paths, ignore_files=ignore_files, walked_filter=unclaimed)
-        exclude = self.effective.exclude
-        if not exclude:
+        if not self.effective.exclude:
             return found
-        root = self.root
-        return [f for f in found if f == sources.STDIN or not globs.matches_any(exclude, globs.relative_to(f, root))]
+        return [f for f in found if not self.excluded(f)]
+
+    def excluded(self, path: str) -> bool:
+        """Whether the configuration's ``exclude`` leaves ``path`` out (standard input never is)."""
+        exclude = self.effective.exclude
+        if not exclude or path == sources.STDIN:
+            return False
+        return globs.matches_any(exclude, globs.relative_to(path, self.root))
 
     def options(
         self, *, simulate: bool = True, rule_options: Mapping[str, Mapping[str, object]] | None = None
@@ -192,6 +211,7 @@ def checking(request: Request) -> Checking:
     from dralint.suppress.exceptions import build as build_exceptions
 
     effective = configuration(request)
+    require(effective, "rule_paths", effective.rule_paths)
     rules = catalogue(effective.rule_paths)  # catalogue errors before target errors: the order users see them
     chosen = selection(rules, effective)
     exceptions = build_exceptions(effective.exceptions, rules)
@@ -206,6 +226,7 @@ def configure(request: Request) -> Plan:
 def plan(effective: Effective) -> Plan:
     """The plan of an effective configuration (``check`` loads its catalogue in between: the order of errors)."""
     limits = from_config(effective.limits)
+    require(effective, "profile_paths", effective.profile_paths)
     profiles = load_profiles(effective.profile_paths, max_bytes=limits.max_file_bytes, pins=effective.driver_versions)
     return Plan(effective, target(effective), limits, fail_on(effective), profiles)
 
@@ -216,12 +237,22 @@ def configuration(request: Request) -> Effective:
     config_file: ConfigFile | None = None
     if not request.no_config:
         path = request.config or environment.get(CONFIG_ENV) or discover()
+        if path is not None and not os.path.lexists(path):  # named by --config or DRALINT_CONFIG
+            raise ConfigError(f"{'--config' if request.config else CONFIG_ENV}: {path}: no such file")
         if path is not None:
             config_file = load_config(path)
     layers = [request.flags, from_environment(environment)]
     if config_file is None:
         return merge(*layers, root=".", config=None)
     return merge(*layers, from_file(config_file), root=config_file.root, config=config_file.name)
+
+
+def require(effective: Effective, setting: str, paths: Sequence[str]) -> None:
+    """An input error for the first of ``paths`` (of ``setting``) that is not there, saying who named it:
+    ``--inventory: nothere/``, ``DRALINT_INVENTORY: gone.yaml``, ``.dralint.yaml:1:13: inventory: cluster/``."""
+    for path in paths:
+        if not os.path.lexists(path):
+            raise InputError(f"{effective.naming(setting, path)}: no such file or directory")
 
 
 def _at(ref: Ref, error: DralintError) -> ConfigError:
@@ -305,9 +336,9 @@ def read(
     plan: Plan, files: Sequence[Input], *, options: Options, stdin_name: str = sources.STDIN, freeze: bool = False
 ) -> CheckContext:
     """Read ``files`` in this process, without running any check (``simulate``, ``inventory expand``)."""
-    from dralint.read.load import load_files
+    from dralint.read.load import load_files, settled
 
-    workspace = load_files(files, stdin_name=stdin_name, limits=plan.limits, freeze=freeze)
+    workspace = settled(load_files(files, stdin_name=stdin_name, limits=plan.limits, freeze=freeze))
     refuse_unreadable_inventory(plan, workspace)
     return CheckContext(workspace, plan.target, options)
 
@@ -383,6 +414,7 @@ def check(request: Request, job: CheckJob) -> CheckOutcome:
     if effective.baseline is not None and job.write_baseline is None:
         from dralint.suppress import baseline as baselines  # (here and below) only with a baseline: 3 ms to import
 
+        require(effective, "baseline", (effective.baseline,))
         baseline = baselines.read(effective.baseline, max_bytes=run_plan.limits.max_file_bytes)
     with read_and_check(
         run_plan,

@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import threading
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import field
 
 from dralint.api.objects import KubeObject
@@ -90,14 +90,31 @@ class Session:
 
     # --- the files ---------------------------------------------------------------------------
 
-    def index(self, files: Sequence[Input]) -> None:
-        """Load ``files`` ((path, checked) pairs, as :meth:`Plan.inputs` gives them), each as a part of its own."""
+    def index(self, files: Sequence[Input], *, cancelled: Callable[[], bool] | None = None) -> int:
+        """Load ``files`` ((path, checked) pairs, as :meth:`Plan.inputs` gives them), each as a part of its own.
+
+        May run in a thread while documents are opened and edited: each file is decoded outside the
+        lock and added unless a buffer already put it there. ``cancelled`` is asked between files
+        (the server started over, or is shutting down). Returns how many files were loaded.
+        """
         with self._lock:
-            self._inputs = list(files)
-            self._parts = {}
-            for name, checked in self._inputs:
+            named = {name for name, _ in files}
+            # Documents opened before the index began keep their place after the indexed files.
+            self._inputs = [*files, *(pair for pair in self._inputs if pair[0] not in named)]
+        loaded = 0
+        for name, checked in files:
+            if cancelled is not None and cancelled():
+                break
+            with self._lock:
+                if name in self._parts:
+                    continue
                 self._version += 1
-                self._parts[name] = self._load(name, checked, self._overlay.get(name), self._version)
+                version, text = self._version, self._overlay.get(name)
+            part = self._load(name, checked, text, version)
+            with self._lock:
+                self._parts.setdefault(name, part)
+            loaded += 1
+        return loaded
 
     @property
     def files(self) -> list[str]:
@@ -156,12 +173,12 @@ class Session:
                 del self._parts[name]
                 self._global = [pair for pair in self._global if pair[0].location.file != name]
                 return True
-            checked = old.checked if old is not None else True
+            checked = old.checked if old is not None else dict(self._inputs).get(name, True)
             self._version += 1
             version = self._version
         new = self._load(name, checked, text, version)
         with self._lock:
-            if old is None:
+            if all(known != name for known, _ in self._inputs):
                 self._inputs.append((name, True))
             self._parts[name] = new
             self._global = _moved(self._global, {name: new})

@@ -1,44 +1,38 @@
-"""YAML text → node trees, with the C parser when ruamel.yaml.clib is there (pure Python otherwise).
+"""One chunk of YAML text → the node tree of its first document, as go-yaml v2 reads it.
 
-Scalars are only marked plain or quoted (:data:`PLAIN`, :data:`QUOTED`); their values are
-resolved later with go-yaml's rules. The C composer recurses on the C stack, so text that could
-nest deeply is first measured with the (iterative) event parser and refused past a safe depth.
-Parser errors become a :class:`ComposeError` carrying a :class:`DecodeIssue` with the position.
+kubectl reads with go-yaml v2 (:mod:`dralint.read.goyaml`, a port in Python). The C parser of
+ruamel.yaml.clib (libyaml 0.1.7) composes about ten times faster and agrees with go-yaml on
+what manifests are made of, so it composes a chunk first, and its tree is kept when nothing in
+the chunk is where the two differ (:func:`_c_agrees`): anything it refuses, and any chunk
+with an alias, a tag, a ``?`` beside a flow collection or a second document, goes to the port,
+which also gives go-yaml's verdict and words for every refusal. Scalars are only marked plain
+or quoted (:data:`PLAIN`, :data:`QUOTED`); their values are resolved later with go-yaml's
+rules. The C composer recurses on the C stack, so text that could nest deeply goes to the
+port too, whose composer does not recurse.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
 from typing import Any
 
 from ruamel.yaml.error import StreamMark
-from ruamel.yaml.events import (
-    DocumentStartEvent,
-    MappingEndEvent,
-    MappingStartEvent,
-    SequenceEndEvent,
-    SequenceStartEvent,
-)
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
-from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.tag import Tag
 
+from dralint.read.build import PLAIN, QUOTED
+from dralint.read.goyaml.errors import GoYamlError
+from dralint.read.goyaml.nodes import PLAIN_TAG, QUOTED_TAG, TooDeep, compose_first
+from dralint.read.goyaml.reader import reader_limit
 from dralint.read.issues import DecodeIssue, Limits
 
-try:  # the C parser ships in ruamel.yaml.clib; without it the pure-Python composer is used
+try:  # the C parser ships in ruamel.yaml.clib; without it the port composes everything
     from _ruamel_yaml import CParser as _CParser
 except ImportError:  # pragma: no cover - depends on the platform
     _CParser = None
 
-__all__ = ["PLAIN", "QUOTED", "ComposeError", "compose"]
-
-PLAIN = "?plain"
-QUOTED = "?quoted"
-_PLAIN, _QUOTED = PLAIN, QUOTED
-# Nesting much deeper than this crashes the C composer (tested: 10,000 levels pass, 100,000 do not).
-_C_SAFE_DEPTH = 1000
+__all__ = ["PLAIN", "QUOTED", "ComposeError", "compose_document", "compose_stream"]
 
 
 class ComposeError(Exception):
@@ -48,35 +42,76 @@ class ComposeError(Exception):
         self.issue = issue
 
 
-def compose(text: str, line_offset: int, limits: Limits) -> list[Node]:
-    """The root node of every document of ``text`` (marks relative to ``text``)."""
+def compose_document(text: str, line_offset: int, limits: Limits) -> Node | None:
+    """The root node of the first document of the chunk ``text`` (``None``: no document), as go-yaml reads it.
+
+    Marks are relative to ``text``; ``line_offset`` places issues in the file.
+    """
+    if _CParser is not None and _c_agrees(text) and not _may_nest_deeply(text):
+        try:
+            nodes = _compose_fast(text)
+        except Exception:  # the C parser's errors have no common base class; go-yaml words them
+            pass
+        else:
+            if len(nodes) <= 1:
+                return nodes[0] if nodes else None
+    return _compose_port(text, line_offset, limits)
+
+
+def compose_stream(text: str, limits: Limits) -> list[Node | None]:
+    """The root nodes of every document of ``text`` read as one YAML stream (JSON text, for positions)."""
+    if _CParser is not None and not _may_nest_deeply(text):
+        try:
+            return list(_compose_fast(text))
+        except Exception:  # the C parser's errors have no common base class
+            raise ComposeError(DecodeIssue("syntax", "invalid YAML", 1, 1)) from None
+    return [_compose_port(text, 0, limits)]
+
+
+# Where libyaml 0.1.7 and go-yaml read the same text differently while both accept it: an
+# alias (go-yaml keeps alias nodes, for its checks on them), a tag ("!" alone is resolved
+# as plain by one and kept as text by the other), the escape "\/" (YAML 1.2's, which go-yaml
+# refuses), and "?" where a flow collection may be (go-yaml ends a plain scalar there).
+# Chunks holding none of these are read alike (the differential tests compare the two).
+_C_DIFFERS = re.compile(r"\*[0-9A-Za-z_-]|!|\\/")
+
+
+def _c_agrees(text: str) -> bool:
+    if _C_DIFFERS.search(text) is not None:
+        return False
+    return "?" not in text or ("[" not in text and "{" not in text)
+
+
+def _compose_port(text: str, line_offset: int, limits: Limits) -> Node | None:
     try:
-        if _CParser is not None:
-            if _may_nest_deeply(text):
-                _check_nesting(text, line_offset, limits)
-            return _compose_fast(text)
-        return list(_compose_pure(text))
-    except ComposeError:
-        raise
-    except Exception as error:  # the parsers' errors have no common base class
-        raise ComposeError(syntax_issue(text, line_offset, error)) from None
+        return compose_first(text, limit=reader_limit(text), max_depth=limits.max_depth)
+    except GoYamlError as error:
+        raise ComposeError(_go_issue(text, line_offset, error)) from None
+    except TooDeep as deep:
+        message = f"document nests deeper than {limits.max_depth} levels"
+        raise ComposeError(
+            DecodeIssue("too-deep", message, deep.mark.line + 1 + line_offset, deep.mark.column + 1)
+        ) from None
 
 
-_MARKS = {name: Tag(suffix=name) for name in (_PLAIN, _QUOTED, "?map", "?seq")}
-_PLAIN_TAG, _QUOTED_TAG, _MAP_TAG, _SEQ_TAG = (_MARKS[name] for name in (_PLAIN, _QUOTED, "?map", "?seq"))
-
-
-class _MarkerResolver(VersionedResolver):
-    """Pure-Python resolver that only marks plain vs quoted scalars, like ``_FastLoader``."""
-
-    def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> Tag:
-        if kind is ScalarNode:
-            return _MARKS[_PLAIN] if implicit[0] else _MARKS[_QUOTED]
-        return _MARKS["?map"] if kind is MappingNode else _MARKS["?seq"]
-
-    @property
-    def processing_version(self) -> tuple[int, int]:
-        return (1, 1)  # go-yaml and libyaml implement YAML 1.1
+def _go_issue(text: str, line_offset: int, error: GoYamlError) -> DecodeIssue:
+    """A refusal of go-yaml's, placed at its problem (lines counted by "\n", as everywhere in dralint)."""
+    if error.stage == "reader":
+        found = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]").search(text)
+        index = found.start() if found is not None else 0
+        problem = f"control character U+{ord(text[index]):04X} is not allowed" if found is not None else error.problem
+        message = f"invalid YAML: {problem}"
+    else:
+        mark = error.problem_mark or error.context_mark or (0, 0, 0)
+        index = min(mark[0], len(text))
+        message = (
+            f"invalid YAML: {error.context}: {error.problem}" if error.context else f"invalid YAML: {error.problem}"
+        )
+    line = text.count("\n", 0, index)
+    column = index - (text.rfind("\n", 0, index) + 1)
+    source_line = text[index - column :].split("\n", 1)[0]
+    hint = "YAML does not allow tabs for indentation; use spaces" if "\t" in source_line[: column + 1] else None
+    return DecodeIssue("syntax", message, line + 1 + line_offset, column + 1, hint, upstream=error.upstream)
 
 
 if _CParser is not None:
@@ -93,8 +128,12 @@ if _CParser is not None:
         def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> Tag:
             # Shared Tag objects: a node given a string makes a Tag of its own (one per node).
             if kind is ScalarNode:
-                return _PLAIN_TAG if implicit[0] else _QUOTED_TAG
+                return PLAIN_TAG if implicit[0] else QUOTED_TAG
             return _MAP_TAG if kind is MappingNode else _SEQ_TAG
+
+
+_MAP_TAG = Tag(suffix="?map")
+_SEQ_TAG = Tag(suffix="?seq")
 
 
 def _compose_fast(text: str) -> list[Node]:
@@ -134,19 +173,14 @@ def _renumber(nodes: list[Node], text: str) -> None:
             pending.extend(node.value)
 
 
-def _compose_pure(text: str) -> Iterator[Node]:
-    from ruamel.yaml import YAML
-
-    yaml = YAML(typ="safe", pure=True)
-    yaml.Resolver = _MarkerResolver
-    yield from yaml.compose_all(text)
-
-
 _COMPACT_RUN = re.compile(r"(?:[-?:][ \t]+(?:[&!][^ \t\n]*[ \t]+)*){300}")
 
 
 def _may_nest_deeply(text: str) -> bool:
-    """A cheap upper bound on nesting: flow depth needs brackets, block depth needs long lines.
+    """Whether ``text`` may nest deeply enough to crash the C composer (which recurses on the C
+    stack: 10,000 levels pass, 100,000 do not): such text goes to the port, which does not recurse.
+
+    A cheap upper bound on nesting: flow depth needs brackets, block depth needs long lines.
 
     Block nesting needs a deeper indentation or another ``- `` on the same line per level, so
     it cannot exceed the longest line; only texts with long lines get the finer run check.
@@ -156,58 +190,3 @@ def _may_nest_deeply(text: str) -> bool:
     if max(map(len, text.split("\n"))) <= 300:
         return False
     return re.search(r"^[ \t]{300}", text, re.MULTILINE) is not None or _COMPACT_RUN.search(text) is not None
-
-
-def _check_nesting(text: str, line_offset: int, limits: Limits) -> None:
-    """Refuse text nested too deeply for the C composer, with the position where it gets too deep."""
-    parser = _CParser(text)
-    depth = 0
-    too_deep = None  # where the current document first nests deeper than the limit
-    try:
-        while parser.check_event():
-            event = parser.get_event()
-            kind = type(event)
-            if kind is MappingStartEvent or kind is SequenceStartEvent:
-                depth += 1
-                if depth > limits.max_depth and too_deep is None:
-                    too_deep = event.start_mark
-                if depth > _C_SAFE_DEPTH:
-                    break
-            elif kind is MappingEndEvent or kind is SequenceEndEvent:
-                depth -= 1
-            elif kind is DocumentStartEvent:
-                too_deep = None
-        else:
-            return
-    except Exception as error:  # the parser's errors have no common base class
-        raise ComposeError(syntax_issue(text, line_offset, error)) from None
-    mark = too_deep or event.start_mark
-    limit = min(limits.max_depth, _C_SAFE_DEPTH)
-    message = f"document nests deeper than {limit} levels"
-    raise ComposeError(DecodeIssue("too-deep", message, mark.line + 1 + line_offset, mark.column + 1))
-
-
-def syntax_issue(text: str, line_offset: int, fast_error: Exception) -> DecodeIssue:
-    """A syntax error with its position; the pure-Python parser is asked for a better message."""
-    error: Any = fast_error
-    if getattr(error, "problem_mark", None) is None:
-        try:
-            for _ in _compose_pure(text):
-                pass
-        except Exception as pure_error:  # the parsers' errors have no common base class
-            error = pure_error
-    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
-    problem = getattr(error, "problem", None) or (str(error).splitlines() or ["invalid YAML"])[0]
-    context = getattr(error, "context", None)
-    message = f"{context}: {problem}" if context else str(problem)
-    if mark is not None:
-        line, column = mark.line, mark.column
-    elif isinstance(getattr(error, "position", None), int):  # reader errors give a character index
-        line = text.count("\n", 0, error.position)
-        column = error.position - (text.rfind("\n", 0, error.position) + 1)
-    else:
-        line, column = 0, 0
-    lines = text.split("\n", line + 1)
-    source_line = lines[line] if 0 <= line < len(lines) else ""
-    hint = "YAML does not allow tabs for indentation; use spaces" if "\t" in source_line[: column + 1] else None
-    return DecodeIssue("syntax", f"invalid YAML: {message}", line + 1 + line_offset, column + 1, hint)

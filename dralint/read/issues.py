@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import field
 from typing import Literal
 
 from dralint.dataclass import dataclass
@@ -21,3 +22,6 @@ class DecodeIssue:
     line: int  # 1-based
     column: int  # 1-based
     hint: str | None = None
+    # The refusal as kubectl words it, when kubectl refuses the text too (the differential test
+    # compares them); not part of what dralint reports, and not compared.
+    upstream: str | None = field(default=None, compare=False)

@@ -18,14 +18,35 @@ from dralint.read.scalars import NumberText
 __all__ = ["decode"]
 
 
-def decode(text: str) -> tuple[list[tuple[Any, int]], DecodeIssue | None]:
-    """(value, 1-based line where it starts) of every non-null value of ``text``, or the first error."""
-    decoder = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_int, parse_float=_float)
+def decode(text: str, overflows: dict[int, str] | None = None) -> tuple[list[tuple[Any, int]], DecodeIssue | None]:
+    """(value, 1-based line where it starts) of every non-null value of ``text`` up to the first error, and that error.
+
+    As Kubernetes reads JSON, an integer beyond int64 is a float64. A number no float64 holds
+    is kept as its text (:class:`NumberText`); ``overflows`` maps the index of each value that
+    held one (even where a later duplicate key replaced it) to the first such number: decoding
+    that object fails in Kubernetes ("cannot unmarshal number ... into Go value of type float64").
+    """
+    found: list[str] = []
+
+    def number(text: str, parse: Any) -> Any:
+        value = parse(text)
+        if isinstance(value, NumberText):
+            found.append(text)
+        return value
+
+    decoder = json.JSONDecoder(
+        parse_constant=_reject_constant,
+        parse_int=lambda t: number(t, _int),
+        parse_float=lambda t: number(t, _float),
+    )
     values: list[tuple[Any, int]] = []
     index = len(text) - len(text.lstrip())
     try:
         while index < len(text):
             data, end = decoder.raw_decode(text, index)
+            if found and overflows is not None:
+                overflows[len(values)] = found[0]
+            found.clear()
             if data is not None:
                 values.append((data, text.count("\n", 0, index) + 1))
             index = len(text) - len(text[end:].lstrip())
@@ -33,13 +54,27 @@ def decode(text: str) -> tuple[list[tuple[Any, int]], DecodeIssue | None]:
             values = [(_without_lone_surrogates(data), line) for data, line in values]
     except json.JSONDecodeError as error:
         stable = _stable(error)
-        return [], DecodeIssue("syntax", f"invalid JSON: {stable.msg}", stable.lineno, stable.colno)
+        message = f"invalid JSON: {stable.msg}"
+        return _kept(values, text), DecodeIssue("syntax", message, stable.lineno, stable.colno, upstream=_GO_JSON)
     except _Constant as constant:
         line, column = _constant_position(text, constant.name)
-        return [], DecodeIssue("syntax", f"invalid JSON: {constant.name} is not a JSON value", line, column)
+        message = f"invalid JSON: {constant.name} is not a JSON value"
+        return _kept(values, text), DecodeIssue("syntax", message, line, column, upstream=_GO_JSON)
     except RecursionError:
-        return [], DecodeIssue("too-deep", "JSON document nests too deeply", text.count("\n", 0, index) + 1, 1)
+        line = text.count("\n", 0, index) + 1
+        return _kept(values, text), DecodeIssue("too-deep", "JSON document nests too deeply", line, 1)
     return values, None
+
+
+# Go's words differ from Python's and name a byte offset; the differential test compares only this.
+_GO_JSON = "json: "
+
+
+def _kept(values: list[tuple[Any, int]], text: str) -> list[tuple[Any, int]]:
+    """The values decoded before an error (kubectl took them)."""
+    if values and _SURROGATE_ESCAPE.search(text):
+        return [(_without_lone_surrogates(data), line) for data, line in values]
+    return values
 
 
 # Python 3.13 names a trailing comma at the comma; earlier versions (and Go) report the closing
@@ -77,11 +112,14 @@ def _without_lone_surrogates(value: Any) -> Any:
 
 
 def _int(text: str) -> Any:
-    """A JSON integer; one longer than Python converts (4,300 digits) is out of float64 range too."""
-    try:
+    """A JSON integer: an int64, else a float64 (one longer than Python converts, 4,300 digits, overflows)."""
+    if len(text) < 19:
         return int(text)
+    try:
+        value = int(text)
     except ValueError:
         return _float(text)
+    return value if -(2**63) <= value < 2**63 else _float(text)
 
 
 def _float(text: str) -> Any:

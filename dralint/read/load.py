@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dralint import progress
 from dralint.api.objects import identify
 from dralint.process import freeze_loaded
-from dralint.read import helm, kustomize, kustomized, sources
+from dralint.read import helm, kustomize, kustomized, manifests, sources
 from dralint.read.helm_template import chart_of
 from dralint.read.issues import DecodeIssue
 from dralint.read.workspace import Workspace
@@ -70,6 +70,7 @@ def load_files(
     triples the loading time. With ``freeze`` (a process-wide effect: only entry points ask for
     it) the loaded objects are then frozen out of future collections.
     """
+    manifests.forget_charts()  # charts may have come or gone since the last load (the language server)
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -85,7 +86,7 @@ def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, ove
     max_file_bytes = limits.max_file_bytes if limits is not None else sources.DEFAULT_MAX_FILE_BYTES
     workspace = Workspace()
     reported: set[str] = set()
-    for path, checked in files:
+    for read, (path, checked) in enumerate(files, start=1):
         text = overlay.get(path)
         wrapper = None  # where a rendered kustomization was built
         if text is None and kustomize.is_kustomization(path):
@@ -94,6 +95,12 @@ def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, ove
             source = sources.from_text(path, text, max_bytes=max_file_bytes)
         else:
             source = sources.read(path, stdin_name=stdin_name, max_bytes=max_file_bytes)
+        progress.update(files=read)  # skipped files were read too
+        skipped = manifests.not_a_manifest(path, source.text) if source.text else None
+        if skipped is not None:  # another tool's file: counted, not read further
+            if checked:
+                workspace.skipped.append((source.name, skipped))
+            continue
         if checked:
             reported.add(source.name)
             if wrapper is not None or source.name.endswith(RENDERED_SUFFIX):
@@ -101,7 +108,6 @@ def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, ove
             elif chart_of(path) is not None:
                 reported.add(sources.display(os.path.join(str(chart_of(path)), "Chart.yaml")))
         workspace.files.append(source)
-        progress.update(files=len(workspace.files))
         workspace.issues.extend((source.name, issue) for issue in source.issues)
         if not source.text:
             continue
@@ -150,7 +156,20 @@ def merge(parts: Sequence[Workspace]) -> Workspace:
         merged.broken.extend(part.broken)
         merged.list_documents.extend(part.list_documents)
         merged.other_documents += part.other_documents
+        merged.skipped.extend(part.skipped)
         merged.issues.extend(part.issues)
         merged.source_maps.update(part.source_maps)
     merged.checked_files = frozenset().union(*(part.checked_files for part in parts))
-    return merged
+    return settled(merged)
+
+
+def settled(workspace: Workspace) -> Workspace:
+    """The workspace of a whole run (not of a slice of its inputs): when every checked file was
+    skipped (not a manifest), nothing is checked, and the context goes too.
+
+    An empty set of checked files stands for "all of them" downstream, which would report on
+    the context instead.
+    """
+    if workspace.checked_files or not workspace.skipped:
+        return workspace
+    return Workspace(skipped=workspace.skipped)

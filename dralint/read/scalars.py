@@ -9,13 +9,22 @@ which is why dralint resolves plain scalars itself.
 from __future__ import annotations
 
 import base64
-import binascii
+import codecs
 import math
 import re
 import struct
 from typing import Any
 
-__all__ = ["TAG_PREFIX", "NumberText", "TagError", "int_text", "key_text", "resolve_plain", "resolve_tagged"]
+__all__ = [
+    "TAG_PREFIX",
+    "NumberText",
+    "TagError",
+    "int_text",
+    "key_text",
+    "parse_timestamp",
+    "resolve_plain",
+    "resolve_tagged",
+]
 
 TAG_PREFIX = "tag:yaml.org,2002:"
 
@@ -48,9 +57,6 @@ _UINT64_MAX = 2**64 - 1
 # A decimal integer of more digits than this is out of range for 64 bits anyway; stopping here
 # also keeps ``int()`` below Python's limit on converting long digit strings (4,300 digits).
 _MAX_DECIMAL_DIGITS = 20
-# The widest integer Python prints in decimal (it refuses more than 4,300 digits unless told
-# otherwise, and printing is quadratic in the digits): 4,300 digits hold at least 14,281 bits.
-_MAX_DECIMAL_BITS = 14_000
 # Integers wider than this are shown by size, not digits: printing them in decimal is quadratic
 # and hits the same Python limit.
 _MAX_PRINTED_BITS = 256
@@ -111,13 +117,7 @@ def _number(text: str) -> Any:
         return value
     if _YAML_FLOAT.fullmatch(plain):
         return _finite_float(plain, text)
-    if unsigned_error == "range":  # a hexadecimal/octal/binary literal beyond 64 bits: a big integer
-        wide, _ = _parse_int(plain, signed=False, bits=None)
-        # ... unless Python could not print it in decimal: then, as a decimal literal of as many
-        # digits, a number out of range kept as its text (nothing downstream meets an integer it
-        # cannot show in a message or a report).
-        if wide is not None and wide.bit_length() <= _MAX_DECIMAL_BITS:
-            return wide
+    if unsigned_error == "range":  # a hexadecimal/octal/binary literal beyond 64 bits: go-yaml keeps the text
         return NumberText(text)
     return text
 
@@ -128,7 +128,7 @@ def _finite_float(number: str, text: str) -> Any:
     return NumberText(text) if math.isinf(value) else value
 
 
-def _parse_int(text: str, *, signed: bool, bits: int | None = 64) -> tuple[int | None, str | None]:
+def _parse_int(text: str, *, signed: bool) -> tuple[int | None, str | None]:
     """strconv.ParseInt/ParseUint(text, 0, 64): (value, None) or (None, "syntax" | "range")."""
     body, sign = text, 1
     if signed and body[:1] in ("+", "-"):
@@ -145,8 +145,6 @@ def _parse_int(text: str, *, signed: bool, bits: int | None = 64) -> tuple[int |
     if base == 10 and len(digits) > _MAX_DECIMAL_DIGITS:
         return None, "range"
     value = sign * int(digits, base)
-    if bits is None:
-        return value, None
     low, high = _INT64 if signed else (0, _UINT64_MAX)
     if not low <= value <= high:
         return None, "range"
@@ -154,21 +152,22 @@ def _parse_int(text: str, *, signed: bool, bits: int | None = 64) -> tuple[int |
 
 
 def resolve_tagged(tag: str, text: str) -> Any:
-    """Value of a scalar with an explicit tag (``!!str 5``, ``!!int "3"``, ``!custom x``).
+    """Value of a scalar with an explicit tag (``!!str 5``, ``!!int "3"``, ``!custom x``), as go-yaml's resolve.
 
-    Tags outside the YAML core schema leave the text as it is; a core tag whose text does not
-    fit raises :class:`TagError` with go-yaml's message.
+    Tags outside the YAML core schema leave the text as it is (``!!binary`` is decoded); a
+    core tag whose text does not fit raises :class:`TagError` with go-yaml's message.
     """
     if not tag.startswith(TAG_PREFIX):
-        return text  # local tags (!foo): go-yaml keeps the text
+        return text  # local tags (!foo) and the non-specific "!": go-yaml keeps the text
     short = tag[len(TAG_PREFIX) :]
-    if short in ("str", "timestamp"):
-        return text
     if short == "binary":
-        try:
-            return base64.b64decode(text.encode("ascii", "replace"), validate=False).decode("utf-8", "replace")
-        except (binascii.Error, ValueError):
-            raise TagError("!!binary value contains invalid base64 data") from None
+        return _binary(text)
+    if short not in ("str", "bool", "int", "float", "null", "timestamp"):
+        return text  # other yaml.org tags (!!map on a scalar, !!merge, ...): not resolvable, text kept
+    if short == "str":
+        return text
+    if short == "timestamp" and parse_timestamp(text):
+        return text  # decoded into an interface, a timestamp stays its text
     value = resolve_plain(text)
     if short == "null" and value is None:
         return None
@@ -176,14 +175,60 @@ def resolve_tagged(tag: str, text: str) -> Any:
         return value
     if short == "int" and isinstance(value, int) and not isinstance(value, bool):
         return value
-    if short == "float" and isinstance(value, (int, float)) and not isinstance(value, bool):
-        try:
-            return float(value)
-        except OverflowError:  # a 64-bit-plus hexadecimal integer: no float64 holds it
-            raise TagError(f"cannot decode !!int `{text[:40]}` as a !!float: out of range") from None
-    if short not in ("null", "bool", "int", "float"):
-        return text  # other yaml.org tags (!!map on a scalar, !!merge, ...): not resolvable, text kept
+    if short == "float" and isinstance(value, float):
+        return value
+    if short == "float" and isinstance(value, int) and not isinstance(value, bool) and value <= _INT64[1]:
+        return float(value)  # go-yaml converts int and int64 to a float, not uint64
     raise TagError(f"cannot decode {_short_tag(value)} `{text}` as a !!{short}")
+
+
+_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+
+
+def _binary(text: str) -> str:
+    """``!!binary``: Go's standard base64 (padding required, line breaks ignored), bytes read as JSON does.
+
+    The decoded bytes become a Go string; JSON replaces each byte that is not part of valid
+    UTF-8 with U+FFFD.
+    """
+    compact = text.replace("\r", "").replace("\n", "")
+    if not _BASE64.fullmatch(compact):
+        raise TagError("!!binary value contains invalid base64 data")
+    return base64.b64decode(compact).decode("utf-8", "dralint-go-json")
+
+
+def _replace_each_byte(error: UnicodeError) -> tuple[str, int]:
+    assert isinstance(error, UnicodeDecodeError)
+    return "\ufffd" * (error.end - error.start), error.end
+
+
+codecs.register_error("dralint-go-json", _replace_each_byte)
+
+# time.Parse with go-yaml's four layouts; numbers of one or two digits where Go allows them.
+_TIMESTAMP = re.compile(
+    r"(\d{4})-(\d\d?)-(\d\d?)"
+    r"(?:(?:([Tt])| +)(\d\d?):(\d\d?):(\d\d?)(?:[.,]\d+)?(Z|[+-]\d\d:\d\d)?)?"
+)
+_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def parse_timestamp(text: str) -> bool:
+    """Whether go-yaml reads ``text`` as a timestamp (Go's time.Parse of one of its four layouts)."""
+    match = _TIMESTAMP.fullmatch(text)
+    if match is None:
+        return False
+    year, month, day, t, hour, minute, second, zone = match.groups()
+    if hour is not None and (t is None) != (zone is None):
+        return False  # "T" needs a zone; a space allows none
+    month_number, day_number = int(month), int(day)
+    if not 1 <= month_number <= 12:
+        return False
+    leap = int(year) % 4 == 0 and (int(year) % 100 != 0 or int(year) % 400 == 0)
+    if not 1 <= day_number <= _DAYS[month_number - 1] + (month_number == 2 and leap):
+        return False
+    if hour is not None and (int(hour) > 23 or int(minute) > 59 or int(second) > 59):
+        return False
+    return zone is None or zone == "Z" or (int(zone[1:3]) <= 24 and int(zone[4:6]) <= 60)
 
 
 def _short_tag(value: Any) -> str:

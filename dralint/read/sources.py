@@ -94,6 +94,19 @@ def discover(
     return [p for p in found if not (p in seen or seen.add(p))]  # type: ignore[func-returns-value]
 
 
+def walked(path: str) -> bool:
+    """Whether a walk of the current directory reads ``path`` (relative to it): a manifest's suffix,
+    no hidden folder or file on the way, nothing git ignores (a file created while a server runs)."""
+    parts = display(path).split("/")
+    if os.path.isabs(path) or ".." in parts or any(part.startswith(".") for part in parts):
+        return False
+    if not parts[-1].lower().endswith(MANIFEST_SUFFIXES):
+        return False
+    ignore = IgnoreFiles()
+    folders = ["/".join(parts[:n]) for n in range(1, len(parts))]
+    return not any(ignore.ignored(folder, is_dir=True) for folder in folders) and not ignore.ignored(path, is_dir=False)
+
+
 @dataclass(slots=True)
 class _Walked:
     files: list[str] = field(default_factory=list)
@@ -139,6 +152,27 @@ def display(path: str) -> str:
     while path.startswith("./"):
         path = path[2:]
     return path
+
+
+def stdin_is_piped() -> bool:
+    """Whether standard input is piped in or redirected from a file (``cat a.yaml | dralint check``, ``< a.yaml``).
+
+    A terminal, ``/dev/null`` (CI runners, cron), a closed standard input, and an empty pipe or
+    file are not: a command given no path then does what it does without input (``check`` reads
+    the current directory), so a runner that leaves an empty pipe there does not turn a check of
+    the repository into a check of nothing. The first bytes are looked at, not consumed.
+    """
+    try:
+        mode = os.fstat(sys.stdin.fileno()).st_mode
+    except (AttributeError, OSError, ValueError):  # replaced by a non-file, or closed
+        return False
+    if not (stat.S_ISFIFO(mode) or stat.S_ISREG(mode)):
+        return False
+    peek = getattr(getattr(sys.stdin, "buffer", None), "peek", None)
+    try:
+        return peek is None or peek(1) != b""
+    except (OSError, ValueError):
+        return False
 
 
 def read(path: str, *, stdin_name: str = STDIN, max_bytes: int = DEFAULT_MAX_FILE_BYTES) -> SourceFile:
@@ -236,8 +270,9 @@ def decode_bytes(raw: bytes) -> tuple[str, list[DecodeIssue]]:
     """Text of ``raw``: BOM-aware, UTF-8 by default; undecodable bytes are replaced and reported.
 
     kubectl (go-yaml) reads UTF-8 and, with a byte-order mark, UTF-16. UTF-32 is decoded so the
-    file can still be checked, but reported; NUL bytes without a byte-order mark (UTF-16 saved
-    without one, or a binary file) make the file unreadable.
+    file can still be checked, but reported; UTF-16 saved without a byte-order mark (a NUL in
+    every other byte) makes the file unreadable. Other NULs are left to the YAML reader, which
+    refuses the document holding them, as go-yaml does.
     """
     bom, encoding = byte_order_mark(raw)
     raw = raw[len(bom) :]
@@ -245,10 +280,11 @@ def decode_bytes(raw: bytes) -> tuple[str, list[DecodeIssue]]:
     if encoding.startswith("utf-32"):
         issues.append(DecodeIssue("encoding", f"file is {encoding.upper()}; kubectl reads only UTF-8 and UTF-16", 1, 1,
                                   hint=_ENCODING_HINT))  # fmt: skip
-    elif encoding == "utf-8" and b"\x00" in raw:
-        guess = " (UTF-16 without a byte-order mark?)" if _looks_like_utf16(raw) else ""
+    elif encoding == "utf-8" and b"\x00" in raw and _looks_like_utf16(raw):
+        # Any other NUL is a character go-yaml refuses: the document holding it is reported then.
         line = raw.count(b"\n", 0, raw.index(b"\x00")) + 1
-        issue = DecodeIssue("encoding", f"file contains NUL bytes{guess}", line, 1, hint=_ENCODING_HINT)
+        issue = DecodeIssue("encoding", "file contains NUL bytes (UTF-16 without a byte-order mark?)", line, 1,
+                            hint=_ENCODING_HINT)  # fmt: skip
         return "", [issue]
     try:
         return raw.decode(encoding), issues

@@ -1,19 +1,17 @@
-"""Decode YAML (and JSON) text into documents that remember where each value came from.
+"""Decode YAML (and JSON) text into documents that remember where each value came from, as kubectl reads them.
 
-Kubernetes reads manifests with go-yaml v2, so values follow its rules (YAML 1.1 scalars, see
-:mod:`dralint.read.scalars`; merge keys applied in document order, later keys winning).
-Composing nodes with the C parser and building plain Python values from them is about 25
-times faster than ruamel's round-trip loader; positions are looked up lazily in the kept node
-tree, only for the few paths that get a finding. Defects of the text (syntax errors, duplicate
-keys, alias bombs, unrendered templates) become :class:`DecodeIssue` values, never exceptions,
-and a broken document does not lose the documents after it.
+kubectl cuts a file into documents (:mod:`dralint.read.stream`), parses each with go-yaml v2
+(:mod:`dralint.read.compose`) and turns it into JSON (:mod:`dralint.read.build`); dralint
+does the same, so a file is accepted, refused and valued as kubectl would. Positions are
+looked up lazily in the kept node tree, only for the few paths that get a finding. Defects of
+the text (syntax errors, duplicate keys, alias bombs, unrendered templates) become
+:class:`DecodeIssue` values, never exceptions, and a broken document does not lose the
+documents after it (kubectl stops at the first; dralint reports them all).
 """
 
 from __future__ import annotations
 
 import bisect
-import json
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import field, fields
 from functools import lru_cache
@@ -23,17 +21,15 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from dralint.apimachinery.fieldpath import Path
 from dralint.dataclass import dataclass
-from dralint.read import templating
-from dralint.read.compose import PLAIN as _PLAIN
-from dralint.read.compose import QUOTED as _QUOTED
-from dralint.read.compose import ComposeError, compose
-from dralint.read.issues import DecodeIssue, IssueKind, Limits
+from dralint.read import stream, templating
+from dralint.read.build import Builder, BuildError, is_merge_key, scalar_key
+from dralint.read.compose import ComposeError, compose_document
+from dralint.read.issues import DecodeIssue, Limits
+from dralint.read.manifests import HELM_ADVICE
 from dralint.read.positions import char_positions
-from dralint.read.scalars import TAG_PREFIX, TagError, key_text, resolve_plain, resolve_tagged
+from dralint.read.scalars import resolve_plain
 
 __all__ = ["DecodeIssue", "Document", "Limits", "decode", "resolve_plain"]
-
-_MERGE_TAG = TAG_PREFIX + "merge"
 
 
 Lookup = tuple["Document", Path, "int | None"]  # a document, a path in it, and an offset in a string (or None)
@@ -85,8 +81,8 @@ class Document:
     node: Node | None = field(default=None, repr=False)
     line_offset: int = 0  # added to node marks when the document was parsed out of a fragment
     text: str = field(default="", repr=False)  # the whole (normalised) text of the file
-    # (start, end, n): the node is the n-th document of text[start:end]; None when not from YAML.
-    source: tuple[int, int, int] | None = field(default=None, repr=False)
+    # (start, end): the node is the first document of the chunk text[start:end]; None when not from YAML.
+    source: tuple[int, int] | None = field(default=None, repr=False)
     positions: dict[Path, tuple[int, int]] = field(default_factory=dict, repr=False)  # looked up so far
     scalar_positions: dict[tuple[Path, int], tuple[int, int]] = field(default_factory=dict, repr=False)
     finder: Finder | None = field(default=None, repr=False)  # where the node tree is, when not here
@@ -125,8 +121,7 @@ class Document:
     def tree(self) -> Node | None:
         """The root node: kept from decoding, or composed again from ``text`` when it was left behind."""
         if self.node is None and self.source is not None and self.text:
-            start, end, number = self.source
-            self.node = _recompose(self.text, start, end)[number]
+            self.node = _recompose(self.text, *self.source)
         return self.node
 
     def __getstate__(self) -> dict[str, Any]:
@@ -210,9 +205,9 @@ def _lines(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=8)
-def _recompose(text: str, start: int, end: int) -> list[Node]:
-    """The nodes of ``text[start:end]`` again (it composed before; the C stack guard still applies)."""
-    return compose(text[start:end], 0, _RECOMPOSE_LIMITS)
+def _recompose(text: str, start: int, end: int) -> Node | None:
+    """The node tree of the chunk ``text[start:end]`` again (it composed before)."""
+    return compose_document(_chunk_text(text, start, end), 0, _RECOMPOSE_LIMITS)
 
 
 _RECOMPOSE_LIMITS = Limits(max_depth=2**31)
@@ -221,41 +216,14 @@ _RECOMPOSE_LIMITS = Limits(max_depth=2**31)
 # --- reading nodes --------------------------------------------------------------------------
 
 
-def _tag(node: Node) -> str:
-    """The node's tag: ``?plain``/``?quoted`` when implicit, else the full explicit tag."""
-    suffix: str = node.ctag.suffix
-    return suffix if suffix in (_PLAIN, _QUOTED) else str(node.ctag)
-
-
-def _is_merge_key(node: Node) -> bool:
-    return type(node) is ScalarNode and node.value == "<<" and _tag(node) in (_PLAIN, _MERGE_TAG)
-
-
-def _key(node: Node) -> str | None:
-    """The string a scalar key node stands for, as the builder stores it (``None`` for complex keys)."""
-    if type(node) is not ScalarNode:
-        return None
-    tag = _tag(node)
-    if tag == _PLAIN:
-        value = resolve_plain(node.value)
-    elif tag == _QUOTED:
-        value = node.value
-    else:
-        try:
-            value = resolve_tagged(tag, node.value)
-        except TagError:
-            return None
-    return key_text(value, node.value)
-
-
 def _child(node: Node, step: str | int) -> tuple[Node, Node] | None:
     """(node to report, value node) for one path step, with go-yaml's precedence (last key wins)."""
     if isinstance(node, MappingNode) and isinstance(step, str):
         found = None
         for key_node, value_node in node.value:
-            if _is_merge_key(key_node):
+            if is_merge_key(key_node):
                 found = _merged_child(value_node, step) or found
-            elif _key(key_node) == step:
+            elif scalar_key(key_node) == step:
                 found = (key_node, value_node)
         return found
     if isinstance(node, SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
@@ -275,104 +243,7 @@ def _merged_child(source: Node, step: str) -> tuple[Node, Node] | None:
     return None
 
 
-# --- building values ------------------------------------------------------------------------
-
-
-class _Stop(Exception):
-    """Building a document failed; the issue says why and the document is skipped."""
-
-    def __init__(self, kind: IssueKind, message: str, node: Node, hint: str | None = None) -> None:
-        self.kind, self.message, self.node, self.hint = kind, message, node, hint
-
-
-class _Builder:
-    """Turns a node tree into plain Python values, recording duplicate keys on the way."""
-
-    def __init__(self, limits: Limits) -> None:
-        self.limits = limits
-        self.budget = limits.max_values_per_document
-        self.duplicates: list[tuple[str, Node, Node]] = []
-
-    def build(self, node: Node, depth: int = 0) -> Any:
-        self.budget -= 1
-        if self.budget < 0:
-            raise _Stop(
-                "too-large",
-                f"document expands to more than {self.limits.max_values_per_document} values (YAML aliases?)",
-                node,
-                "expand the aliases or raise limits.maxValuesPerDocument in the configuration",
-            )
-        kind = type(node)
-        if kind is ScalarNode:
-            return self.scalar(node)  # type: ignore[arg-type]
-        if depth >= self.limits.max_depth:
-            raise _Stop("too-deep", f"document nests deeper than {self.limits.max_depth} levels", node)
-        if kind is MappingNode:
-            return self.mapping(node, depth)  # type: ignore[arg-type]
-        if kind is SequenceNode:
-            build = self.build
-            return [build(item, depth + 1) for item in node.value]
-        return None  # pragma: no cover - the composer only makes the three kinds
-
-    def scalar(self, node: ScalarNode) -> Any:
-        tag = node.ctag.suffix  # the raw tag; Node.tag would re-render it on every access
-        if tag == _PLAIN:
-            return resolve_plain(node.value)
-        if tag == _QUOTED:
-            return node.value
-        try:
-            return resolve_tagged(str(node.ctag), node.value)
-        except TagError as error:
-            raise _Stop("syntax", f"invalid YAML: {error}", node) from None
-
-    def key(self, node: Node) -> str:
-        if type(node) is ScalarNode:
-            tag = node.ctag.suffix
-            if tag == _QUOTED:
-                return node.value  # type: ignore[no-any-return]
-            value = resolve_plain(node.value) if tag == _PLAIN else self.scalar(node)
-            return value if value.__class__ is str else key_text(value, node.value)
-        # Complex keys do not exist in Kubernetes manifests; keep something printable.
-        return json.dumps(self.build(node), sort_keys=True, default=str)
-
-    def mapping(self, node: MappingNode, depth: int) -> dict[str, Any]:
-        # go-yaml v2 applies entries in order: a merge (<<) overwrites keys set before it, and
-        # keys after it overwrite merged ones.
-        out: dict[str, Any] = {}
-        build, key_of = self.build, self.key
-        for key_node, value_node in node.value:
-            if key_node.value == "<<" and _is_merge_key(key_node):
-                out.update(self.merged(key_node, value_node, depth))
-                continue
-            key = key_of(key_node)
-            if key in out:
-                self._duplicate(node, key, key_node)
-            out[key] = build(value_node, depth + 1)
-        return out
-
-    def _duplicate(self, mapping: MappingNode, key: str, second: Node) -> None:
-        """Record ``second`` when an earlier explicit key of ``mapping`` has the same text (merges do not count)."""
-        for key_node, _ in mapping.value:
-            if key_node is second:
-                return
-            if not _is_merge_key(key_node) and self.key(key_node) == key:
-                self.duplicates.append((key, key_node, second))
-                return
-
-    def merged(self, key: Node, source: Node, depth: int) -> dict[str, Any]:
-        sources = source.value if isinstance(source, SequenceNode) else [source]
-        out: dict[str, Any] = {}
-        for item in reversed(sources):  # earlier mappings take precedence
-            if not isinstance(item, MappingNode):
-                raise _Stop("syntax", "invalid YAML: map merge requires map or sequence of maps as the value", key)
-            out.update(self.build(item, depth + 1))
-        return out
-
-
-# --- the decoding pipeline ------------------------------------------------------------------
-
-_DOC_SEPARATOR = re.compile(r"^---(?=[ \t]|$)", re.MULTILINE)
-_LINE_START_BOM = re.compile("^\ufeff", re.MULTILINE)
+# --- the decoding pipeline ------------------------------------------------------------
 
 
 def decode(
@@ -380,32 +251,96 @@ def decode(
 ) -> tuple[list[Document], list[DecodeIssue]]:
     """All documents of ``text`` (empty documents dropped) and the defects found on the way.
 
-    Line breaks are normalised first (CRLF and CR count as one line break, as in YAML, so
-    positions do not change). A syntax error does not lose the rest of the file: the text is
-    split at ``---`` lines and the documents after the broken one are decoded on their own.
-    ``templates=False`` reads ``{{ ... }}`` as plain text (dralint's own files quote templates
-    in their documentation).
+    CR LF line ends become LF, as kubectl reads lines; a lone CR counts as a line break too
+    (go-yaml breaks lines there, and so do editors), so positions do not change. A file whose
+    first character is ``{`` is JSON (a stream of values); anything else is cut into chunks at
+    ``---`` lines, and each chunk's first document is decoded on its own: a syntax error loses
+    only its chunk. ``templates=False`` reads ``{{ ... }}`` as plain text (dralint's own files
+    quote templates in their documentation).
     """
     limits = limits or Limits()
     if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if "\ufeff" in text:  # concatenated files keep their byte-order marks at document starts
-        text = _LINE_START_BOM.sub("", text)
-    # Every document after the first starts with a --- line, so this bounds the count before any
-    # decoding; JSON streams are counted once decoded.
-    if _too_many(1 + sum(1 for m in _DOC_SEPARATOR.finditer(text) if m.start() > 0), limits):
-        return [], [_too_many_documents(limits)]
-    documents, issues = _decode_all(file, text, limits)
+        text = text.replace("\r\n", "\n")
+    chunk_lines = [1]  # 1-based lines where kubectl's documents start
+    if stream.is_json_stream(text):
+        text = text.replace("\r", "\n")
+        documents, issues = _decode_json_stream(file, text, limits)
+    else:
+        chunks, issues = stream.yaml_chunks(text)  # cut where kubectl cuts: a lone CR is no line end there
+        text = text.replace("\r", "\n")
+        # Bound the count before any decoding; JSON streams are counted once decoded.
+        if _too_many(len(chunks), limits):
+            return [], [_too_many_documents(limits)]
+        documents = []
+        for chunk in chunks:
+            document, chunk_issues = _decode_chunk(file, text, chunk, limits)
+            if document is not None:
+                documents.append(document)
+            issues.extend(chunk_issues)
+        issues.sort(key=lambda i: (i.line, i.column))
+        chunk_lines += [text.count("\n", 0, chunk.start) + 1 for chunk in chunks[1:]]
     # The items of a List (and of a bare YAML list) are objects as good as documents: they count.
     if _too_many(sum(_objects_in(document.data) for document in documents), limits):
         return [], [_too_many_documents(limits)]
     for document in documents:
         document.text = text
     if templates and "{{" in text:
-        documents, issues = _drop_templated(text, documents, issues)
+        documents, issues = _drop_templated(text, chunk_lines, documents, issues)
     for number, document in enumerate(documents):
         document.index = number
     return documents, issues
+
+
+def _chunk_text(text: str, start: int, end: int) -> str:
+    """A chunk as go-yaml gets it: ending with a line break, without the byte-order mark go-yaml skips."""
+    chunk = text[start:end]
+    if not chunk.endswith("\n"):
+        chunk += "\n"
+    return chunk
+
+
+def _decode_chunk(
+    file: str, text: str, chunk: stream.Chunk, limits: Limits
+) -> tuple[Document | None, list[DecodeIssue]]:
+    """The document of one chunk (``None``: there is none, or it is refused) and its issues."""
+    start = chunk.start
+    if text.startswith("\ufeff", start):  # go-yaml skips a byte-order mark at the start of its input
+        start += 1
+    line_offset = text.count("\n", 0, start)
+    try:
+        node = compose_document(_chunk_text(text, start, chunk.end), line_offset, limits)
+    except ComposeError as error:
+        return None, [error.issue]
+    if node is None:
+        return None, []
+    builder = Builder(limits)
+    try:
+        data = builder.document(node)
+    except BuildError as stop:
+        # An alias bomb runs out of budget somewhere inside an anchor: name the document instead.
+        mark = (stop.node or node).start_mark
+        issue = DecodeIssue(stop.kind, stop.message, mark.line + 1 + line_offset, mark.column + 1, stop.hint,
+                            upstream=stop.upstream)  # fmt: skip
+        return None, [issue]
+    except RecursionError:
+        mark = node.start_mark
+        return None, [
+            DecodeIssue("too-deep", "document nests too deeply", mark.line + 1 + line_offset, mark.column + 1)
+        ]
+    issues = [
+        DecodeIssue(
+            "duplicate-key",
+            f"mapping key {key!r} already defined at line {first.start_mark.line + 1 + line_offset}",
+            second.start_mark.line + 1 + line_offset,
+            second.start_mark.column + 1,
+            hint="the API server rejects duplicate fields; keep one of them",
+        )
+        for key, first, second in builder.duplicates
+    ]
+    if data is None:  # an empty document (a null one kubectl skips too)
+        return None, issues
+    line = node.start_mark.line + 1 + line_offset
+    return Document(file, 0, line, data, node, line_offset, source=(start, chunk.end)), issues
 
 
 def _objects_in(data: Any) -> int:
@@ -431,101 +366,90 @@ def _too_many_documents(limits: Limits) -> DecodeIssue:
     )
 
 
-def _decode_all(file: str, text: str, limits: Limits) -> tuple[list[Document], list[DecodeIssue]]:
-    is_json = file.lower().endswith(".json")
-    try:
-        documents, issues = _decode_yaml(file, text, 0, len(text), 0, limits)
-    except ComposeError as error:
-        first_issue = error.issue
-    else:
-        if is_json:
-            # Decoded as YAML for the positions, but kubectl decodes a .json file as JSON, which
-            # rejects what YAML allows (comments, trailing commas, single quotes, NaN): say so.
-            rejected = _decode_json(file, text)[1]
-            if rejected is not None:
-                issues = sorted([rejected, *issues], key=lambda i: (i.line, i.column))
-        return documents, issues
-    if is_json or text.lstrip().startswith("{"):
-        # kubectl tries a text starting with "{" as a JSON stream first; JSON that YAML rejects
-        # (very long keys, some escapes) is decoded here, without positions.
-        json_documents, json_issue = _decode_json(file, text)
-        if json_issue is None:
-            return json_documents, []
-        if is_json:
-            return [], [json_issue]
-    return _recover(file, text, first_issue, limits)
+def _decode_json_stream(file: str, text: str, limits: Limits) -> tuple[list[Document], list[DecodeIssue]]:
+    """A JSON stream, decoded as JSON (what kubectl does); positions come from reading it as YAML too.
 
+    JSON that YAML cannot read (very long keys, some escapes) keeps its values, without
+    positions inside them. Where JSON refuses the text (comments, trailing commas, single
+    quotes, NaN), kubectl stops: the values before keep, the rest is reported once.
+    """
+    from dralint.read import json_stream  # only for JSON inputs: most are YAML
 
-def _recover(
-    file: str, text: str, first_issue: DecodeIssue, limits: Limits
-) -> tuple[list[Document], list[DecodeIssue]]:
-    """Decode each ``---``-separated chunk on its own, keeping the documents of good chunks."""
-    documents: list[Document] = []
-    issues: list[DecodeIssue] = []
-    starts = [0] + [m.start() for m in _DOC_SEPARATOR.finditer(text) if m.start() > 0]
-    for n, start in enumerate(starts):
-        end = starts[n + 1] if n + 1 < len(starts) else len(text)
-        line_offset = text.count("\n", 0, start)
-        try:
-            chunk_docs, chunk_issues = _decode_yaml(file, text, start, end, line_offset, limits)
-        except ComposeError as error:
-            issues.append(error.issue)
+    overflows: dict[int, str] = {}
+    values, refused = json_stream.decode(text, overflows)
+    nodes, deep = _yaml_nodes(text, limits) if refused is None else (None, None)
+    if nodes is not None and len(nodes) != len(values):
+        nodes = None
+    documents = []
+    issues = [refused] if refused is not None else []
+    for n, (data, line) in enumerate(values):
+        if _depth(data) > limits.max_depth:
+            message = f"document nests deeper than {limits.max_depth} levels"
+            where = _too_deep_at(nodes[n], limits.max_depth) if nodes is not None else None
+            issues.append(deep or DecodeIssue("too-deep", message, *(where or (line, 1))))
             continue
-        documents.extend(chunk_docs)
-        issues.extend(chunk_issues)
-    if not any(issue.kind in ("syntax", "too-deep") for issue in issues):
-        issues.insert(0, first_issue)  # the error only shows when the chunks are parsed together
+        number = overflows.get(n)
+        if number is not None:  # Kubernetes cannot decode the object: kubectl skips it
+            at = text.find(number, sum(len(row) + 1 for row in text.split("\n", line - 1)[: line - 1]))
+            issues.append(DecodeIssue(
+                "syntax",
+                f"invalid JSON: number {number[:40]} is out of range for a float64; kubectl cannot decode this object",
+                text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at),
+                hint="write a number a float64 holds",
+                upstream=f"json: cannot unmarshal number {number} into Go value of type float64",
+            ))  # fmt: skip
+            continue
+        documents.append(Document(file, n, line, data, nodes[n] if nodes is not None else None))
     return documents, sorted(issues, key=lambda i: (i.line, i.column))
 
 
-def _decode_yaml(
-    file: str, text: str, start: int, end: int, line_offset: int, limits: Limits
-) -> tuple[list[Document], list[DecodeIssue]]:
-    """The documents of ``text[start:end]`` (which starts at line ``line_offset + 1``)."""
-    nodes = compose(text[start:end] if (start, end) != (0, len(text)) else text, line_offset, limits)
-    documents: list[Document] = []
-    issues: list[DecodeIssue] = []
-    for number, node in enumerate(nodes):
-        builder = _Builder(limits)
-        try:
-            data = builder.build(node)
-        except _Stop as stop:
-            # An alias bomb runs out of budget somewhere inside an anchor: name the document instead.
-            mark = (node if stop.kind == "too-large" else stop.node).start_mark
-            issues.append(DecodeIssue(stop.kind, stop.message, mark.line + 1 + line_offset, mark.column + 1, stop.hint))
+def _yaml_nodes(text: str, limits: Limits) -> tuple[list[Node] | None, DecodeIssue | None]:
+    """The node trees of ``text`` read as one YAML stream (for positions), or ``None`` if it is not
+    YAML; and where it nests too deeply, if it does."""
+    from dralint.read.compose import compose_stream
+
+    try:
+        return [node for node in compose_stream(text, limits) if node is not None], None
+    except ComposeError as error:
+        return None, error.issue if error.issue.kind == "too-deep" else None
+
+
+def _too_deep_at(root: Node, max_depth: int) -> tuple[int, int] | None:
+    """1-based position of the first collection nested deeper than ``max_depth`` under ``root``."""
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, (MappingNode, SequenceNode)):
             continue
-        except RecursionError:
-            mark = node.start_mark
-            issues.append(
-                DecodeIssue("too-deep", "document nests too deeply", mark.line + 1 + line_offset, mark.column + 1)
-            )
+        if depth > max_depth:
+            return (node.start_mark.line + 1, node.start_mark.column + 1)
+        children = [v for pair in node.value for v in pair] if isinstance(node, MappingNode) else node.value
+        stack.extend((child, depth + 1) for child in reversed(children))
+    return None
+
+
+def _depth(data: Any) -> int:
+    """How deeply a decoded value nests (a scalar: 0)."""
+    deepest = 0
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children: Iterable[Any] = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
             continue
-        for key, first, second in builder.duplicates:
-            issues.append(DecodeIssue(
-                "duplicate-key",
-                f"mapping key {key!r} already defined at line {first.start_mark.line + 1 + line_offset}",
-                second.start_mark.line + 1 + line_offset, second.start_mark.column + 1,
-                hint="the API server rejects duplicate fields; keep one of them",
-            ))  # fmt: skip
-        if data is None:
-            continue  # an empty document (e.g. a trailing ---)
-        line = node.start_mark.line + 1 + line_offset
-        documents.append(Document(file, len(documents), line, data, node, line_offset, source=(start, end, number)))
-    return documents, issues
-
-
-def _decode_json(file: str, text: str) -> tuple[list[Document], DecodeIssue | None]:
-    from dralint.read import json_stream  # only for JSON inputs: most are YAML
-
-    values, issue = json_stream.decode(text)
-    return [Document(file, n, line, data) for n, (data, line) in enumerate(values)], issue
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 # --- templates ------------------------------------------------------------------------------
 
 
 def _drop_templated(
-    text: str, documents: list[Document], issues: list[DecodeIssue]
+    text: str, starts: list[int], documents: list[Document], issues: list[DecodeIssue]
 ) -> tuple[list[Document], list[DecodeIssue]]:
     """Unrendered templates are not manifests: report each templated ``---`` chunk once and skip it.
 
@@ -535,7 +459,6 @@ def _drop_templated(
     found = templating.directives(text)
     if not found:
         return documents, issues
-    starts = [1] + [text.count("\n", 0, m.start()) + 1 for m in _DOC_SEPARATOR.finditer(text) if m.start() > 0]
 
     def chunk_of(line: int) -> int:
         return bisect.bisect_right(starts, line) - 1
@@ -559,6 +482,6 @@ def _drop_templated(
             "template",
             f"unrendered template directive {directive.text}; this document is not checked",
             directive.line, directive.column,
-            hint="render the chart first: helm template ... | dralint check -",
+            hint=HELM_ADVICE,
         ))  # fmt: skip
     return kept_docs, sorted(kept_issues, key=lambda i: (i.line, i.column))

@@ -51,6 +51,7 @@ class Summary:
     documents: int
     objects: int
     other_documents: int
+    skipped_files: tuple[tuple[str, str], ...] = ()  # checked files that are not manifests, and why
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,6 +63,7 @@ def check_report(
             documents=sum(1 for d in workspace.documents if not checked or d.file in checked),
             objects=len(objects),
             other_documents=workspace.other_documents,
+            skipped_files=tuple(workspace.skipped),
         ),
         target={"kubernetesVersion": target.release, "featureGates": dict(sorted(target.gates.items()))},
         color=presentation.color,

@@ -60,6 +60,7 @@ def render(report: Report, stream: TextIO) -> None:
             "documents": report.summary.documents,
             "objects": report.summary.objects,
             "skippedDocuments": report.summary.other_documents,
+            "skippedFiles": [{"file": name, "reason": why} for name, why in report.summary.skipped_files],
             "errors": counts["error"],
             "warnings": counts["warning"],
             "info": counts["info"],

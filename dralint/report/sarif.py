@@ -94,8 +94,13 @@ def _prune(value: Any) -> Any:
 
 
 def document(report: Report) -> dict[str, Any]:
-    """The SARIF log as a JSON-ready dict."""
-    rules = sorted(report.rules.values(), key=lambda r: r.id)
+    """The SARIF log as a JSON-ready dict.
+
+    ``rules`` describes the rules of the results only (with their documentation, which code
+    scanning shows beside an alert): the whole catalogue made 270 KB of SARIF for six findings.
+    """
+    reported = {finding.rule for finding in report.findings}
+    rules = sorted((rule for rule in report.rules.values() if rule.id in reported), key=lambda r: r.id)
     index = {rule.id: n for n, rule in enumerate(rules)}
     driver: dict[str, Any] = {"name": "dralint", "version": __version__, "informationUri": INFORMATION_URI}
     if rules:

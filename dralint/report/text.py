@@ -6,6 +6,7 @@ from collections import Counter
 from typing import TextIO
 
 from dralint.findings import Finding
+from dralint.read.manifests import HELM_ADVICE
 from dralint.report import Report
 
 _COLORS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
@@ -55,7 +56,19 @@ def summary_line(report: Report) -> str:
         line += f" ({suppressed} suppressed)"
     if s.other_documents:
         line += f"; {s.other_documents} non-Kubernetes document{'s' * (s.other_documents != 1)} skipped"
+    if s.skipped_files:
+        line += "; " + skipped_files(s.skipped_files)
     return line
+
+
+def skipped_files(skipped: tuple[tuple[str, str], ...]) -> str:
+    """The files a run skipped because they are not manifests: how many, the first three, what to do with charts."""
+    names = ", ".join(name for name, _ in skipped[:3]) + (f" and {len(skipped) - 3} more" if len(skipped) > 3 else "")
+    text = f"{len(skipped)} file{'s' * (len(skipped) != 1)} skipped, not Kubernetes manifests ({names})"
+    charts = sum(1 for _, why in skipped if why == "helm-chart")
+    if charts:
+        text += f"; {'one is' if charts == 1 else f'{charts} are'} of a Helm chart: {HELM_ADVICE}"
+    return text
 
 
 def statistics(report: Report, stream: TextIO) -> None:

@@ -46,7 +46,8 @@ def format_problem(fmt: str, instance: Any) -> str | None:
                 return str(error)
         elif isinstance(instance, float) and not math.isfinite(instance):
             return "not a finite number"
-    elif fmt in _INT_RANGES and isinstance(instance, int) and not isinstance(instance, bool):
+    elif fmt in _INT_RANGES and isinstance(instance, (int, float)) and not isinstance(instance, bool):
+        # An integer beyond int64 reaches the API server as a float64 (kubectl's JSON): still out of range.
         low, high = _INT_RANGES[fmt]
         if not low <= instance <= high:
             return f"out of range for {fmt}"

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import jsonschema
 
@@ -14,7 +15,7 @@ from dralint.config import load as load_config
 from dralint.config.resolve import Layer, Ref
 from dralint.data import folder
 from dralint.read.load import load
-from testing.run import check
+from testing.run import check, in_root
 from tests.conftest import FIXTURES
 
 PRODUCERS = FIXTURES / "producers"
@@ -109,6 +110,41 @@ def test_configured_producers_feed_the_reference_checks() -> None:
     select = (Ref("DRA3", "--select"), Ref("DRA6", "--select"))
     outcome = check([CUSTOM / "manifests.yaml"], config=CUSTOM / ".dralint.yaml", flags=Layer(select=select))
     assert [(f.rule, f.location.line, render(f.path)) for f in outcome.report.findings] == [
-        ("DRA600", 22, "spec.devices[1].resourceClaimName"),  # the three workers share the reserved claim
-        ("DRA306", 43, "spec.spec.devices.requests[0].exactly.deviceClassName"),
+        ("DRA600", 26, "spec.devices[1].resourceClaimName"),  # the three workers share the reserved claim
+        ("DRA306", 47, "spec.spec.devices.requests[0].exactly.deviceClassName"),
+    ]
+
+
+def test_configured_producer_pods_take_the_claims_written_outside_the_template() -> None:
+    """The pods a TrainingRun makes have spec.devices as their resourceClaims, so the containers may name
+    them (the README's example): they are placed, not rejected with DRA304."""
+    config, manifests = (
+        "tests/fixtures/producers/custom/.dralint.yaml",
+        "tests/fixtures/producers/custom/manifests.yaml",
+    )
+    code, output = in_root(
+        "check", "--config", config, "-i", "examples/cluster", "-f", "concise", "--select", "DRA3", manifests
+    )
+    assert (code, output.splitlines()[-1]) == (0, "1 file, 3 objects: 0 errors, 0 warnings, 0 info")
+    code, output = in_root("simulate", "--config", config, "-i", "examples/cluster", "-f", "json", manifests)
+    assert (code, json.loads(output)["summary"]) == (0, {"pods": 3, "placed": 3, "unplaced": 0, "nodes": 3})
+
+
+def test_container_claim_that_the_producer_does_not_give_is_dra304(tmp_path: Path) -> None:
+    text = (
+        (CUSTOM / "manifests.yaml").read_text().replace("          - name: scratch\n", "          - name: scratchh\n")
+    )
+    (tmp_path / "manifests.yaml").write_text(text)
+    outcome = check(
+        [tmp_path / "manifests.yaml"], config=CUSTOM / ".dralint.yaml", flags=Layer(select=(Ref("DRA304", "--select"),))
+    )
+    assert [(f.rule, f.location.line, render(f.path), f.message, f.hint) for f in outcome.report.findings] == [
+        (
+            "DRA304",
+            21,
+            "spec.pod.spec.containers[0].resources.claims[1]",
+            'spec.pod.spec.containers[0].resources.claims[1]: Not found: "scratchh": must be one of the names in '
+            "pod.spec.resourceClaims: gpu, scratch",
+            "did you mean `scratch`?",
+        )
     ]

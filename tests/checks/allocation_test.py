@@ -14,7 +14,7 @@ def _rules(*args: str) -> list[str]:
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
-        result = CliRunner().invoke(main, ["check", "--color", "never", *args])
+        result = CliRunner().invoke(main, ["check", "--no-config", "--color", "never", *args])
     finally:
         os.chdir(cwd)
     rules = [line.split(" ")[2] for line in result.output.splitlines() if line.startswith("tests/")]

@@ -28,7 +28,7 @@ def test_input_check_reports_every_decoding_defect_at_its_position() -> None:
         ("DRA003", Location("tests/fixtures/templating/unquoted-non-helm.yaml", 6, 10),
          "unrendered template directive {{ placeholder }}; this document is not checked"),
         ("DRA004", Location("tests/fixtures/yamldoc/duplicate-keys.yaml", 9, 3), "mapping key 'selectors' already defined at line 6"),
-        ("DRA005", Location("tests/fixtures/yamldoc/alias-bomb.yaml", 1, 1), "document expands to more than 10000 values (YAML aliases?)"),
+        ("DRA005", Location("tests/fixtures/yamldoc/alias-bomb.yaml", 1, 1), "document is made mostly of YAML alias expansions (an alias bomb?)"),
         ("DRA006", Location("tests/fixtures/objects/incomplete.yaml", 1, 1), "object has kind but no apiVersion"),
         ("DRA006", Location("tests/fixtures/objects/incomplete.yaml", 5, 1), "object has apiVersion but no kind"),
         ("DRA006", Location("tests/fixtures/objects/incomplete.yaml", 10, 1), "apiVersion must be a non-empty string, not 1"),

@@ -12,7 +12,7 @@ from tests.conftest import ROOT
 
 def _readme_inventory() -> dict[str, object]:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```yaml\n(.*?)```", text, flags=re.S)
+    blocks = re.findall(r"```yaml[^\n]*\n(.*?)```", text, flags=re.S)
     (block,) = [b for b in blocks if "kind: Inventory" in b]
     data: dict[str, object] = YAML(typ="safe", pure=True).load(block)
     return data

@@ -15,7 +15,7 @@ import pytest
 
 from dralint.commands.check import CheckSettings, run
 from dralint.errors import InputError, UsageError
-from testing.run import ROOT, cli
+from testing.run import ROOT, cli, without_repository_config
 from tests.conftest import FIXTURES
 
 CHECK = FIXTURES / "check"
@@ -64,8 +64,8 @@ def test_exit_code_does_not_depend_on_the_format(fmt: str) -> None:
             "dralint: error: unknown format 'yaml'; known: auto, concise, full, github, json, junit, sarif, text",
         ),
         (["--select", "DRA2000"], "dralint: error: --select: unknown rule 'DRA2000'; did you mean 'DRA200'?"),
-        (["--config", "nowhere.yaml"], "dralint: error: nowhere.yaml: no such file"),
-        (["--baseline", "nowhere.json"], "dralint: error: nowhere.json: no such baseline file"),
+        (["--config", "nowhere.yaml"], "dralint: error: --config: nowhere.yaml: no such file\n"),
+        (["--baseline", "nowhere.json"], "dralint: error: --baseline: nowhere.json: no such file or directory\n"),
     ],
 )
 def test_usage_and_configuration_errors_exit_2_with_one_line(args: list[str], message: str) -> None:
@@ -104,7 +104,11 @@ def _on_a_tty(*args: str, env: dict[str, str] | None = None, cwd: Path | None = 
     environment = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "GITHUB_ACTIONS", "CI", "PRE_COMMIT")}
     environment.update({"PYTHONPATH": str(ROOT), **(env or {})})
     process = subprocess.Popen(
-        [sys.executable, "-m", "dralint", *args], stdout=terminal, stderr=subprocess.DEVNULL, env=environment, cwd=cwd
+        [sys.executable, "-m", "dralint", *(without_repository_config(args) if cwd is None else args)],
+        stdout=terminal,
+        stderr=subprocess.DEVNULL,
+        env=environment,
+        cwd=cwd,
     )
     os.close(terminal)
     chunks = []
@@ -210,11 +214,13 @@ REPO = FIXTURES / "cli" / "repo"
 
 def test_run_writes_reports_and_returns_the_exit_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     report = tmp_path / "findings.txt"
-    settings = CheckSettings(paths=(str(REPO / "cluster"),), outputs=(("text", str(report)),), release="1.33")
+    settings = CheckSettings(
+        paths=(str(REPO / "cluster"),), outputs=(("text", str(report)),), release="1.33", no_config=True
+    )
     assert run(settings) == 1
     assert capsys.readouterr().out == ""
     assert report.read_text(encoding="utf-8").splitlines()[-1] == "1 file, 1 object: 1 error, 0 warnings, 0 info"
-    assert run(CheckSettings(paths=(str(REPO / "cluster"),), release="1.33", fail_on="never")) == 0
+    assert run(CheckSettings(paths=(str(REPO / "cluster"),), release="1.33", fail_on="never", no_config=True)) == 0
 
 
 def test_run_rejects_an_unknown_format_before_reading_anything() -> None:
@@ -231,7 +237,7 @@ def test_run_reports_a_missing_path() -> None:
 
 def test_run_reads_the_inventory_as_context(capsys: pytest.CaptureFixture[str]) -> None:
     settings = CheckSettings(
-        paths=(str(REPO / "cluster"),), inventory=(str(FIXTURES / "objects" / "kubectl-list.yaml"),)
+        paths=(str(REPO / "cluster"),), inventory=(str(FIXTURES / "objects" / "kubectl-list.yaml"),), no_config=True
     )
     assert run(settings) == 0
     assert capsys.readouterr().out == "1 file, 1 object: 0 errors, 0 warnings, 0 info\n"  # the inventory is context

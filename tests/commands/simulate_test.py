@@ -111,3 +111,14 @@ def test_simulate_takes_inventory_and_target_from_the_configuration(tmp_path: Pa
     last = report["placements"][-1]
     assert (last["pod"], last["outcome"]) == ("ml/batch-0", "no-resource")
     assert report["summary"]["nodes"] == 2
+
+
+def test_simulate_json_has_a_version_and_the_targets_effective_gates_as_check_shows_them() -> None:
+    inputs = ("tests/fixtures/simulate/placement/partitions.yaml", "--kubernetes-version", "1.34")
+    gates = ("--feature-gates", "DRAConsumableCapacity=true")
+    simulated = json.loads(_invoke(*inputs, *gates, "-f", "json")[1])
+    checked = json.loads(in_root("check", "--no-config", *inputs, *gates, "-f", "json")[1])
+    assert simulated["version"] == 1 and next(iter(simulated)) == "version"
+    assert simulated["target"] == checked["target"]
+    assert simulated["target"]["featureGates"]["DRAConsumableCapacity"] is True
+    assert len(simulated["target"]["featureGates"]) > 1  # every gate of the release, not only those given

@@ -161,3 +161,69 @@ def test_limits_from_configuration(tmp_path: Path) -> None:
     assert [(f.rule, f.message) for f in outcome.report.findings] == [
         ("DRA005", "file is larger than 100 bytes; not checked")
     ]
+
+
+APPS = str(FIXTURES / "readme" / "manifests")
+
+
+@pytest.mark.parametrize(
+    ("config", "arguments", "environment", "message"),
+    [
+        (
+            "inventory: [cluster/]\n",
+            [],
+            {},
+            "dralint: error: .dralint.yaml:1:13: inventory: cluster/: no such file or directory",
+        ),
+        (
+            "inventory:\n- cluster/\n- nodes.yaml\n",
+            [],
+            {},
+            "dralint: error: .dralint.yaml:2:3: inventory: cluster/: no such file or directory",
+        ),
+        ("context: [shared/]\n", [], {}, "dralint: error: .dralint.yaml:1:11: context: shared/: no such file or directory"),
+        (
+            "rules:\n  custom: [policies/]\n",
+            [],
+            {},
+            "dralint: error: .dralint.yaml:2:12: rules.custom: policies/: no such file or directory",
+        ),
+        ("profiles: [ours/]\n", [], {}, "dralint: error: .dralint.yaml:1:12: profiles: ours/: no such file or directory"),
+        ("baseline: old.json\n", [], {}, "dralint: error: .dralint.yaml:1:1: baseline: old.json: no such file or directory"),
+        ("", ["-i", "cluster/"], {}, "dralint: error: --inventory: cluster/: no such file or directory"),
+        ("", ["--rules", "policies"], {}, "dralint: error: --rules: policies: no such file or directory"),
+        ("", ["--profile", "ours.yaml"], {}, "dralint: error: --profile: ours.yaml: no such file or directory"),
+        ("", ["--baseline", "old.json"], {}, "dralint: error: --baseline: old.json: no such file or directory"),
+        ("", [], {"DRALINT_INVENTORY": "cluster/"}, "dralint: error: DRALINT_INVENTORY: cluster/: no such file or directory"),
+        ("", [], {"DRALINT_RULES": "p.yaml"}, "dralint: error: DRALINT_RULES: p.yaml: no such file or directory"),
+        ("", [], {"DRALINT_PROFILES": "p/"}, "dralint: error: DRALINT_PROFILES: p/: no such file or directory"),
+        ("", [], {"DRALINT_BASELINE": "b.json"}, "dralint: error: DRALINT_BASELINE: b.json: no such file or directory"),
+        ("", ["--config", "other.yaml"], {}, "dralint: error: --config: other.yaml: no such file"),
+        ("", [], {"DRALINT_CONFIG": "other.yaml"}, "dralint: error: DRALINT_CONFIG: other.yaml: no such file"),
+        # The flag names the path, not the file it overrides.
+        ("inventory: [cluster/]\n", ["-i", "nodes/"], {}, "dralint: error: --inventory: nodes/: no such file or directory"),
+    ],
+)
+def test_a_missing_path_says_which_flag_variable_or_key_named_it(
+    tmp_path: Path, config: str, arguments: list[str], environment: dict[str, str], message: str
+) -> None:
+    from testing.run import cli
+
+    (tmp_path / ".git").mkdir()
+    if config:
+        _config(tmp_path, config)
+    result = cli("check", APPS, *arguments, cwd=tmp_path, env=environment)
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", message + "\n")
+
+
+def test_a_missing_path_of_the_configuration_is_named_as_written_from_a_subfolder(tmp_path: Path) -> None:
+    from testing.run import cli
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "apps").mkdir()
+    _config(tmp_path, "inventory: [cluster/]\n")
+    result = cli("simulate", APPS, cwd=tmp_path / "apps")
+    assert (result.returncode, result.stderr) == (
+        2,
+        f"dralint: error: {tmp_path / '.dralint.yaml'}:1:13: inventory: cluster/: no such file or directory\n",
+    )

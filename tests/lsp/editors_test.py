@@ -1,7 +1,9 @@
 """The README's "Editors" and "Schemas for editors" sections, checked rather than trusted.
 
 The Neovim set-up is run as written: its ``cmd`` starts the server (the installed ``dralint``
-script), its ``init_options`` go in ``initialize``, and the server must publish diagnostics.
+script), its ``init_options`` go in ``initialize``, and the server must publish diagnostics; and
+the installed Neovim (Debian's 0.7.2 here) runs the ``init.lua`` itself, headless, on a copy of the
+test workspace.
 Every schema the sections name exists, every schema of ``schemas/`` is named, and the
 ``yaml.schemas`` mapping points at them.
 """
@@ -13,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -95,6 +98,38 @@ async def test_readme_neovim_set_up_starts_a_server_that_publishes_diagnostics(e
 
     found = await asyncio.wait_for(published(), 60)
     assert [(d.code, d.range.start.line) for d in found] == [("DRA300", 11)]
+
+
+NVIM = shutil.which("nvim")
+
+
+@pytest.mark.skipif(SCRIPT is None or NVIM is None, reason="needs nvim and the dralint script")
+def test_readme_neovim_init_lua_runs_in_the_installed_neovim(tmp_path: Path) -> None:
+    """The README's init.lua in a headless Neovim: opening a file of a git repository starts one
+    server rooted there, which publishes the file's diagnostics (probe.lua waits for them)."""
+    workspace = tmp_path / "workspace"
+    shutil.copytree(WORKSPACE, workspace)
+    subprocess.run(["git", "init", "-q"], cwd=workspace, check=True)
+    template = workspace / "apps" / "template.yaml"
+    template.write_text(
+        template.read_text().replace("deviceClassName: gpu.example.com", "deviceClassName: gpu.exmaple.com")
+    )
+    (tmp_path / "init.lua").write_text(NEOVIM, encoding="utf-8")
+    probe = ROOT / "tests" / "fixtures" / "lsp" / "neovim" / "probe.lua"
+    out = tmp_path / "out.txt"
+    environment = {**os.environ, "PROBE_OUT": str(out), "HOME": str(tmp_path)}
+    environment["PATH"] = f"{Path(str(SCRIPT)).parent}{os.pathsep}{environment['PATH']}"
+    done = subprocess.run(
+        [str(NVIM), "--headless", "-u", str(tmp_path / "init.lua"), "-c", f"luafile {probe}", "template.yaml"],
+        cwd=template.parent,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert out.read_text().splitlines() == ["DRA300 11:10", f"clients 1 root {workspace}"]
 
 
 def test_readme_names_every_schema_of_dralints_own_files() -> None:

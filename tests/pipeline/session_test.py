@@ -68,6 +68,29 @@ def test_session_reports_local_findings_of_the_edited_file_at_once(session: Sess
     assert _shown(session, DEPLOYMENT) == ["apps/deploy.yaml:8:11 DRA001"]
 
 
+def test_session_index_keeps_a_buffer_opened_before_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(WORKSPACE)
+    checking = pipeline.checking(pipeline.Request(environment={}))
+    made = Session(checking)
+    buffer = Path(WORKSPACE / DEPLOYMENT).read_text().replace("one-gpu", "one-gpux")
+    made.set_text(DEPLOYMENT, buffer)
+    made.set_text("apps/new.yaml", "")  # a new buffer, never saved: after the indexed files
+    assert made.index(checking.plan.inputs(())) == 2  # the two files that were not open
+    assert made.files == ["apps/deploy.yaml", "apps/template.yaml", "cluster/inventory.yaml", "apps/new.yaml"]
+    assert made.text(DEPLOYMENT) == buffer
+    _global(made)
+    assert _shown(made, DEPLOYMENT) == ["apps/deploy.yaml:16:9 DRA302"]
+
+
+def test_session_index_stops_when_cancelled(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(WORKSPACE)
+    checking = pipeline.checking(pipeline.Request(environment={}))
+    made = Session(checking)
+    answers = iter([False, True])
+    assert made.index(checking.plan.inputs(()), cancelled=lambda: next(answers)) == 1
+    assert [name for name in made.files if made.has(name)] == ["apps/deploy.yaml"]
+
+
 def test_session_runs_the_late_checks_with_the_checks_across_files(session: Session) -> None:
     # The class's selector fails on every device: the Deployment's pods stay pending (DRA521), which only
     # the whole workspace tells; the quick pass over one file never runs the late checks itself.

@@ -39,4 +39,4 @@ def test_without_the_profile_the_driver_is_not_judged() -> None:
 
 def test_a_profile_that_is_not_there_is_exit_2() -> None:
     code, output = in_root("check", CLAIM, "--no-config", "--profile", "nowhere.yaml")
-    assert (code, output) == (2, "dralint: error: nowhere.yaml: no such profile\n")
+    assert (code, output) == (2, "dralint: error: --profile: nowhere.yaml: no such file or directory\n")

@@ -26,3 +26,15 @@ def test_a_stream_of_values_gives_each_with_its_line() -> None:
 )
 def test_what_go_rejects_is_an_error_at_its_position(text: str, issue: DecodeIssue) -> None:
     assert json_stream.decode(text) == ([], issue)
+
+
+def test_values_before_an_error_are_kept_as_kubectl_keeps_them() -> None:
+    values, issue = json_stream.decode('{"a": 1}\n{"b": 2,}')
+    assert values == [({"a": 1}, 1)]
+    assert issue == DecodeIssue("syntax", "invalid JSON: Expecting property name enclosed in double quotes", 2, 9)
+
+
+def test_integers_beyond_int64_are_floats_as_kubernetes_reads_them() -> None:
+    values, _ = json_stream.decode('[9223372036854775807, 9223372036854775808, -9223372036854775809]')
+    assert values[0][0] == [2**63 - 1, 9.223372036854775808e18, -9.223372036854775809e18]
+    assert [type(v) for v in values[0][0]] == [int, float, float]

@@ -35,11 +35,13 @@ def test_resolve_plain_integer_edges(text: str, expected: int) -> None:
     assert value == expected
 
 
-def test_resolve_plain_integers_beyond_64_bits_are_integers_while_python_prints_them() -> None:
-    assert resolve_plain("0x" + "f" * 3500) == 2**14000 - 1  # 14,000 bits: 4,215 decimal digits
-    wider = "0x" + "f" * 3501
-    assert resolve_plain(wider) == wider  # more than Python prints in decimal: a number out of range, as text
-    assert type(resolve_plain(wider)) is NumberText
+def test_resolve_plain_keeps_literals_beyond_64_bits_as_text_like_go_yaml() -> None:
+    # kubectl reads "0x10000000000000000" as the string itself (strconv fails, go-yaml keeps the
+    # text); decimals that overflow become floats (tests/fixtures/kubectl/numbers.yaml).
+    for text in ("0x" + "f" * 3500, "0x10000000000000000", "0b" + "1" * 65, "0o2000000000000000000000"):
+        assert resolve_plain(text) == text
+        assert type(resolve_plain(text)) is NumberText
+    assert resolve_plain("18446744073709551616") == 18446744073709551616.0
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from dralint.read.yamldoc import DecodeIssue, decode
 from tests.conftest import FIXTURES
 
 TEMPLATING = FIXTURES / "templating"
-HINT = "render the chart first: helm template ... | dralint check -"
+HINT = "render it with helm template CHART | dralint check - (or --helm-chart once available)"
 
 
 def decode_fixture(name: str) -> tuple[list[str], list[DecodeIssue]]:

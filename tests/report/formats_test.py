@@ -82,6 +82,7 @@ def test_json_counts_suppressed_and_lists_them_only_when_shown(
         "documents": 4,
         "objects": 4,
         "skippedDocuments": 0,
+        "skippedFiles": [],
         "errors": 1,
         "warnings": 0,
         "info": 1,

@@ -64,6 +64,7 @@ def test_json_document_has_findings_summary_and_target() -> None:
             "documents": 3,
             "objects": 1,
             "skippedDocuments": 0,
+            "skippedFiles": [],
             "errors": 1,
             "warnings": 0,
             "info": 0,

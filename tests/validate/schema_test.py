@@ -48,7 +48,8 @@ def test_validate_checks_quantities_timestamps_and_integer_ranges() -> None:
         (
             "invalid-format",
             "spec.pool.generation",
-            "spec.pool.generation is out of range for int64: integer 9223372036854775808",
+            # 2**63 is beyond int64: kubectl (so dralint) reads it as the float64 Kubernetes' JSON makes of it
+            "spec.pool.generation is out of range for int64: number 9.223372036854776e+18",
             "use a value from -9223372036854775808 to 9223372036854775807",
         ),
         *(
@@ -58,7 +59,7 @@ def test_validate_checks_quantities_timestamps_and_integer_ranges() -> None:
                 f"spec.devices[0].capacity[{key}].value is not a valid quantity: {shown}",
                 "write a number with an optional suffix, such as 10Gi, 500m, 2 or 1e3",
             )
-            for key, shown in (("e", "number nan"), ("f", 'string "1.5 Gi"'), ("g", 'string ""'), ("i", 'string "1Gb"'))
+            for key, shown in (("f", 'string "1.5 Gi"'), ("g", 'string ""'), ("i", 'string "1Gb"'))
         ),
     ]
 

@@ -29,6 +29,8 @@ def _body(report: PlanReport) -> Iterator[str]:
         f'<p class="summary" id="summary">Add {plural(added, "node")}, remove {len(report.scale_down)}, '
         f"{len(report.unplaceable)} unplaceable (Kubernetes {release}, expander {text(report.expander)}).</p>"
     )
+    for note in report.notes:
+        yield f'<p class="summary note">Note: {text(note)}</p>'
     yield '<h2>Scale-up</h2><ul class="decisions" id="scale-up">'
     for up in report.scale_up:
         yield (

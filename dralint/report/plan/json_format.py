@@ -47,6 +47,7 @@ def as_dict(report: PlanReport) -> dict[str, Any]:
             for row in report.scale_down
         ],
         "utilisation": {"before": _pools(report.before), "after": _pools(report.after)},
+        "notes": list(report.notes),
     }
 
 

@@ -51,6 +51,19 @@ class PlanReport:
     kept: tuple[KeptRow, ...]
     before: tuple[PoolRow, ...]
     after: tuple[PoolRow, ...]
+    notes: tuple[str, ...] = ()
+
+
+def notes_of(analysis: Analysis) -> tuple[str, ...]:
+    """What the reader needs to know to read the plan: without node pools, nothing can be added or removed."""
+    if analysis.inventory.pools:
+        return ()
+    nodes = len(analysis.inventory.nodes)
+    return (
+        f"no node pools: the plan adds and removes nodes of the node pools of Inventory documents (nodePools "
+        f"with minCount and maxCount; a nodeSelector makes Nodes of a cluster dump members), and this "
+        f"inventory's {plural(nodes, 'node')} belong{'s' * (nodes == 1)} to none",
+    )
 
 
 def build(plan: Plan, analysis: Analysis) -> PlanReport:
@@ -64,6 +77,7 @@ def build(plan: Plan, analysis: Analysis) -> PlanReport:
         tuple(KeptRow(k.node, k.pool, k.utilisation, k.reason) for k in plan.kept),
         pool_rows(plan.before),
         pool_rows(plan.after),
+        notes_of(analysis),
     )
 
 

@@ -12,8 +12,9 @@ from dralint.report.simulation.text import table
 
 def render(report: PlanReport, stream: TextIO) -> None:
     stream.write(f"Scale-up ({report.expander})\n")
+    without = ": the inventory has no node pools" if report.notes else ""
     if not report.scale_up:
-        stream.write("  nothing to add\n")
+        stream.write(f"  nothing to add{without}\n")
     for up in report.scale_up:
         stream.write(
             f"  + {plural(len(up.new_nodes), 'node')} of pool {up.node_pool} ({', '.join(up.new_nodes)}) "
@@ -25,7 +26,7 @@ def render(report: PlanReport, stream: TextIO) -> None:
             stream.write(f"  {pod.pod} ({pod.workload}): {pod.reason}\n")
     stream.write(f"\nScale-down (below {percent(report.threshold)} utilisation)\n")
     if not report.scale_down and not report.kept:
-        stream.write("  no candidate\n")
+        stream.write(f"  no candidate{without}\n")
     for down in report.scale_down:
         moves = ", ".join(f"{pod} -> {to}" for pod, to in down.moved) or "no pods to move"
         stream.write(f"  - {down.node} (pool {down.node_pool}, {percent(down.utilisation)}): {moves}\n")
@@ -41,6 +42,8 @@ def render(report: PlanReport, stream: TextIO) -> None:
         node = pool.nodes[0] if len(pool.nodes) == 1 else "-" if not pool.nodes else f"{len(pool.nodes)} nodes"
         rows.append((key[0], key[1], node, _share(before.get(key)), _share(after.get(key))))
     table(rows, stream)
+    for note in report.notes:
+        stream.write(f"\nnote: {note}\n")
 
 
 def _share(pool: PoolRow | None) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from typing import TextIO
 
 from dralint.dryrun.utilisation import natural_key
-from dralint.report.htmlpage import bar, document, text
+from dralint.report.htmlpage import COLOURS, ERROR, bar, document, level, text
 from dralint.report.simulation.model import (
     CounterRow,
     DeviceRow,
@@ -21,13 +21,16 @@ from dralint.report.simulation.model import (
     PodRow,
     PoolRow,
     SimulationReport,
+    placed_summary,
     unplaced_subject,
 )
 
-_STYLE = """
-b.name { display: inline-block; min-width: 12rem; }
-tr.unplaced td { color: #cf222e; }
-mark { background: #fff8c5; padding: 0 .15rem; }
+_STYLE = f"""
+b.name {{ display: inline-block; min-width: 12rem; }}
+span.full {{ color: {COLOURS["full"]}; font-weight: 600; }}
+span.high {{ color: {COLOURS["high"]}; font-weight: 600; }}
+tr.unplaced td {{ color: {ERROR}; }}
+mark {{ background: #fff8c5; padding: 0 .15rem; }}
 """
 
 
@@ -41,17 +44,16 @@ def _body(report: SimulationReport) -> Iterator[str]:
         yield from _notes(report)
         return
     release = text(report.target.get("kubernetesVersion", ""))
-    yield (
-        f'<p class="summary" id="summary">{report.placed} of {len(report.pods)} pods placed on {report.nodes} nodes '
-        f"(Kubernetes {release}, {text(report.strategy)}).</p>"
-    )
+    opened = _open(report)
+    yield f'<p class="summary" id="summary">{text(placed_summary(report))} (Kubernetes {release}).</p>'
     yield '<h2>Nodes</h2><div id="nodes">'
     yield (
         '<p class="legend">Utilisation as the cluster autoscaler computes it: a node counts its most used pool, '
-        "a group the mean of its nodes; green under 80%, amber from 80%, blue when full.</p>"
+        "a group the mean of its nodes (with how many of them are full, or at 80% or more); green under 80%, "
+        "amber from 80%, blue when full.</p>"
     )
     for group in report.groups:
-        yield from _group(report, group)
+        yield from _group(report, group, opened)
     yield "</div>"
     network = report.network_pools
     if network:
@@ -64,12 +66,36 @@ def _body(report: SimulationReport) -> Iterator[str]:
                 f"<td>{bar(pool.utilisation)}</td><td>{_allocated([pool])}</td><td>{counters}</td></tr>"
             )
         yield "</tbody></table>"
-    yield from _placements(report)
+    yield from _placements(report, opened)
     yield from _unplaced(report)
     yield from _notes(report)
 
 
-def _group(report: SimulationReport, group: NodeGroup) -> Iterator[str]:
+# A page this small opens unfolded: its rows fit on a screen or two. Larger ones open folded, one line per
+# node group and per workload (10,000 nodes unfolded are 10,000 rows to scroll past).
+UNFOLDED_NODES = 50
+UNFOLDED_PODS = 100
+
+
+def _open(report: SimulationReport) -> str:
+    small = sum(len(group.nodes) for group in report.groups) <= UNFOLDED_NODES and len(report.pods) <= UNFOLDED_PODS
+    return " open" if small else ""
+
+
+def _busy(group: NodeGroup) -> str:
+    """`` · 1 node full · 2 nodes at 80% or more``: the mean of a group hides its busiest nodes."""
+    shares = [node.utilisation for node in group.nodes if node.utilisation is not None]
+    full = sum(1 for share in shares if level(share) == "full")
+    high = sum(1 for share in shares if level(share) == "high")
+    out = ""
+    if full:
+        out += f' · <span class="full">{full} node{"s" * (full != 1)} full</span>'
+    if high:
+        out += f' · <span class="high">{high} node{"s" * (high != 1)} at 80% or more</span>'
+    return out
+
+
+def _group(report: SimulationReport, group: NodeGroup, opened: str) -> Iterator[str]:
     pools = [report.pools[i] for node in group.nodes for i in node.pools]
     drivers = sorted({pool.driver for pool in pools}, key=natural_key)
     counters = any(pool.counters for pool in pools)
@@ -79,8 +105,8 @@ def _group(report: SimulationReport, group: NodeGroup) -> Iterator[str]:
     utilisation = f"{bar(share)} mean utilisation · " if share is not None else "no devices · "
     allocated = f" · {_allocated(pools)} devices allocated" if pools else ""
     yield (
-        f'<details class="group" data-group="{text(group.name)}"><summary><b class="name">{name}</b> '
-        f"{utilisation}{nodes} ({group.kind}){allocated}</summary>"
+        f'<details class="group" data-group="{text(group.name)}"{opened}><summary><b class="name">{name}</b> '
+        f"{utilisation}{nodes} ({group.kind}){_busy(group)}{allocated}</summary>"
     )
     head = "".join(f"<th>{text(driver)}</th>" for driver in drivers) + ("<th>Counters in use</th>" if counters else "")
     yield f"<table><thead><tr><th>Node</th><th>Utilisation</th>{head}</tr></thead><tbody>"
@@ -117,7 +143,7 @@ def _allocated(pools: list[PoolRow]) -> str:
     return f"{allocated}/{devices}" + (" (incomplete)" if any(pool.incomplete for pool in pools) else "")
 
 
-def _placements(report: SimulationReport) -> Iterator[str]:
+def _placements(report: SimulationReport, opened: str) -> Iterator[str]:
     workloads = report.workloads()
     yield f'<h2>Placements</h2><div id="placements"><p class="legend">{len(workloads)} workloads. '
     yield "<mark>×N</mark>: N pods hold the device (one shared claim, or shares of a device).</p>"
@@ -128,7 +154,8 @@ def _placements(report: SimulationReport) -> Iterator[str]:
         if len(placed) != len(pods):
             outcome += f' · <span class="bad">{len(pods) - len(placed)} not placed</span>'
         yield (
-            f'<details class="workload" data-workload="{text(workload)}"><summary><b>{text(workload)}</b> · '
+            f'<details class="workload" data-workload="{text(workload)}"{opened}><summary>'
+            f"<b>{text(workload)}</b> · "
             f"{len(pods)} pod{'s' * (len(pods) != 1)} · {outcome}</summary>"
         )
         yield "<table><thead><tr><th>Pod</th><th>Node</th><th>Devices</th></tr></thead><tbody>"

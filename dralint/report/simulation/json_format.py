@@ -1,4 +1,4 @@
-"""``dralint simulate`` as JSON (stable keys, for scripts)."""
+"""``dralint simulate`` as JSON (stable keys, for scripts; ``version`` 1, as ``check`` and ``plan`` write)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from dralint.report.simulation.model import SimulationReport
 
 def as_dict(report: SimulationReport) -> dict[str, Any]:
     return {
+        "version": 1,
         "target": report.target,
         "strategy": report.strategy,
         "inventory": report.inventory,

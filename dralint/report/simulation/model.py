@@ -163,6 +163,16 @@ class SimulationReport:
         return [(pod, counts[key]) for key, pod in first.items()]
 
 
+def placed_summary(report: SimulationReport) -> str:
+    """``3 of 4 pods placed; 16 nodes in the cluster; strategy pack``: how many nodes the cluster has,
+    not how many the pods went to (``on 16 nodes`` read as a spread)."""
+    pods, nodes = len(report.pods), report.nodes
+    return (
+        f"{report.placed} of {pods} pod{'s' if pods != 1 else ''} placed; "
+        f"{nodes} node{'s' if nodes != 1 else ''} in the cluster; strategy {report.strategy}"
+    )
+
+
 def unplaced_subject(pod: PodRow, count: int) -> str:
     """``ml/batch-0 (Job ml/batch)`` for one pod, ``64 pods of Job ml/train`` for a group."""
     return f"{pod.pod} ({pod.workload})" if count == 1 else f"{count} pods of {pod.workload}"
@@ -282,10 +292,11 @@ def pool_rows(pools: Iterable[PoolUtilisation]) -> tuple[PoolRow, ...]:
 
 
 def target_of(analysis: Analysis) -> dict[str, Any]:
-    """The target cluster as reports show it: the release and the feature gates set explicitly."""
+    """The target cluster as reports show it: the release and every feature gate as it is there (the
+    defaults of the release with the gates given applied), as ``check``'s JSON shows them."""
     return {
         "kubernetesVersion": analysis.target.release,
-        "featureGates": dict(sorted(analysis.target.overrides.items())),
+        "featureGates": dict(sorted(analysis.target.gates.items())),
     }
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from dralint.report.simulation import percent
-from dralint.report.simulation.model import SimulationReport, unplaced_subject
+from dralint.report.simulation.model import SimulationReport, placed_summary, unplaced_subject
 
 
 def table(rows: Sequence[tuple[str, ...]], stream: TextIO) -> None:
@@ -21,8 +21,7 @@ def render(report: SimulationReport, stream: TextIO) -> None:
         for note in report.notes:
             stream.write(f"note: {note}\n")
         return
-    nodes = f"{report.nodes} node{'s' if report.nodes != 1 else ''}"
-    stream.write(f"Placements ({report.placed} of {len(report.pods)} pods on {nodes}, {report.strategy})\n")
+    stream.write(f"Placements ({placed_summary(report)})\n")
     rows = [("POD", "NODE", "CLAIM", "DEVICES")]
     for pod in report.pods:
         if pod.outcome != "placed":

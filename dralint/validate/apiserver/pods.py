@@ -29,13 +29,21 @@ from dralint.validate.apiserver.formats import dns_label, dns_subdomain
 CONTAINER_KINDS = ("initContainers", "containers", "ephemeralContainers")
 
 
-def pod_spec(spec: Mapping[str, Any], path: Path, b: Behaviour) -> list[FieldError]:
-    """Pod claims, container claims, and the claims that pod-level resources may not have."""
+def pod_spec(
+    spec: Mapping[str, Any], path: Path, b: Behaviour, *, claims_at: tuple[Any, Path] | None = None
+) -> list[FieldError]:
+    """Pod claims, container claims, and the claims that pod-level resources may not have.
+
+    ``claims_at`` is the pod's ``resourceClaims`` and where they are written when a producer (an
+    operator of the configuration's ``producers:``) keeps them outside the template and puts them
+    in the pods it creates.
+    """
     out: list[FieldError] = []
     seen: set[str] = set()
-    claims = read.items(spec, "resourceClaims")
+    written, claims_path = claims_at or (spec.get("resourceClaims"), (*path, "resourceClaims"))
+    claims = written if isinstance(written, list) else []
     for index, claim in enumerate(claims):
-        out += _pod_claim(claim, (*path, "resourceClaims", index), seen)
+        out += _pod_claim(claim, (*claims_path, index), seen)
     pod_claim_names = {read.text(c, "name") for c in claims} - {""}
     for kind in CONTAINER_KINDS:
         for index, container in enumerate(read.items(spec, kind)):

@@ -23,6 +23,7 @@ def _report(tmp_path: Path) -> Path:
     out = tmp_path / "plan.html"
     args = [
         "plan",
+        "--no-config",
         str(SCENARIO / "manifests.yaml"),
         "-i",
         str(SCENARIO / "inventory.yaml"),

@@ -29,6 +29,7 @@ def _report(tmp_path: Path) -> Path:
         main,
         [
             "simulate",
+            "--no-config",
             str(SIMULATE / "workloads/mixed.yaml"),
             "--inventory",
             str(SIMULATE / "inventory/kubectl-list.yaml"),
@@ -50,6 +51,7 @@ class _Page(Page):
     def __init__(self) -> None:
         super().__init__()
         self.groups: list[str] = []
+        self.unfolded: list[bool] = []  # of each group and workload, in page order
         self.group_bars: list[tuple[str, str]] = []  # (level class, width) of each group's bar
         self.nodes: list[str] = []  # the first cell of each node row, in page order
         self.workloads: list[str] = []
@@ -64,6 +66,8 @@ class _Page(Page):
         parent = self.stack[-1] if self.stack else ("", {})
         super().handle_starttag(tag, attrs)
         attributes = self.stack[-1][1]
+        if tag == "details":
+            self.unfolded.append("open" in attributes)
         if tag == "details" and attributes.get("class") == "group":
             self.groups.append(attributes["data-group"])
         elif tag == "details" and attributes.get("class") == "workload":
@@ -97,7 +101,7 @@ def test_html_report_renders_groups_and_workloads_in_chromium(tmp_path: Path) ->
     page.feed(chromium("--dump-dom", _report(tmp_path).as_uri()))
     # The partitionable node's selectors read an attribute the kubectl-list GPUs lack: the pods of
     # partitions.yaml hit CEL runtime errors, the Job with the extended resource takes node-0.
-    assert page.texts["summary"] == "3 of 10 pods placed on 3 nodes (Kubernetes 1.37, pack)."
+    assert page.texts["summary"] == "3 of 10 pods placed; 3 nodes in the cluster; strategy pack (Kubernetes 1.37)."
     # node-0 comes from the node pool "node" of an Inventory; worker-1 is only named by slices (no
     # labels but its hostname); worker-2 is a Node labelled pool=l4
     assert page.groups == ["node", "", "pool=l4"]
@@ -114,6 +118,19 @@ def test_html_report_renders_groups_and_workloads_in_chromium(tmp_path: Path) ->
     ]
     assert page.unplaced_rows == 7
     assert page.unplaced == 6  # 7 pods: the two missing-claim replicas of one StatefulSet are one entry
+    assert page.unfolded == [True] * 9  # 3 nodes and 10 pods: the page opens unfolded
+
+
+def test_html_report_group_says_how_many_of_its_nodes_are_full(tmp_path: Path) -> None:
+    """Three nodes of two GPUs, four pods packed: two nodes full, the group's mean 66.7% in green."""
+    out = tmp_path / "report.html"
+    arguments = ["simulate", "--no-config", str(SIMULATE / "placement/three-nodes.yaml"), "-o", str(out)]
+    assert CliRunner().invoke(main, arguments).exit_code == 0
+    dom = chromium("--dump-dom", out.as_uri())
+    page = _Page()
+    page.feed(dom)
+    assert page.group_bars == [("ok", "width:66.7%")]
+    assert '66.7% mean utilisation · 3 nodes (node pool) · <span class="full">2 nodes full</span> · 4/6 devices' in dom
 
 
 def test_html_report_screenshot_shows_the_bars(tmp_path: Path) -> None:
@@ -147,6 +164,7 @@ def largest_cluster_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_html_report_of_10000_nodes_is_a_few_megabytes_and_renders_in_chromium(largest_cluster_page: Path) -> None:
+    assert " open>" not in largest_cluster_page.read_text(encoding="utf-8")  # a page this large opens folded
     assert largest_cluster_page.stat().st_size < MAX_PAGE_BYTES
     page = _Page()
     page.feed(chromium("--dump-dom", largest_cluster_page.as_uri()))
