@@ -18,6 +18,7 @@ from dralint.process import raise_recursion_limit, tune_garbage_collection
 
 if TYPE_CHECKING:
     from dralint.commands.simulate import SimulateSettings
+    from dralint.read.helm_template import HelmChart
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -227,6 +228,15 @@ _stdin_filename_option = click.option(
 )
 
 
+def _helm_charts(charts: tuple[str, ...], values: tuple[str, ...], sets: tuple[str, ...]) -> tuple[HelmChart, ...]:
+    """The --helm-chart charts, each with every --values and --set (which make no sense without a chart)."""
+    from dralint.read.helm_template import HelmChart
+
+    if (values or sets) and not charts:
+        raise UsageError("--values and --set need --helm-chart")
+    return tuple(HelmChart(chart, values, sets) for chart in charts)
+
+
 _CHECK_EPILOG = """\b
 Examples:
   dralint check manifests/                     check a directory (the current one by default)
@@ -338,6 +348,14 @@ Exit codes:
     help="Print the number of findings per rule instead of the findings (text formats; github keeps its "
     "annotations and counts the rest).",
 )
+@click.option(
+    "--helm-chart", "helm_charts", multiple=True, metavar="CHART",
+    help="Render the local chart CHART with helm template and check it (repeatable).",
+)  # fmt: skip
+@click.option(
+    "--values", "helm_values", multiple=True, metavar="FILE", help="Values file for --helm-chart (repeatable)."
+)
+@click.option("--set", "helm_sets", multiple=True, metavar="KEY=VALUE", help="A value for --helm-chart (repeatable).")
 def check(
     paths: tuple[str, ...],
     formats: tuple[str, ...],
@@ -365,6 +383,9 @@ def check(
     color: str,
     quiet: bool,
     statistics: bool,
+    helm_charts: tuple[str, ...],
+    helm_values: tuple[str, ...],
+    helm_sets: tuple[str, ...],
 ) -> None:
     """Check manifests (files, directories, or - for standard input; given none: standard input when it is
     piped in, else the current directory)."""
@@ -401,6 +422,7 @@ def check(
             changed=changed,
             freeze_loaded=True,
             quiet=quiet,
+            helm_charts=_helm_charts(helm_charts, helm_values, helm_sets),
             statistics=statistics,
             progress=True,
             cache=not no_cache,

@@ -17,6 +17,7 @@ from dralint.dataclass import dataclass
 from dralint.errors import UsageError
 from dralint.pipeline import run as pipeline
 from dralint.pipeline.run import FAIL_ON, FailOn
+from dralint.read.helm_template import HelmChart
 from dralint.report.assemble import Presentation
 
 __all__ = ["FAIL_ON", "CheckSettings", "FailOn", "Outcome", "analyse", "run"]
@@ -53,6 +54,7 @@ class CheckSettings:
     statistics: bool = False  # --statistics: counts per rule instead of the findings (human formats)
     progress: bool = False  # a progress line on standard error when it is a terminal (the command line asks)
     cache: bool = False  # the results cache, in a git repository (the command line uses it unless --no-cache)
+    helm_charts: tuple[HelmChart, ...] = ()  # --helm-chart CHART (with --values, --set): rendered and checked
 
     def request(self) -> pipeline.Request:
         flags = pipeline.with_shortcuts(
@@ -81,6 +83,7 @@ class CheckSettings:
             today=self.today,
             presentation=Presentation(self.color, self.show_suppressed, self.quiet),
             cache=self.cache and not self.env().get(NO_CACHE),
+            helm_charts=self.helm_charts,
         )
 
 

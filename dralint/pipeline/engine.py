@@ -186,6 +186,14 @@ def resolve(
         name = f"{first.namespace}/{first.name}" if first.namespace else first.name
         # (in parentheses: fingerprints leave them out, so a baseline entry matches in every run)
         message += f" (reported because {first.kind} {name}{more} of the checked file {first.file} takes part in it)"
+    hint = violation.hint
+    source_map = ctx.workspace.source_maps.get(location.file)
+    if source_map is not None:  # a rendered stream: the finding goes where the user wrote the field
+        if target is not None and violation.location is None:
+            location, note = source_map.locate(*target)
+            hint = note if hint is None else hint if note is None else f"{hint} ({note})"
+        else:
+            location = source_map.locate_line(location.line)
     return Finding(
         rule=rule.id,
         name=rule.name,
@@ -194,7 +202,7 @@ def resolve(
         location=location,
         object=obj.ref() if obj is not None else None,
         path=path,
-        hint=None if violation.hint is None else bounded(violation.hint),
+        hint=None if hint is None else bounded(hint),
         details=violation.details,
         replacement=violation.replacement,
     )

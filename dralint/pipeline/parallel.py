@@ -19,6 +19,7 @@ import gc
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from dralint import progress
@@ -58,6 +59,7 @@ class Part:
     stdin_name: str = sources.STDIN
     freeze: bool = False  # freeze the loaded objects out of the garbage collector (see dralint.process)
     each: bool = False  # keep what each file gave apart (see Checked.each)
+    rendered: Mapping[str, str] = field(default_factory=dict)  # inputs rendered before reading (helm): their text
 
 
 @dataclass(slots=True)
@@ -101,6 +103,7 @@ def check(
     stdin_name: str = sources.STDIN,
     freeze: bool = False,
     stored: Stored | None = None,
+    rendered: Mapping[str, str] | None = None,
 ) -> Iterator[tuple[CheckContext, engine.Found]]:
     """Load ``files`` and run the local checks (in ``jobs`` processes when that pays): the context and findings.
 
@@ -115,7 +118,9 @@ def check(
     slices = split(chunk, jobs)
 
     def part(chunk: tuple[Input, ...]) -> Part:
-        return Part(chunk, target, options, rules, selection, limits, stdin_name, freeze, stored is not None)
+        return Part(
+            chunk, target, options, rules, selection, limits, stdin_name, freeze, stored is not None, rendered or {}
+        )
 
     if len(slices) <= 1:
         done = check_part(part(chunk), whole=len(todo) == len(files))  # counts the files as it reads them
@@ -207,11 +212,15 @@ def split(files: Sequence[Input], jobs: int) -> list[tuple[Input, ...]]:
 def check_part(part: Part, *, whole: bool = False) -> Checked:
     """Load one slice of the inputs (``whole``: all of them) and run the local checks on it."""
     if not part.each:
-        workspace = load_files(part.files, stdin_name=part.stdin_name, limits=part.limits, freeze=part.freeze)
+        workspace = load_files(
+            part.files, stdin_name=part.stdin_name, limits=part.limits, freeze=part.freeze, overlay=part.rendered
+        )
         context = CheckContext(settled(workspace) if whole else workspace, part.target, part.options)
         found = engine.collect(context, part.rules, part.selection, "local")
         return Checked(context.workspace, found, context, analyses=_analyses(context))
-    parts = load_each(part.files, stdin_name=part.stdin_name, limits=part.limits, freeze=part.freeze)
+    parts = load_each(
+        part.files, stdin_name=part.stdin_name, limits=part.limits, freeze=part.freeze, overlay=part.rendered
+    )
     context = CheckContext(settled(merge(parts)) if whole else merge(parts), part.target, part.options)
     found = engine.collect(context, part.rules, part.selection, "local")
     analyses = _analyses(context)

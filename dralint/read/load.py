@@ -9,7 +9,9 @@ from collections.abc import Mapping, Sequence
 from dralint import progress
 from dralint.api.objects import identify
 from dralint.process import freeze_loaded
-from dralint.read import manifests, sources
+from dralint.read import helm, kustomize, kustomized, manifests, sources
+from dralint.read.helm_template import chart_of
+from dralint.read.issues import DecodeIssue
 from dralint.read.workspace import Workspace
 from dralint.read.yamldoc import Limits, decode
 
@@ -37,10 +39,13 @@ def inputs(
     first), the order a directory walk over all of them gives: the dry-run places pods in reading order,
     so checking some files of a repository with the rest as context places them as checking all would.
     """
-    checked_files = sources.discover(checked, exclude=exclude) if checked else []
+    walked = kustomize.unclaimed
+    checked_files = sources.discover(checked, exclude=exclude, walked_filter=walked) if checked else []
     # The same file may be named two ways (apps/a.yaml checked, ../repo/apps/a.yaml as context): read it once.
     seen = {os.path.abspath(f) for f in checked_files}
-    context_files = [f for f in sources.discover(context, exclude=exclude) if os.path.abspath(f) not in seen]
+    context_files = [
+        f for f in sources.discover(context, exclude=exclude, walked_filter=walked) if os.path.abspath(f) not in seen
+    ]
     files = [(f, True) for f in checked_files] + [(f, False) for f in context_files]
     if path_order:
         files.sort(key=lambda item: (item[0] != sources.STDIN, os.path.abspath(item[0]).split(os.sep)))
@@ -98,7 +103,10 @@ def _load(
         workspace = Workspace()
         parts.append(workspace)
         text = overlay.get(path)
-        if text is not None:
+        wrapper = None  # where a rendered kustomization was built
+        if text is None and kustomize.is_kustomization(path):
+            source, wrapper = _rendered(path, workspace, max_file_bytes)
+        elif text is not None:
             source = sources.from_text(path, text, max_bytes=max_file_bytes)
         else:
             source = sources.read(path, stdin_name=stdin_name, max_bytes=max_file_bytes)
@@ -109,7 +117,12 @@ def _load(
                 workspace.skipped.append((source.name, skipped))
             continue
         if checked:
-            workspace.checked_files = frozenset((source.name,))
+            reported = {source.name}
+            if wrapper is not None or source.name.endswith(RENDERED_SUFFIX):
+                reported.add(source.name.removesuffix(RENDERED_SUFFIX))  # where a failed build is reported
+            elif chart_of(path) is not None:
+                reported.add(sources.display(os.path.join(str(chart_of(path)), "Chart.yaml")))
+            workspace.checked_files = frozenset(reported)
         workspace.files.append(source)
         workspace.issues.extend((source.name, issue) for issue in source.issues)
         if not source.text:
@@ -117,6 +130,12 @@ def _load(
         documents, issues = decode(source.name, source.text, limits)
         workspace.issues.extend((source.name, issue) for issue in issues)
         workspace.documents.extend(documents)
+        if wrapper is not None:
+            workspace.source_maps[source.name] = kustomized.source_map(
+                source.name, kustomize.load(path), documents, wrapper
+            )
+        elif (path == sources.STDIN or chart_of(path) is not None) and helm.is_rendered_chart(source.text):
+            workspace.source_maps[source.name] = helm.source_map(source.name, source.text, documents, chart_of(path))
         identified = identify(documents)
         workspace.objects.extend(identified.objects)
         workspace.broken.extend(identified.broken)
@@ -124,6 +143,22 @@ def _load(
         if checked:  # the summary counts what was checked, not the context
             workspace.other_documents += identified.other_documents
     return parts
+
+
+RENDERED_SUFFIX = sources.KUSTOMIZE_RENDERED
+
+
+def _rendered(path: str, workspace: Workspace, max_file_bytes: int) -> tuple[sources.SourceFile, str | None]:
+    """The kustomization ``path`` rendered, as a file named after it; a failed build is an issue of the kustomization
+    (and no folder: the rendered stream then has no origins)."""
+    kustomization = kustomize.load(path)
+    rendering = kustomize.render(kustomization, max_bytes=max_file_bytes)
+    name = kustomization.file + RENDERED_SUFFIX
+    if rendering.error is not None:
+        issue = DecodeIssue("render", rendering.error, rendering.line, rendering.column, hint=rendering.hint)
+        workspace.issues.append((kustomization.file, issue))
+        return sources.SourceFile(name, ""), None
+    return sources.SourceFile(name, rendering.text), rendering.wrapper
 
 
 def merge(parts: Sequence[Workspace]) -> Workspace:
@@ -139,6 +174,7 @@ def merge(parts: Sequence[Workspace]) -> Workspace:
         merged.other_documents += part.other_documents
         merged.skipped.extend(part.skipped)
         merged.issues.extend(part.issues)
+        merged.source_maps.update(part.source_maps)
     merged.checked_files = frozenset().union(*(part.checked_files for part in parts))
     return merged
 
