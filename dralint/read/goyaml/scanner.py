@@ -125,6 +125,9 @@ class Scanner:
         self.parsed += 1
         self.stream_end_produced = self.tokens[self.head].kind == STREAM_END
         self.head += 1
+        if self.head == len(self.tokens):  # drop what the parser has read (tokens are numbered apart)
+            self.tokens.clear()
+            self.head = 0
 
     def insert(self, position: int, token: Token) -> None:
         """Queue ``token`` at the end (``position`` < 0) or ``position`` tokens after the head."""
