@@ -67,7 +67,7 @@ def compose_stream(text: str, limits: Limits) -> list[Node | None]:
             return list(_compose_fast(text))
         except Exception:  # the C parser's errors have no common base class
             raise ComposeError(DecodeIssue("syntax", "invalid YAML", 1, 1)) from None
-    if _CParser is not None and _nests_shallowly(text, limits):
+    if _CParser is not None and _c_agrees(text) and _nests_shallowly(text, limits):
         try:
             nodes = _compose_fast(text)
         except Exception:  # the port words the refusal (an unknown alias, say)
@@ -203,6 +203,8 @@ def _nests_shallowly(text: str, limits: Limits) -> bool:
     whose items are written ``- {...}``) are rarely deep, and the C composer reads them
     several times faster than the port.
     """
+    if "\ufeff" in text:  # libyaml and go-yaml place a byte order mark differently: the port reads it
+        return False
     deepest = min(limits.max_depth, _C_SAFE_DEPTH)
     parser = _CParser(text)
     depth = 0
