@@ -134,8 +134,10 @@ class Command:
 
 
 def with_changes(changes: Mapping[str, str | None] | None) -> dict[str, str]:
-    """This process's environment with ``changes`` made (``None`` as a value: unset)."""
-    environment = dict(os.environ)
+    """This process's environment with ``changes`` made (``None`` as a value: unset), and without the
+    results cache (a benchmark runs the same files again and again: each run must do the work; a
+    command that measures the cache sets ``DRALINT_NO_CACHE`` to ``None``)."""
+    environment = {**os.environ, "DRALINT_NO_CACHE": "1"}
     for name, value in (changes or {}).items():
         if value is None:
             environment.pop(name, None)

@@ -9,13 +9,13 @@ Both sides read the same files from the shared corpus and validate every object 
   writing JSON, against kubernetes-validate (a dev dependency) checking each document against
   its strict JSON schema through its Python API;
 - as processes, the way a user runs them, on the valid v1 corpus (``INDEX.tsv`` rows with
-  ``expected`` valid and ``resource_k8s_io_apiversions`` v1): ``dralint check --no-config FILES``
-  (a fresh interpreter, bytecode compiled as ``pip install`` leaves it) against the
-  ``kubernetes-validate --strict FILES`` command line; the same files in this process too.
-  Target: dralint at least 20 times faster (CPU) as processes. Beside them, the floor a process
-  cannot go under: ``python -c pass``, and a process that only imports the dralint modules the
-  check loads; what the check's process takes beyond that is its own work, printed against
-  what 20x would leave for it.
+  ``expected`` valid and ``resource_k8s_io_apiversions`` v1): ``dralint check --no-config
+  --no-cache FILES`` (a fresh interpreter, bytecode compiled as ``pip install`` leaves it) against
+  the ``kubernetes-validate --strict FILES`` command line; the same files in this process too.
+  Beside them, the floor a process cannot go under: ``python -c pass``, and a process that only
+  imports the dralint modules the check loads; what the check's process takes beyond that is its
+  own work. (The earlier target, 20 times faster than this command line, is retired: the peer
+  users pick for speed is kubeconform, compared in ``kubeconform_bench.py``.)
 
 Every figure is the median of ``--repeat`` runs of the sides in turn; CPU time counts (the
 machine is shared: wall time mostly measures the neighbours; it is printed too). Usage::
@@ -54,7 +54,6 @@ from figures import (  # noqa: E402
 from dralint.commands.check import CheckSettings, run  # noqa: E402
 
 RELEASE = "1.37"
-TARGET = 20.0
 INVENTORY = ROOT / "examples" / "cluster"
 
 
@@ -139,8 +138,8 @@ def bench_in_process(files: list[str], repeat: int) -> None:
     )
 
 
-def bench_processes(files: list[str], repeat: int) -> bool:
-    """The valid v1 corpus as processes and in this process, side by side; whether the target is met."""
+def bench_processes(files: list[str], repeat: int) -> None:
+    """The valid v1 corpus as processes and in this process, side by side."""
     validate = shutil.which("kubernetes-validate", path=str(Path(sys.executable).parent)) or shutil.which(
         "kubernetes-validate"
     )
@@ -151,7 +150,7 @@ def bench_processes(files: list[str], repeat: int) -> bool:
     modules = loaded_modules(files, here)
     processes = side_by_side(
         {
-            "dralint": Command([sys.executable, "-m", "dralint", "check", "--no-config", *files], here),
+            "dralint": Command([sys.executable, "-m", "dralint", "check", "--no-config", "--no-cache", *files], here),
             "kv": Command([validate, "--strict", "-k", f"{RELEASE}.0", *files]),
             "python": Command([sys.executable, "-c", "pass"]),
             "imports": Command([sys.executable, "-c", "import " + ", ".join(modules)], here),
@@ -176,28 +175,19 @@ def bench_processes(files: list[str], repeat: int) -> bool:
     print(_row("kubernetes-validate, in this process (warm)", warm["kv"]))
     print(_row("python -c pass, one process", processes["python"]))
     print(_row(f"the check's {len(modules)} dralint modules imported", processes["imports"]))
-    budget = processes["kv"].cpu / TARGET
     floor = processes["imports"].cpu
     own = processes["dralint"].cpu - floor
-    print(
-        f"{TARGET:.0f}x would be {budget * 1000:.0f} ms; start-up and imports alone take {floor * 1000:.0f} ms, "
-        f"leaving {(budget - floor) * 1000:.0f} ms for the check's own work, which takes {own * 1000:.0f} ms"
-    )
+    print(f"start-up and imports alone take {floor * 1000:.0f} ms; the check's own work {own * 1000:.0f} ms")
     warm_ratio = warm["kv"].cpu / warm["dralint"].cpu
-    print(
-        f"as processes dralint is {ratio:.1f}x faster (CPU); target >= {TARGET:.0f}x; in this process {warm_ratio:.1f}x"
-    )
-    met = ratio >= TARGET
+    print(f"as processes dralint is {ratio:.1f}x faster (CPU); in this process {warm_ratio:.1f}x")
     record(
         Figure(
             "the valid v1 corpus: the check's own work (its process less a process that only imports its modules)",
             round(own * 1000),
             "ms",
-            target=f"<= {(budget - floor) * 1000:.0f} ms for {TARGET:.0f}x",
-            met=own <= budget - floor,
             note=f"{processes['dralint'].cpu * 1000:.0f} ms in all; importing the {len(modules)} dralint modules the "
             f"check loads takes {floor * 1000:.0f} ms as a process, python -c pass "
-            f"{processes['python'].cpu * 1000:.0f} ms; {TARGET:.0f}x is {budget * 1000:.0f} ms",
+            f"{processes['python'].cpu * 1000:.0f} ms",
         )
     )
     record(
@@ -205,14 +195,11 @@ def bench_processes(files: list[str], repeat: int) -> bool:
             "the valid v1 corpus as one process vs the kubernetes-validate command line",
             round(ratio, 1),
             "x faster",
-            target=f">= {TARGET:.0f}x",
-            met=met,
             note=f"dralint {processes['dralint'].cpu * 1000:.0f} ms vs {processes['kv'].cpu * 1000:.0f} ms CPU, "
             f"median of {repeat} fresh processes in turn, bytecode compiled, {len(files)} files; in one warm process "
             f"{warm['dralint'].cpu * 1000:.0f} vs {warm['kv'].cpu * 1000:.0f} ms ({warm_ratio:.1f}x)",
         )
     )
-    return met
 
 
 def main() -> int:
@@ -222,8 +209,8 @@ def main() -> int:
     args = parser.parse_args()
     bench_in_process(corpus_files(args.corpus), args.repeat)
     print()
-    met = bench_processes(corpus_files(args.corpus, expected="valid", api_versions="v1"), args.repeat)
-    return 0 if met else 1
+    bench_processes(corpus_files(args.corpus, expected="valid", api_versions="v1"), args.repeat)
+    return 0
 
 
 if __name__ == "__main__":

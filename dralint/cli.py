@@ -18,6 +18,7 @@ from dralint.process import raise_recursion_limit, tune_garbage_collection
 
 if TYPE_CHECKING:
     from dralint.commands.simulate import SimulateSettings
+    from dralint.read.helm_template import HelmChart
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -227,6 +228,15 @@ _stdin_filename_option = click.option(
 )
 
 
+def _helm_charts(charts: tuple[str, ...], values: tuple[str, ...], sets: tuple[str, ...]) -> tuple[HelmChart, ...]:
+    """The --helm-chart charts, each with every --values and --set (which make no sense without a chart)."""
+    from dralint.read.helm_template import HelmChart
+
+    if (values or sets) and not charts:
+        raise UsageError("--values and --set need --helm-chart")
+    return tuple(HelmChart(chart, values, sets) for chart in charts)
+
+
 _CHECK_EPILOG = """\b
 Examples:
   dralint check manifests/                     check a directory (the current one by default)
@@ -325,6 +335,11 @@ Exit codes:
     help="Worker processes that read and check files (default: one per core; small inputs use one). "
     "The output does not depend on it.",
 )
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Neither read nor write the results cache (.dralint_cache/ at the root of the git repository).",
+)
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @click.option("--quiet", "-q", is_flag=True, help="Print the findings and nothing else: no summary, no progress line.")
 @click.option(
@@ -333,6 +348,14 @@ Exit codes:
     help="Print the number of findings per rule instead of the findings (text formats; github keeps its "
     "annotations and counts the rest).",
 )
+@click.option(
+    "--helm-chart", "helm_charts", multiple=True, metavar="CHART",
+    help="Render the local chart CHART with helm template and check it (repeatable).",
+)  # fmt: skip
+@click.option(
+    "--values", "helm_values", multiple=True, metavar="FILE", help="Values file for --helm-chart (repeatable)."
+)
+@click.option("--set", "helm_sets", multiple=True, metavar="KEY=VALUE", help="A value for --helm-chart (repeatable).")
 def check(
     paths: tuple[str, ...],
     formats: tuple[str, ...],
@@ -356,9 +379,13 @@ def check(
     stdin_filename: str,
     no_simulate: bool,
     jobs: int | None,
+    no_cache: bool,
     color: str,
     quiet: bool,
     statistics: bool,
+    helm_charts: tuple[str, ...],
+    helm_values: tuple[str, ...],
+    helm_sets: tuple[str, ...],
 ) -> None:
     """Check manifests (files, directories, or - for standard input; given none: standard input when it is
     piped in, else the current directory)."""
@@ -395,8 +422,10 @@ def check(
             changed=changed,
             freeze_loaded=True,
             quiet=quiet,
+            helm_charts=_helm_charts(helm_charts, helm_values, helm_sets),
             statistics=statistics,
             progress=True,
+            cache=not no_cache,
         )
         return command.run(settings)
 
@@ -611,6 +640,63 @@ def convert(
         paths=paths, to=to, in_place=in_place, release=release, config=config, no_config=no_config
     )
     _run(lambda: command.run(settings))
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@click.option(
+    "--classes",
+    is_flag=True,
+    help="Leave the workloads alone: print DeviceClasses (extendedResourceName) that back their resources with DRA.",
+)
+@click.option(
+    "--check",
+    "check_roads",
+    is_flag=True,
+    help="Dry-run the workloads today (device plugin), after the switch (extendedResourceName) and rewritten.",
+)
+@click.option("--in-place", "-w", is_flag=True, help="Rewrite the files instead of printing the result.")
+@click.option("--inventory", "-i", multiple=True, metavar="PATH", help="The cluster, for --check (repeatable).")
+@click.option(
+    "--format", "-f", "fmt", type=click.Choice(["text", "json", "html"]), default="text", help="Output of --check."
+)
+@_release_option
+@click.option("--feature-gates", default=None, metavar="GATES", help="Feature gates: Name=true,Other=false.")
+@click.option("--profiles", multiple=True, metavar="PATH", help="Driver profiles of your own (repeatable).")
+@_config_option
+@_no_config_option
+def migrate(
+    paths: tuple[str, ...],
+    classes: bool,
+    check_roads: bool,
+    in_place: bool,
+    inventory: tuple[str, ...],
+    fmt: Any,
+    release: str | None,
+    feature_gates: str | None,
+    profiles: tuple[str, ...],
+    config: str | None,
+    no_config: bool,
+) -> None:
+    """Move workloads that ask for device-plugin resources (nvidia.com/gpu: 1) to DRA: rewrite them into
+    claims from ResourceClaimTemplates, keeping comments and key order, or (--classes) print the
+    DeviceClasses that let DRA serve the resources as they are. The driver profiles say which
+    devices each resource stands for."""
+    from dralint.commands import migrate as command
+
+    def go() -> int:
+        settings = command.MigrateSettings(
+            paths=paths,
+            mode="check" if check_roads else "classes" if classes else "rewrite",
+            in_place=in_place,
+            flags=_layer(release=release, feature_gates=feature_gates, inventory=inventory, profiles=profiles),
+            format=fmt,
+            config=config,
+            no_config=no_config,
+        )
+        return command.run(settings)
+
+    _run(go)
 
 
 @main.group()

@@ -7,6 +7,7 @@ file position, and applying suppressions. Checks never decide severities or posi
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import field
 from typing import TYPE_CHECKING, Literal
 
@@ -133,3 +134,12 @@ class Finding:
             self.message,
             render(self.path),
         )
+
+
+def exit_code(findings: Iterable[Finding], fail_on: str) -> int:
+    """The exit code of a run that found ``findings``: 1 when an unsuppressed finding is at or above
+    ``fail_on`` (``never`` never fails), else 0."""
+    if fail_on == "never":
+        return 0
+    threshold = SEVERITY_RANK[fail_on]
+    return int(any(f.suppressed is None and SEVERITY_RANK[f.severity] >= threshold for f in findings))

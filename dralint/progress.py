@@ -79,6 +79,17 @@ def detach() -> None:
 
 
 @contextmanager
+def paused() -> Iterator[None]:
+    """No updates in the block: work whose counts are added once it is done (a part checked beside workers)."""
+    global _active
+    active, _active = _active, None
+    try:
+        yield
+    finally:
+        _active = active
+
+
+@contextmanager
 def shown(stream: TextIO, *, enabled: bool) -> Iterator[Progress | None]:
     """A progress line on ``stream`` for the duration of the block, when ``enabled`` and ``stream`` is a terminal."""
     global _active

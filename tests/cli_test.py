@@ -184,8 +184,11 @@ def test_check_builds_settings_from_the_command_line(monkeypatch: pytest.MonkeyP
             progress=True,  # a progress line when standard error is a terminal (dralint/progress.py)
             quiet=True,
             statistics=True,
+            cache=True,  # the results cache, unless --no-cache (dralint/pipeline/cache.py)
         )
     ]
+    assert invoke("check", "a.yaml", "--no-cache").exit_code == 0
+    assert seen[-1].cache is False
 
 
 def test_color_is_off_for_pipes_and_no_color(monkeypatch: pytest.MonkeyPatch) -> None:

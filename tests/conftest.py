@@ -30,3 +30,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # The test run is an entry point, as the command line is: deep CEL and large allocations
     # need the recursion limit, which library code no longer raises (before hypothesis starts).
     raise_recursion_limit()
+    # Command lines run in this process (click's runner) would use the results cache of this
+    # repository: a test that replaces a function to compare two runs must see both computed.
+    # tests/pipeline/cache_test.py turns it on where it is the subject.
+    os.environ.setdefault("DRALINT_NO_CACHE", "1")

@@ -18,7 +18,7 @@ from dralint.allocator.compatibility import GroupBaseline
 from dralint.allocator.counters import CounterSets
 from dralint.allocator.devices import DeviceRegistry, SliceInfo
 from dralint.allocator.explain import Explanation, explain
-from dralint.allocator.pools import PoolMemo, gather_pools
+from dralint.allocator.pools import Pool, PoolMemo, gather_pools
 from dralint.allocator.requests import validate_claims
 from dralint.allocator.results import build_results
 from dralint.allocator.scope import NodeScope
@@ -135,6 +135,10 @@ class Allocator:
     def explain(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Explanation:
         """Why the claims do not fit on ``node``, as data (run it after an unsatisfiable result)."""
         return explain(claims, self._scope(node))
+
+    def pools(self, node: model.Node) -> list[Pool]:
+        """The pools ``node`` sees (``GatherPools``), as :meth:`allocate` gathers them on it."""
+        return list(self._scope(node).pools)
 
     def _scope(self, node: model.Node) -> NodeScope:
         """What one call on ``node`` shares: the pools of the slices on the node and of the shared ones."""

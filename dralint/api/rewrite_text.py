@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any
 
 from ruamel.yaml import YAML
@@ -26,7 +26,16 @@ from dralint.dataclass import dataclass
 from dralint.errors import InputError
 from dralint.regex import compiled_on_first_use
 
-__all__ = ["Converted", "Written", "convert_text", "fit", "rewrite_text"]
+__all__ = [
+    "Converted",
+    "Written",
+    "chunks",
+    "convert_text",
+    "fit",
+    "rewrite_text",
+    "round_trip",
+    "round_trip_yaml",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +69,7 @@ def rewrite_text(text: str, file: str, target: str) -> Converted:
         return _rewrite_json(text, file, target)
     out: list[str] = []
     written: list[Written] = []
-    for start, chunk in _chunks(text):
+    for start, chunk in chunks(text):
         out.append(_rewrite_chunk(chunk, file, start, target, written))
     return Converted("".join(out), len(written), tuple(written))
 
@@ -101,7 +110,7 @@ _MARKER = compiled_on_first_use(r"---[ \t]*(#.*)?")
 _LINES = compiled_on_first_use(r"[^\n]*\n|[^\n]+")
 
 
-def _chunks(text: str) -> Iterator[tuple[int, str]]:
+def chunks(text: str) -> Iterator[tuple[int, str]]:
     """(first line, text) of the parts of ``text`` between document markers (the markers included).
 
     Lines end at ``\\n`` only, as YAML's line breaks (``\\r\\n`` too) and editors count them."""
@@ -122,7 +131,7 @@ def _newline(text: str) -> str:
     return "\r\n" if end > 0 and text[end - 1] == "\r" else "\n"
 
 
-def _yaml() -> YAML:
+def round_trip_yaml() -> YAML:
     yaml = YAML()
     yaml.preserve_quotes = True
     yaml.width = 4096  # never fold long lines that were not folded
@@ -139,22 +148,35 @@ class _NoParse:
 def _rewrite_chunk(original: str, file: str, start: int, target: str, written: list[Written]) -> str:
     if f"{GROUP}/" not in original:
         return original
+
+    def edit(documents: list[Any]) -> bool:
+        before = len(written)
+        for document in documents:
+            _rewrite_value(document, file, start, target, written)
+        return len(written) != before
+
+    return round_trip(original, file, start, edit)
+
+
+def round_trip(
+    original: str, file: str, start: int, edit: Callable[[list[Any]], bool], *, what: str = "converted"
+) -> str:
+    """``original`` (a chunk of :func:`chunks`, from line ``start``) read with ruamel's round trip, its
+    documents changed in place by ``edit`` (which says whether it changed any), and written back with
+    the chunk's indentation, markers and line breaks; ``original`` itself when nothing changed."""
     # ruamel keeps the \r of a CRLF in the comments it carries over: it reads LF line breaks, and
     # the file's own are put back when it is written.
     newline = _newline(original)
     chunk = original.replace("\r\n", "\n") if newline != "\n" else original
-    yaml = _yaml()
+    yaml = round_trip_yaml()
     try:
         documents = list(yaml.load_all(chunk))
     except YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = start + mark.line if mark is not None else start
         problem = getattr(error, "problem", None) or error
-        raise InputError(f"{file}:{line}: not valid YAML, nothing converted: {problem}") from None
-    before = len(written)
-    for document in documents:
-        _rewrite_value(document, file, start, target, written)
-    if len(written) == before:
+        raise InputError(f"{file}:{line}: not valid YAML, nothing {what}: {problem}") from None
+    if not edit(documents):
         return original
     # ruamel's guess is a scan of the text, then a parse of it, which is not needed here.
     _, indent, sequence_offset = load_yaml_guess_indent(chunk, yaml=_NoParse())

@@ -13,7 +13,8 @@ from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 
 if TYPE_CHECKING:
-    from dralint.diagnose.candidates import CapacityKind
+    from dralint.api import model
+    from dralint.diagnose.candidates import CapacityKind, Offer
 
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
@@ -26,11 +27,18 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
 
     analysis = ctx.analysis
     fractional = ctx.target.enabled("DRAFractionalCapacityRange")
+    # The devices of a class and selectors, and what they offer per capacity: the same for the
+    # requests of every claim written alike (thousands of templates, tens of thousands of devices).
+    matching: dict[tuple[str, tuple[object, ...]], tuple[list[tuple[str, model.Device]], dict[str, list[Offer]]]] = {}
     for request in written_requests(claim_specs(ctx.admission.stored.values())):
         if request.spec.capacity is None:
             continue
-        devices = requests.matching_devices(request, analysis.class_devices(request.spec.device_class_name))
-        for problem in requests.capacity_problems(request, devices, fractional=fractional):
+        key = (request.spec.device_class_name, request.spec.selectors)
+        found = matching.get(key)
+        if found is None:
+            devices = requests.matching_devices(request, analysis.class_devices(request.spec.device_class_name))
+            found = matching[key] = (devices, {})
+        for problem in requests.capacity_problems(request, *found, fractional=fractional):
             yield Violation(rule_of_kind()[problem.kind], problem.message, request.obj, problem.path, problem.hint)
 
 

@@ -21,6 +21,7 @@ RULE_OF_ISSUE: dict[IssueKind, RuleId] = {
     "too-large": RuleId.INPUT_TOO_LARGE,
     "too-deep": RuleId.INPUT_TOO_LARGE,
     "unreadable": RuleId.INPUT_TOO_LARGE,
+    "render": RuleId.RENDER_FAILED,
 }
 
 

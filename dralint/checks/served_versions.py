@@ -10,6 +10,7 @@ from dralint.api.versions import LEGACY_VERSIONS, RELEASES, SERVED, VERSIONS, Ta
 from dralint.checks.rule_ids import RuleId
 from dralint.findings import Replacement, Violation
 from dralint.pipeline.context import CheckContext
+from dralint.read.sources import is_rendered
 from dralint.validate.skew import availability, preferred_version
 
 
@@ -104,7 +105,7 @@ def _use(obj: KubeObject, version: str) -> str:
     changes = shape_changes(obj.kind, obj.version, version)
     if changes:
         hint += f" ({changes})"
-    if obj.version in VERSIONS and version in VERSIONS:
+    if obj.version in VERSIONS and version in VERSIONS and not is_rendered(obj.file):
         import shlex  # only for a finding: the check runs on every input
 
         hint += f"; `dralint convert --to {version} {shlex.quote(obj.file)}` rewrites it"

@@ -17,11 +17,13 @@ from dralint.dataclass import dataclass
 from dralint.errors import UsageError
 from dralint.pipeline import run as pipeline
 from dralint.pipeline.run import FAIL_ON, FailOn
+from dralint.read.helm_template import HelmChart
 from dralint.report.assemble import Presentation
 
 __all__ = ["FAIL_ON", "CheckSettings", "FailOn", "Outcome", "analyse", "run"]
 GITHUB_ACTIONS = "GITHUB_ACTIONS"
 PRE_COMMIT = "PRE_COMMIT"  # pre-commit sets it to 1 for its hooks
+NO_CACHE = "DRALINT_NO_CACHE"  # set (to anything but nothing): as --no-cache
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,8 @@ class CheckSettings:
     quiet: bool = False  # --quiet: findings only, no summary line, no progress line
     statistics: bool = False  # --statistics: counts per rule instead of the findings (human formats)
     progress: bool = False  # a progress line on standard error when it is a terminal (the command line asks)
+    cache: bool = False  # the results cache, in a git repository (the command line uses it unless --no-cache)
+    helm_charts: tuple[HelmChart, ...] = ()  # --helm-chart CHART (with --values, --set): rendered and checked
 
     def request(self) -> pipeline.Request:
         flags = pipeline.with_shortcuts(
@@ -78,6 +82,8 @@ class CheckSettings:
             write_baseline=self.write_baseline,
             today=self.today,
             presentation=Presentation(self.color, self.show_suppressed, self.quiet),
+            cache=self.cache and not self.env().get(NO_CACHE),
+            helm_charts=self.helm_charts,
         )
 
 

@@ -55,7 +55,8 @@ def run(settings: ConvertSettings, stream: TextIO | None = None) -> int:
     # Without a release on the command line or in the configuration: the newest serving the target version.
     release = plan.target.release if plan.effective.release is not None else None
     files = plan.files(paths)
-    results = [(path, convert_text(_text(path, plan.limits.max_file_bytes), path, target, release)) for path in files]
+    texts = [(path, read_text(path, plan.limits.max_file_bytes)) for path in files]
+    results = [(path, convert_text(text, path, target, release)) for path, text in texts]
     total = sum(result.objects for _, result in results)
     if settings.in_place:
         for path, result in results:
@@ -77,14 +78,14 @@ def run(settings: ConvertSettings, stream: TextIO | None = None) -> int:
     return 0
 
 
-def _text(path: str, max_bytes: int) -> str:
-    """The text of ``path``; an :class:`InputError` when it cannot be read whole as text."""
+def read_text(path: str, max_bytes: int, *, what: str = "converted") -> str:
+    """The text of ``path``; an :class:`InputError` (nothing ``what``) when it cannot be read whole as text."""
     source = sources.read(path, max_bytes=max_bytes)
     for issue in source.issues:
         if issue.kind == "too-large":
             raise InputError(
-                f"{source.name}: file is larger than {max_bytes} bytes (limits.maxFileBytes); nothing converted"
+                f"{source.name}: file is larger than {max_bytes} bytes (limits.maxFileBytes); nothing {what}"
             )
         hint = f"; {issue.hint}" if issue.hint else ""
-        raise InputError(f"{source.name}:{issue.line}:{issue.column}: {issue.message}{hint}; nothing converted")
+        raise InputError(f"{source.name}:{issue.line}:{issue.column}: {issue.message}{hint}; nothing {what}")
     return source.text

@@ -79,15 +79,25 @@ class CapacityProblem:
 
 
 def capacity_problems(
-    request: WrittenRequest, devices: Sequence[tuple[str, model.Device]], *, fractional: bool = False
+    request: WrittenRequest,
+    devices: Sequence[tuple[str, model.Device]],
+    offers: dict[str, list[Offer]] | None = None,
+    *,
+    fractional: bool = False,
 ) -> Iterator[CapacityProblem]:
     """Capacity requests no matching device can serve, that policies refuse or round up, or that take whole devices.
 
+    ``offers`` keeps what :func:`_offers` finds in ``devices`` per capacity, for a caller that asks
+    about many requests with the same devices (the requests of many claims of one class).
     ``fractional``: DRAFractionalCapacityRange is on (ranges round in milli units)."""
     if request.spec.capacity is None or not devices:
         return
     for name, wanted in sorted(request.spec.capacity.requests.items()):
-        having = _offers(devices, name)
+        having = offers.get(name) if offers is not None else None
+        if having is None:
+            having = _offers(devices, name)
+            if offers is not None:
+                offers[name] = having
         if not having:
             known = sorted({c for _, d in devices for c in d.capacity})
             yield CapacityProblem(
@@ -148,7 +158,7 @@ def capacity_problems(
 
 
 @dataclass(slots=True)
-class _Offer:
+class Offer:
     """The matching devices that publish one capacity object (generated devices share theirs)."""
 
     capacity: model.DeviceCapacity
@@ -156,20 +166,20 @@ class _Offer:
     shareable: bool = False  # some of them allow multiple allocations
 
 
-def _offers(devices: Sequence[tuple[str, model.Device]], name: str) -> list[_Offer]:
+def _offers(devices: Sequence[tuple[str, model.Device]], name: str) -> list[Offer]:
     """The devices that have capacity ``name``, grouped by its object, in the order of their first device.
 
     The first device with some property of its capacity (the largest, the first large enough) is
     then the first device of the first group with that property.
     """
-    groups: dict[int, _Offer] = {}
+    groups: dict[int, Offer] = {}
     for _, device in devices:
         capacity = device.capacity.get(name)
         if capacity is None:
             continue
         offer = groups.get(id(capacity))
         if offer is None:
-            offer = groups[id(capacity)] = _Offer(capacity, device)
+            offer = groups[id(capacity)] = Offer(capacity, device)
         offer.shareable = offer.shareable or device.allow_multiple_allocations is True
     return list(groups.values())
 

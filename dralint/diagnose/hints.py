@@ -48,8 +48,15 @@ class Vocabulary:
 
 def vocabulary(slices: Iterable[model.ResourceSlice]) -> Vocabulary:
     vocab = Vocabulary()
+    # The devices of a generated inventory share their attribute and capacity maps: each is read once.
+    seen: set[tuple[str, int, int]] = set()
+    kept = []  # (the maps stay alive, so that their ids stay their own)
     for driver, device in devices(slices):
-        vocab.add(driver, device)
+        key = (driver, id(device.attributes), id(device.capacity))
+        if key not in seen:
+            seen.add(key)
+            kept.append(device)
+            vocab.add(driver, device)
     return vocab
 
 

@@ -15,7 +15,7 @@ from dataclasses import field, replace
 from dralint.allocator import Explanation
 from dralint.allocator.explain import REJECTION_REASONS
 from dralint.api import model
-from dralint.cel import CelError, compile_selector, device_value
+from dralint.cel import CelError, DeviceValue, Selector, compile_selector, device_value
 from dralint.dataclass import dataclass
 from dralint.diagnose import hints
 from dralint.diagnose.candidates import accepted_devices
@@ -74,6 +74,13 @@ class _Sum:
     taint_keys: list[str] = field(default_factory=list)
 
 
+# What a request's selectors reveal against the devices of its class (see _selector_detail): the
+# first selector no device passes, its failing clauses and did-you-mean hints. Kept by class and
+# expressions, the same for every failing workload with those selectors.
+SelectorDetail = tuple[int, tuple[hints.ClauseResult, ...], tuple[str, ...]]
+SelectorDetails = dict[tuple[str, tuple[str, ...]], SelectorDetail | None]
+
+
 def summarise(
     explanations: Sequence[Explanation],
     claims: Sequence[model.ResourceClaim],
@@ -81,11 +88,13 @@ def summarise(
     vocab: hints.Vocabulary,
     classes: Mapping[str, model.DeviceClass] | None = None,
     devices: Sequence[tuple[str, model.Device]] = (),
+    details: SelectorDetails | None = None,
 ) -> list[RequestWhy]:
     """Per request, the explanations of every candidate node added up, with clause and name hints.
 
     ``classes`` and all inventory ``devices`` let a class selector that accepts nothing be
-    explained the same way as a request selector.
+    explained the same way as a request selector. ``details`` keeps what the selectors of a
+    request reveal, for callers that summarise many failures over the same inventory.
     """
     sums: dict[tuple[str, str], _Sum] = {}
     for explanation in explanations:
@@ -123,7 +132,15 @@ def summarise(
             error=total.error,
         )
         if spec is not None and why.rejected.get("request-selector"):
-            why = _with_selector_detail(why, spec, class_devices.get(class_name, []), vocab)
+            expressions = (class_name, tuple(s.cel.expression if s.cel is not None else "" for s in spec.selectors))
+            if details is not None and expressions in details:
+                found = details[expressions]
+            else:
+                found = _selector_detail(spec, class_devices.get(class_name, []), vocab)
+                if details is not None:
+                    details[expressions] = found
+            if found is not None:
+                why = replace(why, selector_index=found[0], clauses=found[1], hints=found[2])
         elif spec is not None and why.seen and why.rejected.get("class-selector") == why.seen:
             device_class = (classes or {}).get(class_name)
             if device_class is not None:
@@ -139,13 +156,14 @@ def request_spec(
     return found[1].spec if found is not None and found[1] is not None else None
 
 
-def _with_selector_detail(
-    why: RequestWhy,
+def _selector_detail(
     spec: model.ExactDeviceRequest | model.DeviceSubRequest,
     devices: list[tuple[str, model.Device]],
     vocab: hints.Vocabulary,
-) -> RequestWhy:
-    values = [device_value(driver, device) for driver, device in devices]
+) -> SelectorDetail | None:
+    """The first request selector no device of the class passes (index, failing clauses, did-you-mean
+    hints), or ``None``. Devices alike share their CEL value: each value is evaluated once."""
+    values = list({id(value): value for value in (device_value(driver, device) for driver, device in devices)}.values())
     for index, selector in enumerate(spec.selectors):
         if selector.cel is None:
             continue
@@ -154,19 +172,16 @@ def _with_selector_detail(
             compiled = compile_selector(expression)
         except CelError:
             continue
-        matched = 0
-        for value in values:
-            with contextlib.suppress(CelError):
-                matched += compiled.matches(value)
-        if matched == 0:
+        if not any(_matches(compiled, value) for value in values):
             found = hints.failing_clauses(expression, devices)
-            return replace(
-                why,
-                selector_index=index,
-                clauses=tuple(found),
-                hints=tuple(hints.did_you_mean(expression, vocab)),
-            )
-    return why
+            return index, tuple(found), tuple(hints.did_you_mean(expression, vocab))
+    return None
+
+
+def _matches(selector: Selector, value: DeviceValue) -> bool:
+    with contextlib.suppress(CelError):
+        return selector.matches(value)
+    return False
 
 
 def _with_class_hints(

@@ -24,7 +24,7 @@ from dralint.dataclass import dataclass
 from dralint.diagnose import defects, hints, why
 from dralint.dryrun import nodealloc, quota
 from dralint.dryrun.filters import PlacedPods
-from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Strategy, simulate
+from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Skip, Strategy, simulate
 from dralint.dryrun.shapes import SliceContents
 from dralint.dryrun.state import Cluster, SearchBudget
 from dralint.dryrun.utilisation import PoolUtilisation, utilisation
@@ -72,6 +72,8 @@ class Analysis:  # not slotted: it caches lazily computed properties
     _class_devices: dict[str, list[tuple[str, model.Device]]] = field(default_factory=dict)
     # (claims' shape, id of the candidates) -> (the candidates, whether the claims fit one of them when empty)
     _fits_empty: dict[tuple[object, int], tuple[tuple[str, ...], bool]] = field(default_factory=dict)
+    _selector_details: why.SelectorDetails = field(default_factory=dict)
+    _candidate_indexes: dict[int, tuple[tuple[str, ...], list[int]]] = field(default_factory=dict)
 
     @cached_property
     def nodes_by_name(self) -> dict[str, model.Node]:
@@ -211,12 +213,45 @@ class Analysis:  # not slotted: it caches lazily computed properties
                 names.update(part.spec.device_class_name for part in request.parts())
         devices = {name: self.class_devices(name) for name in sorted(names) if name}
         classes = {name: entry.device_class for name, entry in self.inventory.classes.items()}
-        return why.summarise(explanations, claims, devices, self.vocabulary, classes, self.every_device)
+        return why.summarise(
+            explanations, claims, devices, self.vocabulary, classes, self.every_device, self._selector_details
+        )
 
     @cached_property
     def every_device(self) -> list[tuple[str, model.Device]]:
         """(driver, device) of every inventory device: gathered once, not once per failing workload."""
         return [(e.slice.driver, d) for e in self.inventory.slices for d in e.slice.devices]
+
+    def _fits_base(self, claims: Sequence[model.ResourceClaim], candidates: tuple[str, ...]) -> bool:
+        """Whether ``claims`` fit one of ``candidates`` (node names) with only the inventory's allocations:
+        the nodes tried in order, those where the search would end at once passed over as in the dry-run."""
+        nodes = self.inventory.nodes
+        indexes = self._indexes(candidates)
+        position = 0
+        while position < len(indexes):
+            if self.base.budget.spent:
+                return False  # every attempt from now on is refused
+            position = self._base_skip(claims, indexes, position)
+            if position < len(indexes) and self.base.attempt(nodes[indexes[position]].node, claims).results is not None:
+                return True
+            position += 1
+        return False
+
+    def _indexes(self, names: tuple[str, ...]) -> list[int]:
+        """The inventory positions of the nodes ``names`` (the unplaced pods of a shape share the tuple)."""
+        known = self._candidate_indexes.get(id(names))
+        if known is None or known[0] is not names:
+            order = self._node_order
+            known = self._candidate_indexes[id(names)] = (names, [order[name] for name in names])
+        return known[1]
+
+    @cached_property
+    def _node_order(self) -> dict[str, int]:
+        return {entry.node.name: i for i, entry in enumerate(self.inventory.nodes)}
+
+    @cached_property
+    def _base_skip(self) -> Skip:
+        return self.base.screen([entry.node for entry in self.inventory.nodes]).skip
 
     def _failure(self, group: list[Placement]) -> Failure:
         first = group[0]
@@ -227,9 +262,7 @@ class Analysis:  # not slotted: it caches lazily computed properties
         key = (self.base.claims_shape(claims), id(first.candidates))
         known = self._fits_empty.get(key)
         if known is None or known[0] is not first.candidates:
-            nodes = [self.nodes_by_name[name] for name in first.candidates]
-            fits = any(self.base.attempt(node, claims).results is not None for node in nodes)
-            known = self._fits_empty[key] = (first.candidates, fits)
+            known = self._fits_empty[key] = (first.candidates, self._fits_base(claims, first.candidates))
         fits_empty = known[1]
         cluster = self.cluster if fits_empty else self.base
         names = first.candidates[:MAX_EXPLAINED_NODES]
@@ -317,6 +350,7 @@ def analyse(
             strategy=strategy,
             reserved_for=reserved_for,
             placed=placed,
+            skip=cluster.screen([entry.node for entry in inventory.nodes]).skip,
             admit=quota.ExtendedClaims(admitted, placed.requests, names) if admitted else None,
         )
         if inventory.has_inventory

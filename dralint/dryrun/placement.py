@@ -86,6 +86,13 @@ class Allocate(Protocol):
     def __call__(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Attempt: ...
 
 
+class Skip(Protocol):
+    """The first position of ``candidates`` from ``position`` on where ``claims`` may fit: the nodes
+    before it are ones where :class:`Allocate` would certainly find nothing, and count as tried."""
+
+    def __call__(self, claims: Sequence[model.ResourceClaim], candidates: Sequence[int], position: int) -> int: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Placement:
     """The fate of one pod."""
@@ -151,6 +158,7 @@ def simulate(
     reserved_for: int = RESERVED_FOR_MAX,
     placed: PlacedPods | None = None,
     explain: bool = True,
+    skip: Skip | None = None,
     admit: Admit | None = None,
 ) -> Simulation:
     """Place ``pods`` in order; ``commit`` is told about every allocation that was made, ``release``
@@ -159,9 +167,13 @@ def simulate(
     ``placed`` applies the filters that depend on earlier pods (resources, pod affinity, spread).
     Without ``explain``, a pod whose claims fit no node is only marked so (no reason, no
     candidates): what a caller that only counts the placed pods needs, at a fraction of the cost.
-    ``admit`` says why the claims kube-scheduler makes itself are refused.
+    ``admit`` says why the claims kube-scheduler makes itself are refused. ``skip`` passes over nodes
+    where the claims certainly do not fit, without asking ``allocate`` (until a gang's allocations
+    are taken back: it relies on allocations only accumulating).
     """
-    run = _Run(nodes, allocate, commit, release, strategy, reserved_for, placed or PlacedPods(nodes), explain, admit)
+    run = _Run(
+        nodes, allocate, commit, release, strategy, reserved_for, placed or PlacedPods(nodes), explain, admit, skip
+    )
     run.result.allocated.update(preallocated or {})
     run.result.consumers.update(preconsumers or {})
     placed_count = 0
@@ -239,10 +251,12 @@ class _Run:
         placed: PlacedPods,
         explain: bool = True,
         admit: Admit | None = None,
+        skip: Skip | None = None,
     ) -> None:
         self.nodes = nodes
         self.admit = admit
         self.release = release
+        self.skip = skip
         self.index = NodeIndex([entry.node for entry in nodes])
         self.placed = placed
         self.last_node = -1  # "spread": the node used last, by any pod
@@ -278,6 +292,7 @@ class _Run:
         placed = [r for r in results if r.outcome == "placed"]
         if len(placed) >= gang.min_count:
             return results
+        self.skip = None  # allocations are taken back: a node the screen found full may take pods again
         for placement in placed:
             self.release([a for use, a in placement.allocations if use.key not in allocated])
             if self.admit is not None:
@@ -370,11 +385,18 @@ class _Run:
                 candidates=(node_name,),
                 attempted=tuple(to_allocate),
             )
+        # The node screen judges the claims as a whole: not when an extended-resource claim varies by node.
+        screened = (
+            [u.claim for u in to_allocate if u.claim is not None]
+            if check is None and to_allocate and all(u.kind != "extended" for u in to_allocate)
+            else None
+        )
         # The cursor and the failed positions only ever skip nodes where the claims did not fit;
-        # a node another pod's filter excluded may take a later pod of the same shape.
+        # a node another pod's filter excluded may take a later pod of the same shape. (Nodes a
+        # filter excludes are not tried: skipping the others is left to the loop then.)
         filtered: int | None = None  # the first position a filter excluded
         short: str | None = None  # a node the pod's devices took too much of (KEP-5517), and why
-        for position in self._positions(shape, candidates):
+        for position in self._positions(shape, candidates, screened):
             index = candidates[position]
             if check is not None and check(index) is not None:
                 filtered = position if filtered is None else filtered
@@ -610,12 +632,23 @@ class _Run:
             self.candidate_cache[key] = cached
         return cached
 
-    def _positions(self, shape: tuple[object, ...], candidates: list[int]) -> Iterator[int]:
-        """Positions in ``candidates`` to try: "pack" from the first not known to be full, "spread" from
-        the first after the node any pod was placed on last."""
+    def _positions(
+        self, shape: tuple[object, ...], candidates: list[int], claims: Sequence[model.ResourceClaim] | None
+    ) -> Iterator[int]:
+        """Positions in ``candidates`` to try: "pack" from the first not known to be full (passing over
+        the nodes ``skip`` rules out for ``claims``), "spread" from the first after the node any pod was
+        placed on last."""
         count = len(candidates)
         if self.strategy == "pack":
-            yield from range(self.cursor.get(shape, 0), count)
+            position = self.cursor.get(shape, 0)
+            skip = self.skip
+            while position < count:
+                if skip is not None and claims is not None:
+                    position = skip(claims, candidates, position)
+                    if position >= count:
+                        return
+                yield position
+                position += 1
         elif shape not in self.full:
             start = bisect.bisect_right(candidates, self.last_node) % count
             failed = self.failed.get(shape, set())

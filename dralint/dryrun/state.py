@@ -29,11 +29,15 @@ from dralint.allocator.selection import SelectorCache
 from dralint.api import model
 from dralint.cel import Environment
 from dralint.dataclass import dataclass
-from dralint.dryrun import shapes
+from dralint.dryrun import screen, shapes
 from dralint.dryrun.placement import Attempt, ClaimContents
+from dralint.dryrun.skip import ClaimsShape, Ledger, Skipper
 
 PoolKey = tuple[str, str]  # (driver, pool name)
 _HOLDER = model.ObjectMeta(name="allocated")
+_NOTHING = Attempt(None)
+# Errors of the allocator's validation phase, which depends on the claims only (not on the node)
+_CLAIM_ERRORS = frozenset({Cause.CLAIM, Cause.MISSING_CLASS})
 
 
 @dataclass(slots=True)
@@ -46,9 +50,20 @@ class SearchBudget:
     per_attempt: int = DEFAULT_SEARCH_BUDGET
     total: int | None = None
     used: int = 0
+    stopped: Attempt | None = None  # what every attempt gets once ``total`` is spent (made once: thousands follow)
 
-    def exhausted(self) -> AllocatorError:
-        return AllocatorError(f"dry-run budget exhausted after {self.total} search steps", cause=Cause.DRY_RUN_BUDGET)
+    @property
+    def spent(self) -> bool:
+        return self.total is not None and self.used >= self.total
+
+    def stop(self) -> Attempt:
+        """The attempt of a search the whole dry-run's budget stops."""
+        if self.stopped is None:
+            error = AllocatorError(
+                f"dry-run budget exhausted after {self.total} search steps", cause=Cause.DRY_RUN_BUDGET
+            )
+            self.stopped = Attempt(None, error)
+        return self.stopped
 
 
 class Cluster:
@@ -80,8 +95,10 @@ class Cluster:
         self.budget = budget
         self._version = 0  # bumped by every add(): searches before and after differ
         self._gave_up: dict[tuple[object, ...], Attempt] = {}
+        # by node shape and claims shape, or for explanations that name a pool by node, version and claims shape
         self._explained: dict[tuple[object, ...], tuple[tuple[str, ...], Explanation]] = {}
         self._contents = ClaimContents()
+        self._last_claims: tuple[Sequence[model.ResourceClaim], ClaimsShape] | None = None
         self._pools: dict[PoolKey, list[model.ResourceSlice]] = {}
         self._order = {id(s): i for i, s in enumerate(self.slices)}
         local: dict[str, list[PoolKey]] = {}
@@ -99,6 +116,15 @@ class Cluster:
                 shared.append(key)
         self._local = local
         self._shared = shared
+        # The node whose view alone holds each pool (all its slices name it); None for a pool other
+        # nodes see too. An allocation changes the shape of that node only, else of any node.
+        self._owner: dict[PoolKey, str | None] = {}
+        for key, pool_slices in self._pools.items():
+            names = {s.node_name or None for s in pool_slices}
+            self._owner[key] = names.pop() if len(names) == 1 and None not in names else None
+        self._node_changes: dict[str, int] = {}
+        self._shared_changes = 0
+        self._shapes: dict[str, tuple[model.Node, tuple[int, int], tuple[int, ...]]] = {}  # see _shape_of
         self._view: dict[str, tuple[list[PoolKey], list[model.ResourceSlice]]] = {}
         # allocation results per pool, each kept as a claim so prepare.allocated_state can read it
         self._held: dict[PoolKey, list[model.DeviceRequestAllocationResult]] = {}
@@ -111,19 +137,36 @@ class Cluster:
         self._shape_ids: dict[object, int] = {}  # static shapes, interned
         self._state_ids: dict[object, int] = {}  # pool states, interned
         self._unsatisfiable: dict[tuple[object, ...], int] = {}
+        self._states: list[screen.PoolState] = []  # pool states by interned id
+        # What dryrun.screen learns, and the claims shapes whose claims passed the allocator's
+        # validation once (before that, no node is judged without the allocator).
+        self._screening = screen.Screening(features, classes, self._selectors, release)
+        self._validated: set[ClaimsShape] = set()
+        # The searches of this version that ended without a result, also those a Skipper passed over.
+        self.ledger = Ledger()
 
     def add(self, allocations: Iterable[model.AllocationResult]) -> None:
         """Record allocations: their devices, shares and capacity are taken from now on."""
         self._version += 1
+        # What was learnt at the previous version is never looked up again (the version is in the keys)
+        self._gave_up.clear()
+        self.ledger.clear()
         for allocation in allocations:
             for result in allocation.results:
                 key = (result.driver, result.pool)
                 self._held.setdefault(key, []).append(result)
                 self._pool_states.pop(key, None)
+                owner = self._owner.get(key)
+                if owner is None:
+                    self._shared_changes += 1
+                else:
+                    self._node_changes[owner] = self._node_changes.get(owner, 0) + 1
 
     def remove(self, allocations: Iterable[model.AllocationResult]) -> None:
         """Take back allocations :meth:`add` recorded (those of a gang that could not be placed whole)."""
         self._version += 1
+        self._gave_up.clear()
+        self.ledger.clear()
         for allocation in allocations:
             for result in allocation.results:
                 key = (result.driver, result.pool)
@@ -132,6 +175,12 @@ class Cluster:
                 if at is not None:
                     del held[at]
                 self._pool_states.pop(key, None)
+                # (node shapes are kept until one of their pools changes: see add)
+                owner = self._owner.get(key)
+                if owner is None:
+                    self._shared_changes += 1
+                else:
+                    self._node_changes[owner] = self._node_changes.get(owner, 0) + 1
 
     def attempt(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Attempt:
         """Allocate ``claims`` together on ``node`` against the current allocations (nothing is recorded).
@@ -141,15 +190,24 @@ class Cluster:
         (the replicas of a Deployment would each give up the same way).
         """
         budget = self.budget
-        key = (node.name, self._version, self.claims_shape(claims))
+        claims_shape = self.claims_shape(claims)
+        key = (node.name, self._version, claims_shape)
         known = self._gave_up.get(key)
         if known is not None:
             return known
+        if self.ledger.covered(claims_shape, node.name):
+            return _NOTHING
         steps = budget.per_attempt
         if budget.total is not None:
             if budget.used >= budget.total:
-                return Attempt(None, budget.exhausted())
+                return budget.stop()
             steps = min(steps, budget.total - budget.used)
+        # A node where the search certainly picks nothing for the first request (dryrun.screen):
+        # the search would end after as many steps, with no result.
+        first = self.first_request(claims_shape, claims)
+        if first is not None and first.steps <= steps and self.dead(first, node):
+            budget.used += first.steps
+            return self._give_up(key, Attempt(None))
         # A node of a shape where claims of this shape found no devices: the search would end the
         # same way after as many steps (when the budget left allows as many: else it runs out).
         # The shape is worked out only once some search has found nothing.
@@ -163,42 +221,75 @@ class Cluster:
         try:
             results = allocator.allocate(node, claims)
         except SearchBudgetExhausted as error:
+            self._validated.add(claims_shape)
             if steps < budget.per_attempt:
-                return Attempt(None, budget.exhausted())
-            attempt = self._gave_up[key] = Attempt(None, error)
-            return attempt
+                return budget.stop()
+            return self._give_up(key, Attempt(None, error))
         except AllocatorError as error:
+            if error.cause not in _CLAIM_ERRORS:
+                self._validated.add(claims_shape)
             return Attempt(None, error)
         finally:
             budget.used += allocator.last_steps
+        self._validated.add(claims_shape)
         if results is None:
             # Unsatisfiable depends only on the claims' specs, their namespace and what is
             # allocated: the next pod of the same shape (any workload using the same template)
             # fails the same way until an allocation changes the cluster.
-            attempt = self._gave_up[key] = Attempt(None)
+            attempt = self._give_up(key, Attempt(None))
             if shaped is None:  # the first search to find nothing
                 shaped = (self._node_shape(node), key[2])
             self._unsatisfiable[shaped] = allocator.last_steps
             return attempt
         return Attempt(tuple(results))
 
+    def _give_up(self, key: tuple[str, int, ClaimsShape], attempt: Attempt) -> Attempt:
+        """Remember, for this version, a search that ended without a result."""
+        self._gave_up[key] = attempt
+        self.ledger.note(key[2], key[0])
+        return attempt
+
+    def first_request(
+        self, claims_shape: ClaimsShape, claims: Sequence[model.ResourceClaim]
+    ) -> screen.FirstRequest | None:
+        """The first request of ``claims`` (see :mod:`dralint.dryrun.screen`), once its claims have passed
+        the allocator's validation (which depends on them alone); ``None`` until then, or when the
+        screen cannot judge it."""
+        if claims_shape not in self._validated:
+            return None
+        return self._screening.first_request(claims_shape, claims)
+
+    def dead(self, first: screen.FirstRequest, node: model.Node) -> bool:
+        """Whether the search on ``node`` certainly picks no device for ``first``, as allocated now."""
+        shape = self._shape_of(node)  # (not _node_shape: the tests that do without node shapes replace it)
+        return self._screening.dead(first, shape, self._states, lambda: (*self._view_of(node.name), node))
+
+    def screen(self, nodes: Sequence[model.Node]) -> Skipper:
+        """What the dry-run's placement loop skips nodes with, for a run over ``nodes`` (in that order)."""
+        self.ledger.index = {node.name: i for i, node in enumerate(nodes)}
+        return Skipper(self, nodes)
+
     def explain(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Explanation:
         """Why ``claims`` do not fit on ``node``, per request (see :mod:`dralint.allocator.explain`).
 
         Claims of the same shape (the same specs in the same namespaces) get the same explanation
-        with their own names, so the pods of many workloads of one template are explained once.
+        with their own names, so the pods of many workloads of one template are explained once;
+        and so do nodes of the same shape (dryrun.shapes), unless the explanation names a pool.
         """
-        key = (node.name, self._version, self.claims_shape(claims))
-        known = self._explained.get(key)
+        claims_shape = self.claims_shape(claims)
+        shaped = (self._shape_of(node), claims_shape)
+        named = (node.name, self._version, claims_shape)
+        known = self._explained.get(shaped) or self._explained.get(named)
         if known is not None:
             before, explanation = known
             names = {old: claim_ref(claim) for old, claim in zip(before, claims, strict=True)}
             requests = tuple(dataclasses.replace(r, claim=names[r.claim]) for r in explanation.requests)
-            return dataclasses.replace(explanation, requests=requests)
+            return dataclasses.replace(explanation, node=node.name, requests=requests)
         explanation = self._allocator(node, self.budget.per_attempt).explain(node, claims)
         refs = tuple(claim_ref(claim) for claim in claims)
         if len(set(refs)) == len(refs) and all(r.error is None for r in explanation.requests):
-            self._explained[key] = (refs, explanation)  # errors name the claim: not reusable
+            # (errors name the claim and device: not reusable)
+            self._explained[named if explanation.pools else shaped] = (refs, explanation)
         return explanation
 
     def _allocator(self, node: model.Node, budget: int) -> Allocator:
@@ -223,6 +314,14 @@ class Cluster:
     def _node_shape(self, node: model.Node) -> tuple[int, ...]:
         """The node's shape (:mod:`dralint.dryrun.shapes`): its view's, then what is allocated in each of
         its pools, each interned as a small integer (the shape is looked up on every attempt)."""
+        return self._shape_of(node)
+
+    def _shape_of(self, node: model.Node) -> tuple[int, ...]:
+        name = node.name
+        stamp = (self._node_changes.get(name, 0), self._shared_changes)
+        cached = self._shapes.get(name)
+        if cached is not None and cached[1] == stamp and cached[0] is node:
+            return cached[2]
         known = self._static.get(node.name)
         if known is None or (known[0] is not node and known[0] != node):
             keys, slices = self._view_of(node.name)
@@ -235,13 +334,24 @@ class Cluster:
                 held = self._held.get(key, ())
                 found = shapes.pool_state(held, consumable_capacity=self.features.consumable_capacity)
                 state = self._pool_states[key] = _intern(self._state_ids, found)
+                if state == len(self._states):
+                    self._states.append(found)
             states.append(state)
-        return tuple(states)
+        shape = tuple(states)
+        self._shapes[name] = (node, stamp, shape)
+        return shape
 
-    def claims_shape(self, claims: Sequence[model.ResourceClaim]) -> tuple[tuple[str, str], ...]:
+    def claims_shape(self, claims: Sequence[model.ResourceClaim]) -> ClaimsShape:
         """What an attempt's outcome depends on besides the node and the allocations: the claims'
-        content and namespaces (the claims of many workloads often ask for the same)."""
-        return tuple((self._contents(c.spec), c.meta.namespace) for c in claims)
+        content and namespaces (the claims of many workloads often ask for the same).
+
+        Callers try one list of claims on node after node: the last list's shape is kept."""
+        last = self._last_claims
+        if last is not None and last[0] is claims:
+            return last[1]
+        shape = tuple((self._contents(c.spec), c.meta.namespace) for c in claims)
+        self._last_claims = (claims, shape)
+        return shape
 
     def _view_of(self, node_name: str) -> tuple[list[PoolKey], list[model.ResourceSlice]]:
         view = self._view.get(node_name)

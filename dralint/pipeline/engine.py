@@ -18,7 +18,8 @@ from dralint.checks import registry
 from dralint.config import globs
 from dralint.config.select import Selection as Selection  # re-exported: what run() and collect() take
 from dralint.errors import InternalError
-from dralint.findings import SEVERITY_RANK, Finding, Location, Suppression, Violation
+from dralint.findings import Finding, Location, Suppression, Violation
+from dralint.findings import exit_code as exit_code  # re-exported: the exit code of a run
 from dralint.pipeline.context import CheckContext
 from dralint.read.yamldoc import Lookup, look_up_all
 from dralint.report.escape import bounded
@@ -185,6 +186,14 @@ def resolve(
         name = f"{first.namespace}/{first.name}" if first.namespace else first.name
         # (in parentheses: fingerprints leave them out, so a baseline entry matches in every run)
         message += f" (reported because {first.kind} {name}{more} of the checked file {first.file} takes part in it)"
+    hint = violation.hint
+    source_map = ctx.workspace.source_maps.get(location.file)
+    if source_map is not None:  # a rendered stream: the finding goes where the user wrote the field
+        if target is not None and violation.location is None:
+            location, note = source_map.locate(*target)
+            hint = note if hint is None else hint if note is None else f"{hint} ({note})"
+        else:
+            location = source_map.locate_line(location.line)
     return Finding(
         rule=rule.id,
         name=rule.name,
@@ -193,7 +202,7 @@ def resolve(
         location=location,
         object=obj.ref() if obj is not None else None,
         path=path,
-        hint=None if violation.hint is None else bounded(violation.hint),
+        hint=None if hint is None else bounded(hint),
         details=violation.details,
         replacement=violation.replacement,
     )
@@ -225,11 +234,3 @@ def sort_unique(findings: Iterable[Finding]) -> list[Finding]:
             seen.add(key)
             out.append(finding)
     return out
-
-
-def exit_code(findings: Iterable[Finding], fail_on: str) -> int:
-    """1 when an unsuppressed finding is at or above ``fail_on`` (``never`` never fails), else 0."""
-    if fail_on == "never":
-        return 0
-    threshold = SEVERITY_RANK[fail_on]
-    return int(any(f.suppressed is None and SEVERITY_RANK[f.severity] >= threshold for f in findings))

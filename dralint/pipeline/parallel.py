@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from typing import TYPE_CHECKING, Any
+from dataclasses import field
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dralint import progress
 from dralint.api.versions import Target
@@ -29,7 +30,7 @@ from dralint.pipeline import engine
 from dralint.pipeline.context import CheckContext, Options
 from dralint.process import freeze_loaded, raise_recursion_limit, tune_garbage_collection
 from dralint.read import sources
-from dralint.read.load import Input, load_files, merge, settled
+from dralint.read.load import Input, load_each, load_files, merge, settled
 from dralint.read.workspace import Workspace
 from dralint.read.yamldoc import Document, Limits, Lookup
 from dralint.rules import Rule
@@ -39,6 +40,10 @@ if TYPE_CHECKING:  # multiprocessing is imported when workers start: a one-file 
 
 MIN_PARALLEL_BYTES = 1 << 20  # below this much input, one process is faster
 PARTS_PER_JOB = 4  # more parts than workers, so that a slow part does not leave the others idle
+# What the context works out about each object on its own (see CheckContext): the local checks
+# work it out where the files are read, and it travels back with the objects (and into the
+# results cache), so that the checks across files do not work it out again.
+PER_OBJECT = ("normalised", "pod_templates", "validated", "schema_errors", "pod_spec_errors")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +58,8 @@ class Part:
     limits: Limits
     stdin_name: str = sources.STDIN
     freeze: bool = False  # freeze the loaded objects out of the garbage collector (see dralint.process)
+    each: bool = False  # keep what each file gave apart (see Checked.each)
+    rendered: Mapping[str, str] = field(default_factory=dict)  # inputs rendered before reading (helm): their text
 
 
 @dataclass(slots=True)
@@ -62,6 +69,9 @@ class Checked:
     workspace: Workspace
     found: engine.Found
     context: CheckContext | None = None
+    each: list[Checked] | None = None  # per file of the part, for the results cache (Part.each)
+    keep: bool = True  # whether ``each`` may be stored (every finding lies in the file it goes with)
+    analyses: dict[str, Any] | None = None  # the PER_OBJECT analyses of the part's objects
 
 
 def default_jobs() -> int:
@@ -70,6 +80,14 @@ def default_jobs() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
         return os.cpu_count() or 1
+
+
+class Stored(Protocol):
+    """What the results cache (:mod:`dralint.pipeline.cache`) holds for the inputs, by their position."""
+
+    def load(self, number: int) -> Checked | None: ...
+
+    def store(self, number: int, checked: Checked) -> None: ...
 
 
 @contextmanager
@@ -84,43 +102,94 @@ def check(
     limits: Limits,
     stdin_name: str = sources.STDIN,
     freeze: bool = False,
+    stored: Stored | None = None,
+    rendered: Mapping[str, str] | None = None,
 ) -> Iterator[tuple[CheckContext, engine.Found]]:
     """Load ``files`` and run the local checks (in ``jobs`` processes when that pays): the context and findings.
 
     Positions are looked up in the workers while the ``with`` block lasts; afterwards the
     documents compose their node trees again when asked for one. ``freeze``: see
-    :func:`dralint.process.freeze_loaded` (only entry points ask for it).
+    :func:`dralint.process.freeze_loaded` (only entry points ask for it). ``stored``: what the
+    results cache holds for each file; only the others are read and checked, then stored.
     """
-    slices = split(files, jobs)
+    known = [stored.load(n) for n in range(len(files))] if stored is not None else [None] * len(files)
+    todo = [n for n, found in enumerate(known) if found is None]
+    chunk = tuple(files[n] for n in todo)
+    slices = split(chunk, jobs)
 
     def part(chunk: tuple[Input, ...]) -> Part:
-        return Part(chunk, target, options, rules, selection, limits, stdin_name, freeze)
+        return Part(
+            chunk, target, options, rules, selection, limits, stdin_name, freeze, stored is not None, rendered or {}
+        )
 
     if len(slices) <= 1:
-        done = check_part(part(tuple(files)), whole=True)  # counts the files as it reads them
+        done = check_part(part(chunk), whole=len(todo) == len(files))  # counts the files as it reads them
         assert done.context is not None
-        progress.update(objects=len(done.workspace.objects))
-        yield done.context, done.found
+        _keep(stored, todo, [done])
+        if len(todo) == len(files):
+            progress.update(objects=len(done.workspace.objects))
+            yield done.context, done.found
+            return
+        parts = _in_order(known, todo, [done])
+        workspace, found = _whole(parts)
+        progress.update(objects=len(workspace.objects))
+        yield seeded(CheckContext(workspace, target, options), parts), found
         return
-    with _Workers(min(jobs, len(slices))) as workers:
+    # This process works through the parts too: jobs - 1 workers beside it. While it checks a part,
+    # it receives and sends nothing, so its own parts are never pickled.
+    with _Workers(min(jobs, len(slices)) - 1) as workers:
         # As when loading (see load_files): the received documents are many small acyclic objects.
         was_enabled = gc.isenabled()
         gc.disable()
         try:
-            results = workers.check([part(chunk) for chunk in slices])
-            workspace = merge([result.workspace for result in results])
+            results, received = workers.check([part(chunk) for chunk in slices], _check_here)
+            _keep(stored, todo, results)
+            parts = _in_order(known, todo, results)
+            workspace, found = _whole(parts)
         finally:
             if freeze:
                 freeze_loaded()
             if was_enabled:
                 gc.enable()
+        remote = {id(document) for result in received for document in result.workspace.documents}
         for document in workspace.documents:
-            document.finder = workers
+            if id(document) in remote:
+                document.finder = workers
         try:
-            yield CheckContext(workspace, target, options), [pair for result in results for pair in result.found]
+            yield seeded(CheckContext(workspace, target, options), parts), found
         finally:
             for document in workspace.documents:
                 document.finder = None
+
+
+def _whole(parts: Sequence[Checked]) -> tuple[Workspace, engine.Found]:
+    """The workspace of the whole run from its parts, and their findings (none when every checked
+    file was skipped: the parts' findings are then about the context)."""
+    merged = merge([p.workspace for p in parts])
+    workspace = settled(merged)
+    return workspace, [pair for p in parts for pair in p.found] if workspace is merged else []
+
+
+def _check_here(part: Part) -> Checked:
+    """:func:`check_part` in this process beside the workers (the progress line counts it once done)."""
+    with progress.paused():
+        return check_part(part)
+
+
+def _keep(stored: Stored | None, todo: list[int], results: Sequence[Checked]) -> None:
+    """Store what each file checked now gave (when its part could be kept apart by file)."""
+    if stored is None or not all(result.keep for result in results):
+        return
+    for number, checked in zip(todo, [c for result in results for c in result.each or ()], strict=True):
+        stored.store(number, checked)
+
+
+def _in_order(known: Sequence[Checked | None], todo: list[int], results: Sequence[Checked]) -> list[Checked]:
+    """The parts of every input in input order: those from the cache, and those checked now."""
+    if len(todo) == len(known):
+        return list(results)
+    fresh = iter(c for result in results for c in (result.each or ()))
+    return [found if found is not None else next(fresh) for found in known]
 
 
 def split(files: Sequence[Input], jobs: int) -> list[tuple[Input, ...]]:
@@ -142,12 +211,62 @@ def split(files: Sequence[Input], jobs: int) -> list[tuple[Input, ...]]:
 
 def check_part(part: Part, *, whole: bool = False) -> Checked:
     """Load one slice of the inputs (``whole``: all of them) and run the local checks on it."""
-    workspace = load_files(part.files, stdin_name=part.stdin_name, limits=part.limits, freeze=part.freeze)
-    if whole:
-        workspace = settled(workspace)
-    context = CheckContext(workspace, part.target, part.options)
+    if not part.each:
+        workspace = load_files(
+            part.files, stdin_name=part.stdin_name, limits=part.limits, freeze=part.freeze, overlay=part.rendered
+        )
+        context = CheckContext(settled(workspace) if whole else workspace, part.target, part.options)
+        found = engine.collect(context, part.rules, part.selection, "local")
+        return Checked(context.workspace, found, context, analyses=_analyses(context))
+    parts = load_each(
+        part.files, stdin_name=part.stdin_name, limits=part.limits, freeze=part.freeze, overlay=part.rendered
+    )
+    context = CheckContext(settled(merge(parts)) if whole else merge(parts), part.target, part.options)
     found = engine.collect(context, part.rules, part.selection, "local")
-    return Checked(workspace, found, context)
+    analyses = _analyses(context)
+    # Local findings and analyses are about one file each: those of each file go with it.
+    by_file: dict[str, engine.Found] = {}
+    for pair in found:
+        by_file.setdefault(pair[0].location.file, []).append(pair)
+    each = [Checked(w, by_file.pop(w.files[0].name, []) if w.files else [], analyses=_of(analyses, w)) for w in parts]
+    for done in each:
+        for obj in done.workspace.objects:
+            obj.position(())  # every report needs each object's line: looked up while the tree is here
+    keep = not by_file  # (a finding about no file of the part: nothing of it is stored)
+    if by_file and each:
+        each[0].found.extend(pair for pairs in by_file.values() for pair in pairs)
+    return Checked(context.workspace, found, context, each, keep, analyses)
+
+
+def _analyses(context: CheckContext) -> dict[str, Any]:
+    """The PER_OBJECT analyses the local checks worked out in ``context``."""
+    return {name: context.__dict__[name] for name in PER_OBJECT if name in context.__dict__}
+
+
+def _of(analyses: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
+    """The part of ``analyses`` about the objects of ``workspace``."""
+    objects = set(workspace.objects)
+    out: dict[str, Any] = {}
+    for name, value in analyses.items():
+        if isinstance(value, dict):
+            out[name] = {obj: item for obj, item in value.items() if obj in objects}
+        else:  # pod templates, each with the object it is of
+            out[name] = [item for item in value if item.owner in objects]
+    return out
+
+
+def seeded(context: CheckContext, parts: Sequence[Checked]) -> CheckContext:
+    """``context`` (over the merged workspace of ``parts``) with the PER_OBJECT analyses every part brought."""
+    for name in PER_OBJECT:
+        values = [part.analyses[name] for part in parts if part.analyses is not None and name in part.analyses]
+        if len(values) < len(parts) or not values:
+            continue  # not worked out everywhere (its checks were not selected): worked out when asked
+        if isinstance(values[0], dict):
+            merged: Any = {key: item for value in values for key, item in value.items()}
+        else:
+            merged = [item for value in values for item in value]
+        context.__dict__[name] = merged
+    return context
 
 
 def _size(path: str) -> int:
@@ -252,11 +371,13 @@ class _Workers:
         for connection in self._connections:
             connection.close()
 
-    def check(self, parts: Sequence[Part]) -> list[Checked]:
-        """Check every part (each idle worker takes the next one); results in the order of ``parts``."""
+    def check(self, parts: Sequence[Part], local: Callable[[Part], Checked]) -> tuple[list[Checked], list[Checked]]:
+        """Check every part: each idle worker takes the next one, and so does this process (with ``local``)
+        whenever no worker is idle. The results in the order of ``parts``, and those received from workers."""
         from multiprocessing.connection import Connection, wait
 
         results: dict[int, Checked] = {}
+        received: list[Checked] = []
         waiting = list(enumerate(parts))
         busy: dict[Connection, int] = {}
         idle = list(self._connections)
@@ -266,17 +387,25 @@ class _Workers:
                 number, part = waiting.pop(0)
                 connection.send(("part", part))
                 busy[connection] = number
-            for ready in wait(list(busy)):
+            if waiting:
+                number, part = waiting.pop(0)
+                done = results[number] = local(part)
+                progress.advance(files=len(done.workspace.files), objects=len(done.workspace.objects))
+                ready_ones = wait(list(busy), timeout=0) if busy else []
+            else:
+                ready_ones = wait(list(busy))
+            for ready in ready_ones:
                 assert isinstance(ready, Connection)
                 number = busy.pop(ready)
                 done = self._receive(ready)
                 assert isinstance(done, Checked)
                 results[number] = done
+                received.append(done)
                 progress.advance(files=len(done.workspace.files), objects=len(done.workspace.objects))
                 for source in done.workspace.files:
                     self._owner[source.name] = ready
                 idle.append(ready)
-        return [results[number] for number in range(len(parts))]
+        return [results[number] for number in range(len(parts))], received
 
     def find(self, document: Document, path: Path, offset: int | None) -> tuple[int, int]:
         return self.find_all([(document, path, offset)])[0]

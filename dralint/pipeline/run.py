@@ -33,12 +33,13 @@ from dralint.config import load as load_config
 from dralint.config.resolve import CONFIG_ENV, Effective, Layer, Ref, from_environment, from_file, merge, named_by
 from dralint.dataclass import dataclass
 from dralint.errors import ConfigError, DralintError, InputError
-from dralint.findings import Finding, Suppression
+from dralint.findings import Finding, Suppression, exit_code
 from dralint.limits import Limits, from_config
 from dralint.pipeline.context import CheckContext, Options
 from dralint.profiles.load import Profiles
 from dralint.profiles.load import load as load_profiles
 from dralint.read import sources
+from dralint.read.helm_template import HelmChart
 from dralint.read.ignorefiles import repository_root
 from dralint.read.issues import IssueKind
 from dralint.read.load import Input, inputs
@@ -50,6 +51,8 @@ if TYPE_CHECKING:
     from dralint.dryrun.analysis import Analysis
     from dralint.dryrun.placement import Strategy
     from dralint.pipeline import engine
+    from dralint.pipeline.cache import Cache
+    from dralint.pipeline.parallel import Checked, Stored
     from dralint.rules import Rule
     from dralint.suppress.exceptions import ConfigException
 
@@ -110,6 +113,7 @@ class Plan:
         changed: str | None = None,
         ignore_files: bool = True,
         repository_context: bool = False,
+        rendered: Sequence[str] = (),
     ) -> list[Input]:
         """The files to read: ``paths`` (reported on) then inventory and context (read only), minus ``exclude``.
 
@@ -124,18 +128,22 @@ class Plan:
         them. When nothing is left to check, nothing is read: the inventory is never checked instead.
         With a context, every file is read in path order, so that the dry-run places the pods of the
         checked files among the others as a run on all of them would.
+        ``rendered`` names inputs rendered before reading (``--helm-chart``): checked first, and
+        with them no ``paths`` is no path.
         """
         repository: str | None = None
         defaulted = False  # no path given: the current directory
         if changed is not None:
             from dralint.read.changed import changed as changed_since
+            from dralint.read.kustomize import with_renderers
 
             found = changed_since(changed or None)
             repository = found.root
-            paths = found.manifests(paths)
+            # A changed base, patch or generator file is checked through the kustomization that builds it.
+            paths = with_renderers(found.manifests(paths), found.files, paths or (os.path.relpath(found.root),))
         else:
-            defaulted = not paths
-            paths = paths or (".",)
+            defaulted = not paths and not rendered
+            paths = paths or (() if rendered else (".",))
             if repository_context:
                 repository = repository_root(os.getcwd())
         try:
@@ -144,7 +152,7 @@ class Plan:
             if not defaulted:
                 raise
             raise InputError(f"{error} (no path was given: to check standard input, pipe it in or pass -)") from None
-        if not checked:
+        if not checked and not rendered:
             return []
         require(self.effective, "inventory", self.effective.inventory)
         context = self.effective.context
@@ -153,11 +161,13 @@ class Plan:
         else:
             require(self.effective, "context", context)
         read_only = self.files(self.effective.inventory + context, ignore_files=ignore_files)
-        return inputs(checked, read_only, path_order=bool(context))
+        return [(name, True) for name in rendered] + inputs(checked, read_only, path_order=bool(context))
 
     def files(self, paths: Sequence[str], *, ignore_files: bool = True) -> list[str]:
         """The files under ``paths`` minus the excluded ones (named files too, so that hooks honour ``exclude``)."""
-        found = sources.discover(paths, ignore_files=ignore_files)
+        from dralint.read.kustomize import unclaimed
+
+        found = sources.discover(paths, ignore_files=ignore_files, walked_filter=unclaimed)
         if not self.effective.exclude:
             return found
         return [f for f in found if not self.excluded(f)]
@@ -296,13 +306,18 @@ def read_and_check(
     jobs: int,
     stdin_name: str = sources.STDIN,
     freeze: bool = False,
+    stored: Stored | None = None,
+    rendered: Mapping[str, str] | None = None,
 ) -> Iterator[tuple[CheckContext, engine.Found]]:
     """Read ``files`` and run the checks that look at one object at a time (in ``jobs`` processes when that pays).
+
+    ``rendered`` holds the text of the inputs rendered before reading (``--helm-chart``).
 
     Yields the context (the checks that read the cluster model see admitted objects through
     ``ctx.admission``, built on first use) and those findings; positions are looked up in the
     worker processes while the ``with`` block lasts.
     ``freeze`` (only entry points ask for it): see :func:`dralint.process.freeze_loaded`.
+    ``stored``: what the results cache holds for each file (:class:`FileEntries`).
     """
     from dralint.pipeline import parallel
 
@@ -316,6 +331,8 @@ def read_and_check(
         limits=plan.limits,
         stdin_name=stdin_name,
         freeze=freeze,
+        stored=stored,
+        rendered=rendered,
     ) as (ctx, found):
         yield ctx, found
 
@@ -372,6 +389,8 @@ class CheckJob:
     write_baseline: str | None = None  # record the findings there instead of reporting them
     today: datetime.date | None = None  # for expiry dates; None: today
     presentation: Presentation = field(default_factory=Presentation)
+    cache: bool = False  # use the results cache of the repository (see dralint.pipeline.cache)
+    helm_charts: tuple[HelmChart, ...] = ()  # --helm-chart: rendered with helm template and checked
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,15 +402,27 @@ class CheckOutcome:
 
 def check(request: Request, job: CheckJob) -> CheckOutcome:
     """Every stage of ``check``: configure, read, check, model, analyse, suppress, and assemble the report."""
-    from dralint.pipeline import engine, parallel
-    from dralint.suppress import Suppressor
-
     configured = checking(request)
     run_plan, rules, chosen, exceptions = configured.plan, configured.rules, configured.selection, configured.exceptions
     effective = run_plan.effective
+    rendered = _rendered_charts(job.helm_charts, run_plan.limits)
     files = run_plan.inputs(
-        job.paths, changed=job.changed, ignore_files=job.ignore_files, repository_context=job.repository_context
+        job.paths,
+        changed=job.changed,
+        ignore_files=job.ignore_files,
+        repository_context=job.repository_context,
+        rendered=tuple(rendered),
     )
+    cached = _open_cache(run_plan, job, files) if job.cache and job.write_baseline is None else None
+    if cached is not None:
+        hit = cached.run()
+        if hit is not None:
+            report = _presented(hit, job.presentation, {r: rules[r] for r in sorted(chosen.enabled)})
+            return CheckOutcome(report, exit_code(report.findings, run_plan.fail_on))
+    # (imported after the cache is asked: a run it answers needs none of the checks)
+    from dralint.pipeline import engine, parallel
+    from dralint.suppress import Suppressor
+
     baseline = None
     if effective.baseline is not None and job.write_baseline is None:
         from dralint.suppress import baseline as baselines  # (here and below) only with a baseline: 3 ms to import
@@ -407,6 +438,8 @@ def check(request: Request, job: CheckJob) -> CheckOutcome:
         jobs=job.jobs if job.jobs is not None else parallel.default_jobs(),
         stdin_name=job.stdin_name,
         freeze=job.freeze,
+        stored=cached,
+        rendered=rendered,
     ) as (ctx, found):
         refuse_unreadable_inventory(run_plan, ctx.workspace)
         suppressor = Suppressor(
@@ -423,7 +456,75 @@ def check(request: Request, job: CheckJob) -> CheckOutcome:
         report = check_report(
             ctx.workspace, findings, rules, chosen.enabled, run_plan.target, run_plan.fail_on, job.presentation
         )
-    return CheckOutcome(report, engine.exit_code(findings, run_plan.fail_on), written)
+    if cached is not None:
+        cached.keep_run(_presented(report, Presentation(), {}))
+    return CheckOutcome(report, exit_code(findings, run_plan.fail_on), written)
+
+
+def _presented(report: Report, presentation: Presentation, rules: Mapping[str, Rule]) -> Report:
+    """``report`` with the fields that only say how it is shown, and the rules it names (the catalogue's
+    objects): what the results cache does not keep."""
+    return replace(
+        report,
+        rules=rules,
+        color=presentation.color,
+        show_suppressed=presentation.show_suppressed,
+        quiet=presentation.quiet,
+    )
+
+
+def _open_cache(plan: Plan, job: CheckJob, files: Sequence[Input]) -> FileEntries | None:
+    """The results cache for this run, or ``None``: outside a git repository, with standard input,
+    a kustomization or a Helm chart among the inputs (what they give depends on other files than
+    the one named), or when the cache cannot be used."""
+    from dralint.pipeline import cache
+    from dralint.read import kustomize
+
+    if job.helm_charts or any(path == sources.STDIN or kustomize.is_kustomization(path) for path, _ in files):
+        return None
+    effective = plan.effective
+    settings = (effective, job.simulate, job.stdin_name, os.getcwd(), str(job.today or datetime.date.today()))
+    named = [*effective.rule_paths, *effective.profile_paths, *([effective.baseline] if effective.baseline else [])]
+    opened = cache.open_cache(repository_root(os.getcwd()), settings, named)
+    if opened is None:
+        return None
+    digests = [cache.input_digest(path, plan.limits.max_file_bytes) for path, _ in files]
+    return FileEntries(opened, [(path, checked, d) for (path, checked), d in zip(files, digests, strict=True)])
+
+
+class FileEntries:
+    """The results cache for the inputs of one run: each file's entry by its position, and the run's."""
+
+    def __init__(self, opened: Cache, inputs: list[tuple[str, bool, str]]) -> None:
+        self.cache = opened
+        self.inputs = inputs
+
+    def load(self, number: int) -> Checked | None:
+        from dralint.pipeline.parallel import Checked
+
+        path, checked, digest = self.inputs[number]
+        found = self.cache.load_file(path, checked, digest)
+        return found if isinstance(found, Checked) else None
+
+    def store(self, number: int, checked: Checked) -> None:
+        path, is_checked, digest = self.inputs[number]
+        self.cache.store_file(path, is_checked, digest, checked)
+
+    def run(self) -> Report | None:
+        found = self.cache.load_run(self.inputs)
+        return found if isinstance(found, Report) else None
+
+    def keep_run(self, report: Report) -> None:
+        self.cache.store_run(self.inputs, report)
+
+
+def _rendered_charts(charts: Sequence[HelmChart], limits: Limits) -> dict[str, str]:
+    """``helm template``'s output for each chart, by the name it has among the inputs."""
+    if not charts:
+        return {}
+    from dralint.read import helm_template
+
+    return {chart.name: helm_template.render(chart, max_bytes=limits.max_file_bytes) for chart in charts}
 
 
 def _baselined(findings: list[Finding], path: str) -> list[Finding]:

@@ -33,7 +33,7 @@ from dralint.findings import Finding, Location
 from dralint.pipeline import engine
 from dralint.pipeline.context import CheckContext, Options
 from dralint.pipeline.run import Checking
-from dralint.read.load import Input, load_files, merge
+from dralint.read.load import Input, load_files, merge, settled
 from dralint.read.workspace import Workspace
 from dralint.read.yamldoc import Document
 from dralint.suppress import Suppressor
@@ -57,7 +57,7 @@ class Snapshot:
     parts: tuple[Part, ...]
 
     def workspace(self) -> Workspace:
-        return merge([part.workspace for part in self.parts])
+        return settled(merge([part.workspace for part in self.parts]))
 
     def versions(self) -> dict[str, int]:
         return {part.name: part.version for part in self.parts}
@@ -148,10 +148,21 @@ class Session:
                 self._overlay.pop(name, None)
             else:
                 self._overlay[name] = text
+            rendered = name not in self._parts and bool(self._renderers({name}))
+        if rendered and text is not None and not _saved_as(name, text):
+            return False  # kustomize reads the disk: an unsaved edit of what it renders is checked once saved
         return self.reload(name)
 
     def reload(self, name: str) -> bool:
-        """Read ``name`` again (saved, created or deleted on disk); see :meth:`set_text` for the result."""
+        """Read ``name`` again (saved, created or deleted on disk); see :meth:`set_text` for the result.
+
+        A file that a rendered part (a kustomization) is built from is not a part of its own: that
+        part is rendered again instead, from the files as saved (the renderer reads the disk).
+        """
+        with self._lock:
+            renderers = [] if name in self._parts else self._renderers({name})
+        if renderers:
+            return any([self.reload(renderer) for renderer in renderers])
         with self._lock:
             old = self._parts.get(name)
             text = self._overlay.get(name)
@@ -172,6 +183,14 @@ class Session:
             self._parts[name] = new
             self._global = _moved(self._global, {name: new})
         return old is None or _contents(old) != _contents(new)
+
+    def _renderers(self, names: Collection[str]) -> list[str]:
+        """The parts rendered from one of the files ``names`` (call with the lock held)."""
+        return [
+            part.name
+            for part in self._parts.values()
+            if any(not source_map.files.isdisjoint(names) for source_map in part.workspace.source_maps.values())
+        ]
 
     def _load(self, name: str, checked: bool, text: str | None, version: int) -> Part:
         overlay = {name: text} if text is not None else None
@@ -215,12 +234,14 @@ class Session:
         Only those files are read for suppressions, so the cost does not grow with the workspace.
         """
         with self._lock:
-            parts = [self._parts[name] for name, _ in self._inputs if name in names and name in self._parts]
+            wanted = {*names, *self._renderers(names)}
+            parts = [self._parts[name] for name, _ in self._inputs if name in wanted and name in self._parts]
             moved = list(self._global)
-        workspace = merge([part.workspace for part in parts])
+        workspace = settled(merge([part.workspace for part in parts]))
         context = CheckContext(workspace, self.checking.plan.target, self.options)
         found = [pair for part in parts for pair in self._local(part)]
-        found += [pair for pair in moved if pair[0].location.file in workspace.checked_files]
+        shown = workspace.checked_files | {file for m in workspace.source_maps.values() for file in m.files}
+        found += [pair for pair in moved if pair[0].location.file in shown]
         return context, self.finish(context, found)
 
     def finish(self, context: CheckContext, found: engine.Found) -> list[Finding]:
@@ -228,6 +249,15 @@ class Session:
         checking = self.checking
         suppressor = Suppressor(context, checking.rules, exceptions=checking.exceptions, root=checking.plan.root)
         return engine.finish(context, checking.rules, checking.selection, list(found), suppressor, late_checks=False)
+
+
+def _saved_as(name: str, text: str) -> bool:
+    """Whether the file ``name`` holds ``text`` (a buffer just opened, saved or reverted)."""
+    try:
+        with open(name, encoding="utf-8", newline="") as handle:
+            return handle.read() == text
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def _contents(part: Part) -> list[tuple[str, str, object]]:

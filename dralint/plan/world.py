@@ -138,6 +138,7 @@ class World:
             reserved_for=analysis.reserved_for,
             placed=placed,
             explain=explain,
+            skip=cluster.screen([entry.node for entry in nodes]).skip,
         )
 
     def commit(self, simulation: Simulation, *, without: Iterable[str] = ()) -> None:

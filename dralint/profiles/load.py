@@ -21,6 +21,7 @@ from dralint import data
 from dralint.apimachinery.fieldpath import Path
 from dralint.dataclass import dataclass
 from dralint.errors import ConfigError
+from dralint.profiles import extended
 from dralint.profiles.model import (
     ConfigKind,
     ConfigRule,
@@ -193,6 +194,14 @@ def _profile(file: userfile.UserFile, *, validate: bool) -> DriverProfile:
                 where = file.where(("spec", "configs", index))
                 raise ConfigError(f"{where}: {config.title} is described twice for the same releases (since/until)")
             configs[key] = tuple(sorted((*earlier, config), key=lambda c: _release(c.since, versions, 0)))
+    for section in ("deviceClasses", "extendedResources"):
+        for index, entry in enumerate(spec.get(section, ())):
+            _check_versions(file, ("spec", section, index), entry, versions)
+            _check_kinds(file, ("spec", section, index), entry, kind_names)
+    classes = extended.device_classes(spec)
+    resources = extended.extended_resources(
+        file, spec, attributes, classes, lambda name: _qualified(name, driver), validate=validate
+    )
     return DriverProfile(
         driver=driver,
         origin=file.where(),
@@ -206,6 +215,8 @@ def _profile(file: userfile.UserFile, *, validate: bool) -> DriverProfile:
         sharing=tuple(_sharing(file, spec, versions, kind_names)),
         request_rules=tuple(_request_rules(file, spec, versions, kind_names, validate=validate)),
         shipped=not validate,  # only dralint's own profiles are read unvalidated (the tests validate them)
+        device_classes=classes,
+        extended_resources=resources,
     )
 
 

@@ -22,6 +22,8 @@ __all__ = [
     "Consumers",
     "DeviceKind",
     "DriverProfile",
+    "ExtendedResource",
+    "ProfileClass",
     "Published",
     "QualifiedName",
     "RequestRule",
@@ -157,6 +159,43 @@ class RequestRule:
 
 
 @dataclass(frozen=True, slots=True)
+class ProfileClass:
+    """A DeviceClass the driver's deployment installs: the kinds of device it selects (None: every device
+    of the driver) and the extended resource it names from release ``since`` on."""
+
+    name: str
+    device_kinds: frozenset[str] | None = None
+    extended_resource_name: str | None = None
+    since: str | None = None  # the first release whose class names ``extended_resource_name``
+
+
+@dataclass(frozen=True, slots=True)
+class ExtendedResource:
+    """An extended resource a device plugin advertises for devices this driver publishes.
+
+    ``name`` is one resource (``nvidia.com/gpu``) or a family written with one placeholder
+    (``nvidia.com/mig-{profile}``) whose text must fully match ``values``; ``match`` gives the
+    attribute values (templates over the placeholder) that tell its devices apart within
+    ``device_kinds``. ``unmapped`` says why its devices have no DRA counterpart, when they have none.
+    """
+
+    name: str
+    device_kinds: frozenset[str] | None = None
+    values: str | None = None  # a regular expression (RE2) for the placeholder's text
+    match: Mapping[QualifiedName, str] = field(default_factory=dict)
+    class_name: str | None = None  # a template over the placeholder (its text made a DNS label)
+    unmapped: str | None = None
+    description: str = ""
+    source: str = ""
+
+    @property
+    def placeholder(self) -> str | None:
+        """The placeholder's name (``profile`` of ``nvidia.com/mig-{profile}``), if the name has one."""
+        start = self.name.find("{")
+        return self.name[start + 1 : self.name.index("}", start)] if start >= 0 else None
+
+
+@dataclass(frozen=True, slots=True)
 class DriverProfile:
     """One driver's profile; ``origin`` is the file it was read from."""
 
@@ -177,6 +216,8 @@ class DriverProfile:
     sharing: tuple[Sharing, ...] = ()
     request_rules: tuple[RequestRule, ...] = ()
     shipped: bool = False  # one of dralint's own profiles, which lag their drivers (a user's describes theirs)
+    device_classes: tuple[ProfileClass, ...] = ()
+    extended_resources: tuple[ExtendedResource, ...] = ()
 
     @property
     def newest(self) -> str | None:

@@ -10,7 +10,7 @@ from dralint.limits import Limits
 
 __all__ = ["DecodeIssue", "IssueKind", "Limits"]
 
-IssueKind = Literal["syntax", "encoding", "template", "duplicate-key", "too-large", "too-deep", "unreadable"]
+IssueKind = Literal["syntax", "encoding", "template", "duplicate-key", "too-large", "too-deep", "unreadable", "render"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,9 @@ from collections.abc import Mapping, Sequence
 from dralint import progress
 from dralint.api.objects import identify
 from dralint.process import freeze_loaded
-from dralint.read import manifests, sources
+from dralint.read import helm, kustomize, kustomized, manifests, sources
+from dralint.read.helm_template import chart_of
+from dralint.read.issues import DecodeIssue
 from dralint.read.workspace import Workspace
 from dralint.read.yamldoc import Limits, decode
 
@@ -37,10 +39,13 @@ def inputs(
     first), the order a directory walk over all of them gives: the dry-run places pods in reading order,
     so checking some files of a repository with the rest as context places them as checking all would.
     """
-    checked_files = sources.discover(checked, exclude=exclude) if checked else []
+    walked = kustomize.unclaimed
+    checked_files = sources.discover(checked, exclude=exclude, walked_filter=walked) if checked else []
     # The same file may be named two ways (apps/a.yaml checked, ../repo/apps/a.yaml as context): read it once.
     seen = {os.path.abspath(f) for f in checked_files}
-    context_files = [f for f in sources.discover(context, exclude=exclude) if os.path.abspath(f) not in seen]
+    context_files = [
+        f for f in sources.discover(context, exclude=exclude, walked_filter=walked) if os.path.abspath(f) not in seen
+    ]
     files = [(f, True) for f in checked_files] + [(f, False) for f in context_files]
     if path_order:
         files.sort(key=lambda item: (item[0] != sources.STDIN, os.path.abspath(item[0]).split(os.sep)))
@@ -65,6 +70,18 @@ def load_files(
     triples the loading time. With ``freeze`` (a process-wide effect: only entry points ask for
     it) the loaded objects are then frozen out of future collections.
     """
+    return merge(load_each(files, stdin_name=stdin_name, limits=limits, freeze=freeze, overlay=overlay))
+
+
+def load_each(
+    files: Sequence[Input],
+    *,
+    stdin_name: str = sources.STDIN,
+    limits: Limits | None = None,
+    freeze: bool = False,
+    overlay: Mapping[str, str] | None = None,
+) -> list[Workspace]:
+    """:func:`load_files`, one workspace per input (what the results cache keeps per file)."""
     manifests.forget_charts()  # charts may have come or gone since the last load (the language server)
     was_enabled = gc.isenabled()
     gc.disable()
@@ -77,24 +94,35 @@ def load_files(
             gc.enable()
 
 
-def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, overlay: Mapping[str, str]) -> Workspace:
+def _load(
+    files: Sequence[Input], *, stdin_name: str, limits: Limits | None, overlay: Mapping[str, str]
+) -> list[Workspace]:
     max_file_bytes = limits.max_file_bytes if limits is not None else sources.DEFAULT_MAX_FILE_BYTES
-    workspace = Workspace()
-    reported: set[str] = set()
-    for read, (path, checked) in enumerate(files, start=1):
+    parts = []
+    for count, (path, checked) in enumerate(files, 1):
+        workspace = Workspace()
+        parts.append(workspace)
         text = overlay.get(path)
-        if text is not None:
+        wrapper = None  # where a rendered kustomization was built
+        if text is None and kustomize.is_kustomization(path):
+            source, wrapper = _rendered(path, workspace, max_file_bytes)
+        elif text is not None:
             source = sources.from_text(path, text, max_bytes=max_file_bytes)
         else:
             source = sources.read(path, stdin_name=stdin_name, max_bytes=max_file_bytes)
-        progress.update(files=read)  # skipped files were read too
+        progress.update(files=count)  # skipped files were read too
         skipped = manifests.not_a_manifest(path, source.text) if source.text else None
         if skipped is not None:  # another tool's file: counted, not read further
             if checked:
                 workspace.skipped.append((source.name, skipped))
             continue
         if checked:
-            reported.add(source.name)
+            reported = {source.name}
+            if wrapper is not None or source.name.endswith(RENDERED_SUFFIX):
+                reported.add(source.name.removesuffix(RENDERED_SUFFIX))  # where a failed build is reported
+            elif chart_of(path) is not None:
+                reported.add(sources.display(os.path.join(str(chart_of(path)), "Chart.yaml")))
+            workspace.checked_files = frozenset(reported)
         workspace.files.append(source)
         workspace.issues.extend((source.name, issue) for issue in source.issues)
         if not source.text:
@@ -102,18 +130,40 @@ def _load(files: Sequence[Input], *, stdin_name: str, limits: Limits | None, ove
         documents, issues = decode(source.name, source.text, limits)
         workspace.issues.extend((source.name, issue) for issue in issues)
         workspace.documents.extend(documents)
+        if wrapper is not None:
+            workspace.source_maps[source.name] = kustomized.source_map(
+                source.name, kustomize.load(path), documents, wrapper
+            )
+        elif (path == sources.STDIN or chart_of(path) is not None) and helm.is_rendered_chart(source.text):
+            workspace.source_maps[source.name] = helm.source_map(source.name, source.text, documents, chart_of(path))
         identified = identify(documents)
         workspace.objects.extend(identified.objects)
         workspace.broken.extend(identified.broken)
         workspace.list_documents.extend(identified.list_documents)
         if checked:  # the summary counts what was checked, not the context
             workspace.other_documents += identified.other_documents
-    workspace.checked_files = frozenset(reported)
-    return workspace
+    return parts
+
+
+RENDERED_SUFFIX = sources.KUSTOMIZE_RENDERED
+
+
+def _rendered(path: str, workspace: Workspace, max_file_bytes: int) -> tuple[sources.SourceFile, str | None]:
+    """The kustomization ``path`` rendered, as a file named after it; a failed build is an issue of the kustomization
+    (and no folder: the rendered stream then has no origins)."""
+    kustomization = kustomize.load(path)
+    rendering = kustomize.render(kustomization, max_bytes=max_file_bytes)
+    name = kustomization.file + RENDERED_SUFFIX
+    if rendering.error is not None:
+        issue = DecodeIssue("render", rendering.error, rendering.line, rendering.column, hint=rendering.hint)
+        workspace.issues.append((kustomization.file, issue))
+        return sources.SourceFile(name, ""), None
+    return sources.SourceFile(name, rendering.text), rendering.wrapper
 
 
 def merge(parts: Sequence[Workspace]) -> Workspace:
-    """One workspace of several loaded from consecutive slices of the inputs, as if loaded at once."""
+    """One workspace of several loaded from consecutive slices of the inputs, as if loaded at once
+    (the whole run's is then :func:`settled`)."""
     merged = Workspace()
     for part in parts:
         merged.files.extend(part.files)
@@ -124,8 +174,9 @@ def merge(parts: Sequence[Workspace]) -> Workspace:
         merged.other_documents += part.other_documents
         merged.skipped.extend(part.skipped)
         merged.issues.extend(part.issues)
+        merged.source_maps.update(part.source_maps)
     merged.checked_files = frozenset().union(*(part.checked_files for part in parts))
-    return settled(merged)
+    return merged
 
 
 def settled(workspace: Workspace) -> Workspace:

@@ -11,7 +11,7 @@ import codecs
 import os
 import stat
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import field
 from pathlib import Path as FsPath
 
@@ -23,6 +23,17 @@ from dralint.read.yamldoc import DecodeIssue
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 STDIN = "-"
+KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")  # kustomize's own order
+# What dralint renders itself is read under the name of what was rendered plus one of these.
+KUSTOMIZE_RENDERED = " (rendered)"
+HELM_RENDERED = " (helm template)"
+
+
+def is_rendered(name: str) -> bool:
+    """Whether the input ``name`` is a stream dralint rendered (no file the user could edit or convert)."""
+    return name.endswith((KUSTOMIZE_RENDERED, HELM_RENDERED))
+
+
 DEFAULT_MAX_FILE_BYTES = Limits().max_file_bytes
 
 
@@ -35,7 +46,13 @@ class SourceFile:
     issues: tuple[DecodeIssue, ...] = field(default=())
 
 
-def discover(paths: Sequence[str], *, exclude: Iterable[str] = (), ignore_files: bool = True) -> list[str]:
+def discover(
+    paths: Sequence[str],
+    *,
+    exclude: Iterable[str] = (),
+    ignore_files: bool = True,
+    walked_filter: Callable[[list[str]], list[str]] | None = None,
+) -> list[str]:
     """The manifest files named by ``paths``, in a stable order; ``-`` stands for stdin.
 
     Directories are walked recursively for ``*.yaml``, ``*.yml`` and ``*.json`` (any case),
@@ -68,9 +85,9 @@ def discover(paths: Sequence[str], *, exclude: Iterable[str] = (), ignore_files:
                         "(--no-ignore-files reads them)"
                     )
                 raise InputError(f"{path}: no *.yaml, *.yml or *.json files in this directory")
-            found.extend(files)
+            found.extend(walked_filter(files) if walked_filter is not None else files)
         elif fs_path.exists() or fs_path.is_symlink():
-            found.append(_display(path))
+            found.append(display(path))
         else:
             raise InputError(f"{path}: no such file or directory")
     seen: set[str] = set()
@@ -80,7 +97,7 @@ def discover(paths: Sequence[str], *, exclude: Iterable[str] = (), ignore_files:
 def walked(path: str) -> bool:
     """Whether a walk of the current directory reads ``path`` (relative to it): a manifest's suffix,
     no hidden folder or file on the way, nothing git ignores (a file created while a server runs)."""
-    parts = _display(path).split("/")
+    parts = display(path).split("/")
     if os.path.isabs(path) or ".." in parts or any(part.startswith(".") for part in parts):
         return False
     if not parts[-1].lower().endswith(MANIFEST_SUFFIXES):
@@ -98,7 +115,7 @@ class _Walked:
 
 def _walk(root: str, ignore: IgnoreFiles | None) -> _Walked:
     def fail(error: OSError) -> None:
-        raise InputError(f"{_display(error.filename or root)}: cannot read directory: {error.strerror or error}")
+        raise InputError(f"{display(error.filename or root)}: cannot read directory: {error.strerror or error}")
 
     walked = _Walked()
     for directory, subdirs, files in os.walk(root, onerror=fail):
@@ -108,6 +125,11 @@ def _walk(root: str, ignore: IgnoreFiles | None) -> _Walked:
             walked.ignored += len(kept) - len(visible)
             kept = visible
         subdirs[:] = kept
+        own = next((name for name in KUSTOMIZATION_FILES if name in files), None)
+        if own is not None:  # the folder is rendered as a whole: its files are its resources and patches
+            subdirs[:] = []
+            walked.files.append(display(os.path.join(directory, own)))
+            continue
         for name in files:
             if name.startswith(".") or not name.lower().endswith(MANIFEST_SUFFIXES):
                 continue
@@ -120,11 +142,11 @@ def _walk(root: str, ignore: IgnoreFiles | None) -> _Walked:
             except OSError:
                 mode = stat.S_IFREG  # a link to nothing (or a vanished file): read() reports it
             if stat.S_ISREG(mode):
-                walked.files.append(_display(path))
+                walked.files.append(display(path))
     return walked
 
 
-def _display(path: str) -> str:
+def display(path: str) -> str:
     """Paths in findings use forward slashes and no leading ``./``."""
     path = path.replace(os.sep, "/")
     while path.startswith("./"):

@@ -14,6 +14,7 @@ from dralint.dataclass import dataclass
 if TYPE_CHECKING:
     from dralint.api.objects import KubeObject, Unidentified
     from dralint.read.manifests import NotManifest
+    from dralint.read.sourcemap import SourceMap
     from dralint.read.sources import SourceFile
     from dralint.read.yamldoc import DecodeIssue, Document
 
@@ -34,3 +35,4 @@ class Workspace:
     skipped: list[tuple[str, NotManifest]] = field(default_factory=list)
     issues: list[tuple[str, DecodeIssue]] = field(default_factory=list)  # (file, issue)
     checked_files: frozenset[str] = frozenset()  # files findings are reported for (others are context)
+    source_maps: dict[str, SourceMap] = field(default_factory=dict)  # rendered streams' names → their sources

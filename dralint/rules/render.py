@@ -37,6 +37,8 @@ def markdown(rule: Rule) -> str:
         out += ["## Example", ""]
         if docs.get("example_encoding"):
             out += [f"Saved as {docs['example_encoding']}:", ""]
+        if docs.get("example_file"):
+            out += [f"Saved as `{docs['example_file']}`:", ""]
         out += [_fence(docs["example"]), ""]
         if "example_config" in docs:
             out += ["With this configuration (`.dralint.yaml`):", "", _fence(docs["example_config"]), ""]

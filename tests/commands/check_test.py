@@ -158,14 +158,17 @@ def test_auto_format_shows_source_lines_to_a_person_and_one_line_to_tools(tmp_pa
 
 
 def test_helm_template_output_on_stdin() -> None:
+    # The # Source: lines name the templates: the findings go there (from the repository's root the
+    # chart is not found, so at the template's first line; tests/read/helm_test.py has the chart).
     result = cli("check", "-", "--select", "DRA200", stdin=(STDIN / "helm-template.yaml").read_text())
     assert result.returncode == 1
     assert result.stdout.splitlines() == [
-        "-:15:1: error DRA200 Kubernetes 1.37 does not serve resource.k8s.io/v1alpha3 ResourceClaimTemplate "
-        "(served in 1.31-1.33) (ResourceClaimTemplate/serving/inference-gpu); use resource.k8s.io/v1 (v1 requests "
-        "put deviceClassName, selectors, allocationMode and count under `exactly`); `dralint convert --to v1 -` "
-        "rewrites it",
-        "1 file, 3 objects: 1 error, 0 warnings, 0 info",
+        "gpu-inference/templates/claimtemplate.yaml:1:1: error DRA200 Kubernetes 1.37 does not serve "
+        "resource.k8s.io/v1alpha3 ResourceClaimTemplate (served in 1.31-1.33) (ResourceClaimTemplate/serving/"
+        "inference-gpu); use resource.k8s.io/v1 (v1 requests put deviceClassName, selectors, allocationMode and "
+        "count under `exactly`); `dralint convert --to v1 -` rewrites it (the template is not in the working "
+        "folder (nor under charts/): the position is its first line)",
+        "3 files, 3 objects: 1 error, 0 warnings, 0 info",
     ]
 
 

@@ -47,7 +47,7 @@ def test_bad_option_values_are_config_errors(configured: dict[str, Any], message
         ("DRA801", ["DRA801"]),
         ("unused-suppression", ["DRA801"]),
         ("DRA80", ["DRA800", "DRA801", "DRA802", "DRA803", "DRA804"]),
-        ("input", ["DRA001", "DRA002", "DRA003", "DRA004", "DRA005", "DRA006", "DRA007", "DRA008"]),
+        ("input", ["DRA001", "DRA002", "DRA003", "DRA004", "DRA005", "DRA006", "DRA007", "DRA008", "DRA009"]),
     ],
 )
 def test_rule_references(text: str, expected: list[str]) -> None:

@@ -95,10 +95,42 @@ def test_session_runs_the_late_checks_with_the_checks_across_files(session: Sess
     # The class's selector fails on every device: the Deployment's pods stay pending (DRA521), which only
     # the whole workspace tells; the quick pass over one file never runs the late checks itself.
     inventory = "cluster/inventory.yaml"
-    broken = Path(WORKSPACE / inventory).read_text().replace(
-        'device.driver == "gpu.example.com"', 'device.attributes["gpu.example.com"].type == "gpu"'
+    broken = (
+        Path(WORKSPACE / inventory)
+        .read_text()
+        .replace('device.driver == "gpu.example.com"', 'device.attributes["gpu.example.com"].type == "gpu"')
     )
     assert session.set_text(inventory, broken) is True
     assert _shown(session, DEPLOYMENT) == []
     _global(session)
     assert [line.split(" ")[1] for line in _shown(session, DEPLOYMENT)] == ["DRA521"]
+
+
+def test_session_shows_a_kustomization_findings_in_its_base_and_renders_it_again_on_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    fixtures = ROOT / "tests" / "fixtures" / "kustomize"
+    shutil.copytree(fixtures / "base", tmp_path / "base")
+    shutil.copytree(fixtures / "overlays" / "staging", tmp_path / "overlays" / "staging")
+    monkeypatch.chdir(tmp_path)
+    checking = pipeline.checking(pipeline.Request(environment={}))
+    made = Session(checking)
+    made.index(checking.plan.inputs(()))
+    assert made.files == ["overlays/staging/kustomization.yaml"]  # the base is checked through the overlay
+    # what the editor shows in each file it has open (the findings of the overlay that renders it)
+    assert _shown(made, "base/claims.yaml") == [
+        "base/claims.yaml:33:7 DRA122",
+        "overlays/staging/allocation-mode.yaml:3:3 DRA126",
+        "overlays/staging/kustomization.yaml:1:1 DRA120",
+    ]
+    # An edit of the base is checked when saved, through the overlay: the base is no part of its own.
+    claims = tmp_path / "base" / "claims.yaml"
+    fixed = claims.read_text().replace("- name: NIC_0", "- name: nic-0")
+    assert made.set_text("base/claims.yaml", fixed) is False  # unsaved: kustomize reads the disk
+    assert _shown(made, "base/claims.yaml")[0] == "base/claims.yaml:33:7 DRA122"
+    claims.write_text(fixed)
+    assert made.set_text("base/claims.yaml", fixed) is True  # saved: rendered again
+    assert made.files == ["overlays/staging/kustomization.yaml"]
+    assert [line for line in _shown(made, "base/claims.yaml") if line.startswith("base/")] == []

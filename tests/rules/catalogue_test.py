@@ -27,7 +27,7 @@ def test_builtin_rules_have_unique_ids_and_names_in_their_ranges() -> None:
     for rule in rules.values():
         assert re.fullmatch(r"DRA\d{3}", rule.id), rule.id
         assert rule.source.startswith("rules/") and rule.source.removeprefix("rules/") in CATALOGUE_FILES
-    assert {r.id for r in rules.values() if r.source == "rules/input.yaml"} == {f"DRA00{n}" for n in range(1, 9)}
+    assert {r.id for r in rules.values() if r.source == "rules/input.yaml"} == {f"DRA00{n}" for n in range(1, 10)}
     assert {r.id for r in rules.values() if r.source == "rules/meta.yaml"} == {f"DRA80{n}" for n in range(5)}
 
 

@@ -24,6 +24,9 @@ def _run(rule: Rule, tmp_path: Path, text_key: str, config_key: str) -> list[str
     docs = rule.docs
     encoding = docs.get("example_encoding", "utf-8") if text_key == "example" else "utf-8"
     manifest = tmp_path / f"{rule.id}-{text_key}.yaml"
+    if "example_file" in docs:  # a file read by its name (a kustomization): one folder each
+        manifest = tmp_path / text_key / docs["example_file"]
+        manifest.parent.mkdir()
     manifest.write_bytes(docs[text_key].encode(encoding))
     config = None
     if config_key in docs:

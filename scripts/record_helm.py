@@ -1,0 +1,40 @@
+"""Record ``helm template`` output for the chart fixtures under tests/fixtures/helm (run it where helm is installed).
+
+Each recording is what ``helm template gpu-inference gpu-inference [--values F]`` prints, run
+in tests/fixtures/helm, so its ``# Source:`` lines name the templates relative to that folder.
+The tests read the recordings always, and run helm live too when it is on PATH.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "helm"
+
+# recording file -> values files given to helm template, in order
+RECORDINGS: dict[str, tuple[str, ...]] = {
+    "gpu-inference.rendered.yaml": (),
+    "gpu-inference-broken.rendered.yaml": ("values-broken.yaml",),
+}
+
+
+def main() -> int:
+    helm = shutil.which("helm")
+    if helm is None:
+        print("record_helm: helm is not on PATH; nothing recorded", file=sys.stderr)
+        return 2
+    for recording, values in sorted(RECORDINGS.items()):
+        command = [helm, "template", "gpu-inference", "gpu-inference"]
+        for name in values:
+            command += ["--values", name]
+        done = subprocess.run(command, cwd=FIXTURES, capture_output=True, text=True, check=True)
+        (FIXTURES / recording).write_text(done.stdout, encoding="utf-8")
+        print(f"record_helm: wrote {recording}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""``helm template`` output led back to the chart's templates: recorded output (always) and helm live (when installed).
+
+The recordings beside the chart (``scripts/record_helm.py`` re-records them) are real
+``helm template`` v4.1.4 output. The expected positions are where the fields stand in the
+templates of ``tests/fixtures/helm/gpu-inference``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from testing.run import ROOT, cli
+
+HELM = ROOT / "tests" / "fixtures" / "helm"
+CHART = "tests/fixtures/helm/gpu-inference"
+APPROXIMATE = "the field is not written literally in the template: the position is the object's first line"
+
+# (template, line, column, rule, object) of each finding of the chart rendered with values-broken.yaml
+BROKEN = [
+    ("templates/claims.yaml", 13, 11, "DRA122", "gpu-inference-gpus-1"),  # deviceClassName, in a range loop
+    ("templates/claims.yaml", 13, 11, "DRA122", "gpu-inference-gpus-2"),
+    ("templates/claims.yaml", 14, 11, "DRA126", "gpu-inference-gpus-1"),  # allocationMode
+    ("templates/claims.yaml", 14, 11, "DRA126", "gpu-inference-gpus-2"),
+    ("templates/deviceclass.yaml", 1, 1, "DRA400", "GPU_Class"),  # a selector from toYaml: not in the template
+    ("templates/deviceclass.yaml", 4, 3, "DRA120", "GPU_Class"),  # metadata.name
+]
+
+
+def _findings(stdout: str, prefix: str) -> list[tuple[str, int, int, str, str]]:
+    found = json.loads(stdout)["findings"]
+    return [(f["file"].removeprefix(prefix), f["line"], f["column"], f["rule"], f["object"]["name"]) for f in found]
+
+
+def test_recorded_helm_template_on_stdin_maps_to_the_templates() -> None:
+    recorded = (HELM / "gpu-inference-broken.rendered.yaml").read_text(encoding="utf-8")
+    done = cli("check", "--no-config", "--format", "json", "-", cwd=HELM, stdin=recorded)
+    assert done.returncode == 1, done.stderr
+    assert _findings(done.stdout, "gpu-inference/") == BROKEN
+    hints = {f["rule"]: f["hint"] for f in json.loads(done.stdout)["findings"]}
+    assert hints["DRA400"].endswith(f"({APPROXIMATE})")
+    assert APPROXIMATE not in hints["DRA120"]
+
+
+def test_recorded_stream_finds_the_chart_under_charts(tmp_path: Path) -> None:
+    shutil.copytree(HELM / "gpu-inference", tmp_path / "charts" / "gpu-inference")
+    recorded = (HELM / "gpu-inference.rendered.yaml").read_text(encoding="utf-8")
+    done = cli("check", "--no-config", "--format", "json", "-", cwd=tmp_path, stdin=recorded)
+    # the expression of the one selector, on line 10 of the template
+    assert _findings(done.stdout, "") == [
+        ("charts/gpu-inference/templates/deviceclass.yaml", 10, 7, "DRA902", "gpu.example.com")
+    ]
+
+
+def test_text_on_stdin_without_source_lines_keeps_stdin_positions() -> None:
+    recorded = (HELM / "gpu-inference-broken.rendered.yaml").read_text(encoding="utf-8")
+    plain = "\n".join(line for line in recorded.splitlines() if not line.startswith("# Source:"))
+    done = cli("check", "--no-config", "--format", "json", "-", cwd=HELM, stdin=plain)
+    assert {f["file"] for f in json.loads(done.stdout)["findings"]} == {"-"}
+
+
+@pytest.mark.skipif(shutil.which("helm") is None, reason="helm is not installed: the recorded output is tested instead")
+def test_helm_chart_option_renders_the_chart_live() -> None:
+    done = cli(
+        "check", "--no-config", "--format", "json", "--helm-chart", CHART,
+        "--values", f"{CHART}/../values-broken.yaml", cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    live = [(file, line, column, rule, name.replace("release-name", "gpu-inference"))
+            for file, line, column, rule, name in _findings(done.stdout, f"{CHART}/")]  # fmt: skip
+    assert live == BROKEN
+
+
+def test_helm_chart_option_without_helm_exits_2(tmp_path: Path) -> None:
+    done = cli("check", "--no-config", "--helm-chart", CHART, cwd=ROOT, env={"PATH": str(tmp_path)})
+    assert (done.returncode, done.stderr) == (
+        2,
+        "dralint: error: --helm-chart needs helm on PATH; it is not installed\n",
+    )
+
+
+def test_values_without_helm_chart_is_a_usage_error() -> None:
+    done = cli("check", "--no-config", "--values", "v.yaml", cwd=ROOT)
+    assert (done.returncode, done.stderr) == (2, "dralint: error: --values and --set need --helm-chart\n")

@@ -1,0 +1,157 @@
+"""Kustomizations rendered by the real ``kubectl kustomize``, with findings led back to the user's files.
+
+The fixtures under ``tests/fixtures/kustomize`` are a base, two overlays (a strategic-merge
+patch file, an inline JSON 6902 patch, a JSON 6902 patch file, namePrefix, namespace, a
+configMapGenerator), a kustomization that does not build and one with a remote base. The
+expected positions are where the fields stand in those files.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from dralint.findings import Location
+from dralint.read import load
+from dralint.read.kustomize import renderer
+from dralint.report import text
+from testing.run import ROOT, check, cli
+
+FIXTURES = "tests/fixtures/kustomize"
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("kubectl") is None and shutil.which("kustomize") is None and not os.environ.get("CI"),
+    reason="neither kubectl nor kustomize is installed",
+)
+
+
+def _where(paths: list[str]) -> list[tuple[str, str, str]]:
+    stream = io.StringIO()
+    text.render(check(paths).report, stream)
+    lines = [line for line in stream.getvalue().splitlines() if ": error " in line or ": warning " in line]
+    return [(line.split(" ")[0], line.split(" ")[2], line.rsplit("(", 1)[-1].split(")")[0]) for line in lines]
+
+
+def test_check_reports_each_finding_where_the_field_was_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    found = [(where, rule, obj) for where, rule, obj in _where([FIXTURES]) if rule != "DRA009"]
+    assert found == [
+        # the base, once per overlay that renders it (the base is not also checked on its own)
+        (f"{FIXTURES}/base/claims.yaml:33:7:", "DRA122", "ResourceClaim/default/prod-shared-nic"),
+        (f"{FIXTURES}/base/claims.yaml:33:7:", "DRA122", "ResourceClaim/staging/shared-nic"),
+        # a strategic-merge patch file that set count
+        (f"{FIXTURES}/overlays/prod/gpu-pair.yaml:12:11:", "DRA127", "ResourceClaimTemplate/default/prod-gpu-pair"),
+        # inside the expression of an inline JSON 6902 patch of the kustomization: the '=' and what follows
+        (f"{FIXTURES}/overlays/prod/kustomization.yaml:12:57:", "DRA400", "DeviceClass/prod-gpu.example.com"),
+        (f"{FIXTURES}/overlays/prod/kustomization.yaml:12:59:", "DRA400", "DeviceClass/prod-gpu.example.com"),
+        # a JSON 6902 patch file (patchesJson6902) that added allocationMode
+        (
+            f"{FIXTURES}/overlays/staging/allocation-mode.yaml:3:3:",
+            "DRA126",
+            "ResourceClaimTemplate/staging/single-gpu",
+        ),
+        # kustomize's namespace transformer put a namespace on the cluster-scoped DeviceClass
+        (f"{FIXTURES}/overlays/staging/kustomization.yaml:1:1:", "DRA120", "DeviceClass/gpu.example.com"),
+    ]
+
+
+def test_check_reports_a_build_failure_and_a_remote_base_on_the_kustomization(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(ROOT)
+    outcome = check([f"{FIXTURES}/broken", f"{FIXTURES}/remote"])
+    found = [(f.location.file, f.location.line, f.location.column, f.rule, f.message) for f in outcome.report.findings]
+    assert [f[:4] for f in found] == [
+        (f"{FIXTURES}/broken/kustomization.yaml", 1, 1, "DRA009"),
+        (f"{FIXTURES}/remote/kustomization.yaml", 2, 3, "DRA009"),
+    ]
+    assert "no such file or directory" in found[0][4] and f"{FIXTURES}/broken/claims.yaml" in found[0][4]
+    assert found[1][4] == (
+        "remote resource https://github.com/example/gpu-manifests//base?ref=v1.2.0 is not fetched: "
+        "dralint renders local kustomizations only"
+    )
+
+
+def test_check_renders_a_base_named_explicitly_and_a_kustomization_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    assert _where([f"{FIXTURES}/base"]) == [
+        (f"{FIXTURES}/base/claims.yaml:33:7:", "DRA122", "ResourceClaim/default/shared-nic")
+    ]
+    assert [w for w in _where([f"{FIXTURES}/overlays/prod/kustomization.yaml"]) if w[1] == "DRA127"] == [
+        (f"{FIXTURES}/overlays/prod/gpu-pair.yaml:12:11:", "DRA127", "ResourceClaimTemplate/default/prod-gpu-pair")
+    ]
+
+
+def test_generated_configmap_maps_to_its_generator(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    workspace = load.load([f"{FIXTURES}/overlays/prod"])
+    (source_map,) = workspace.source_maps.values()
+    generated = next(d for d in workspace.documents if d.data.get("kind") == "ConfigMap")
+    kustomization = f"{FIXTURES}/overlays/prod/kustomization.yaml"
+    assert source_map.locate(generated, ("data", "batchSize"), None) == (
+        Location(kustomization, 16, 5),
+        None,
+    )  # the literal
+    assert source_map.locate(generated, ("metadata", "name"), None) == (
+        Location(kustomization, 14, 3),
+        None,
+    )  # the generator
+
+
+def test_sarif_and_json_name_the_source_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    done = cli("check", "--no-config", "--format", "sarif", f"{FIXTURES}/overlays/staging", cwd=ROOT)
+    results = json.loads(done.stdout)["runs"][0]["results"]
+    uris = sorted(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results)
+    assert uris == [
+        f"{FIXTURES}/base/claims.yaml",
+        f"{FIXTURES}/overlays/staging/allocation-mode.yaml",
+        f"{FIXTURES}/overlays/staging/kustomization.yaml",
+    ]
+    done = cli("check", "--no-config", "--format", "json", f"{FIXTURES}/overlays/staging", cwd=ROOT)
+    assert {f["file"] for f in json.loads(done.stdout)["findings"]} == set(uris)
+
+
+def test_check_without_kustomize_or_kubectl_exits_2(tmp_path: Path) -> None:
+    done = cli("check", "--no-config", f"{FIXTURES}/overlays/prod", cwd=ROOT, env={"PATH": str(tmp_path)})
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "dralint: error: rendering a kustomization needs kustomize or kubectl on PATH; neither is installed"
+    ]
+
+
+def test_renderer_prefers_kubectl_then_kustomize(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("kubectl", "kustomize"):
+        program = tmp_path / name
+        program.write_text("#!/bin/sh\n", encoding="utf-8")
+        program.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert renderer() == [str(tmp_path / "kubectl"), "kustomize"]
+    (tmp_path / "kubectl").unlink()
+    assert renderer() == [str(tmp_path / "kustomize"), "build"]
+
+
+def test_changed_base_rechecks_the_overlay_that_renders_it(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / FIXTURES / "base", tmp_path / "base")
+    shutil.copytree(ROOT / FIXTURES / "overlays" / "staging", tmp_path / "overlays" / "staging")
+    (tmp_path / "other.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unrelated\n")
+    for command in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"]):
+        subprocess.run(
+            ["git", *command], cwd=tmp_path, check=True, env={**os.environ, "GIT_CONFIG_GLOBAL": "/dev/null"}
+        )
+    claims = tmp_path / "base" / "claims.yaml"
+    claims.write_text(claims.read_text().replace("name: NIC_0", "name: NIC_1"))
+    done = cli("check", "--no-config", "--changed", "HEAD", "--format", "json", cwd=tmp_path)
+    found = json.loads(done.stdout)["findings"]
+    # the base is checked through the overlay (its namespace, its patch), not on its own
+    assert [(f["file"], f["line"], f["rule"], f["object"]["namespace"]) for f in found] == [
+        ("base/claims.yaml", 33, "DRA122", "staging"),
+        ("overlays/staging/allocation-mode.yaml", 3, "DRA126", "staging"),
+        ("overlays/staging/kustomization.yaml", 1, "DRA120", None),
+    ]
