@@ -8,7 +8,6 @@ square of the workloads.
 
 from __future__ import annotations
 
-import functools
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -19,6 +18,8 @@ from dralint.dryrun.analysis import MAX_EXPLAINED_NODES
 from dralint.dryrun.orders import Orders
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from dralint.api.objects import KubeObject
     from dralint.cluster.pods import Pod
     from dralint.dryrun.analysis import Analysis, Failure
@@ -168,9 +169,7 @@ class Contention:
                 continue
             if devices & self._shareable:
                 continue
-            workloads = demand.must_take(
-                self.analysis.simulation.placements, self.competing, functools.partial(self._within, devices)
-            )
+            workloads = demand.must_take(self.analysis.simulation.placements, self.competing, self._within(devices))
             free = len(devices - self._allocated_before)
             if sum(w.total for w in workloads) > free:
                 classes = sorted({k[0] for k in keys if self._ids(k) <= devices})
@@ -181,8 +180,18 @@ class Contention:
                 return demand.ClassDemand(what, key[0], workloads, free).summary()
         return None
 
-    def _within(self, devices: frozenset[DeviceId], key: demand.RequestKey) -> bool:
-        return self._ids(key) <= devices
+    def _within(self, devices: frozenset[DeviceId]) -> Callable[[demand.RequestKey], bool]:
+        """Whether a request (by its key) can use no device outside ``devices``: asked once per pod
+        and request, answered once per request shape (a subset test over thousands of devices)."""
+        answers: dict[demand.RequestKey, bool] = {}
+
+        def inside(key: demand.RequestKey) -> bool:
+            found = answers.get(key)
+            if found is None:
+                found = answers[key] = self._ids(key) <= devices
+            return found
+
+        return inside
 
     def _ids(self, key: demand.RequestKey) -> frozenset[DeviceId]:
         found = self._id_sets.get(key)
