@@ -7,6 +7,7 @@ The tests read the recordings always, and run helm live too when it is on PATH.
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import subprocess
 import sys
@@ -22,6 +23,9 @@ RECORDINGS: dict[str, tuple[str, ...]] = {
 
 
 def main() -> int:
+    argparse.ArgumentParser(
+        description=__doc__.splitlines()[0] if __doc__ else None
+    ).parse_args()
     helm = shutil.which("helm")
     if helm is None:
         print("record_helm: helm is not on PATH; nothing recorded", file=sys.stderr)

@@ -106,7 +106,7 @@ def test_dralint_hook_reports_only_the_changed_files(try_repo: dict[str, str]) -
     assert (
         "1 file, 1 object: 1 error, 0 warnings, 0 info; 4 files skipped, not Kubernetes manifests "
         "(charts/gpu/Chart.yaml, charts/gpu/templates/claim.yaml, docker-compose.yml and 1 more); "
-        "2 are of a Helm chart: render it with helm template CHART | dralint check - (or --helm-chart once available)"
+        "2 are of a Helm chart: check the chart with dralint check --helm-chart CHART (or helm template CHART | dralint check -)"
     ) in output
 
 

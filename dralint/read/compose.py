@@ -8,7 +8,8 @@ with an alias, a tag, a ``?`` beside a flow collection or a second document, goe
 which also gives go-yaml's verdict and words for every refusal. Scalars are only marked plain
 or quoted (:data:`PLAIN`, :data:`QUOTED`); their values are resolved later with go-yaml's
 rules. The C composer recurses on the C stack, so text that could nest deeply goes to the
-port too, whose composer does not recurse.
+port too, whose composer does not recurse, unless the C parser (which does not recurse either)
+finds it shallow: large files of flow collections are common and rarely deep.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import re
 from typing import Any
 
 from ruamel.yaml.error import StreamMark
+from ruamel.yaml.events import MappingEndEvent, MappingStartEvent, SequenceEndEvent, SequenceStartEvent
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.tag import Tag
 
@@ -47,7 +49,7 @@ def compose_document(text: str, line_offset: int, limits: Limits) -> Node | None
 
     Marks are relative to ``text``; ``line_offset`` places issues in the file.
     """
-    if _CParser is not None and _c_agrees(text) and not _may_nest_deeply(text):
+    if _CParser is not None and _c_agrees(text) and _c_composes(text, limits):
         try:
             nodes = _compose_fast(text)
         except Exception:  # the C parser's errors have no common base class; go-yaml words them
@@ -65,6 +67,14 @@ def compose_stream(text: str, limits: Limits) -> list[Node | None]:
             return list(_compose_fast(text))
         except Exception:  # the C parser's errors have no common base class
             raise ComposeError(DecodeIssue("syntax", "invalid YAML", 1, 1)) from None
+    if _CParser is not None and _c_agrees(text) and _nests_shallowly(text, limits):
+        try:
+            nodes = _compose_fast(text)
+        except Exception:  # the port words the refusal (an unknown alias, say)
+            pass
+        else:
+            if len(nodes) <= 1:  # the port reads the first document only
+                return list(nodes)
     return [_compose_port(text, 0, limits)]
 
 
@@ -171,6 +181,45 @@ def _renumber(nodes: list[Node], text: str) -> None:
             pending.extend(part for pair in node.value for part in pair)
         elif isinstance(node, SequenceNode):
             pending.extend(node.value)
+
+
+# Nesting much deeper than this crashes the C composer (tested: 10,000 levels pass, 100,000 do not).
+_C_SAFE_DEPTH = 1000
+_STARTS = (MappingStartEvent, SequenceStartEvent)
+_ENDS = (MappingEndEvent, SequenceEndEvent)
+
+
+def _c_composes(text: str, limits: Limits) -> bool:
+    """Whether the C composer may compose ``text``: it cannot nest deeply, or it parses and does not."""
+    return not _may_nest_deeply(text) or _nests_shallowly(text, limits)
+
+
+def _nests_shallowly(text: str, limits: Limits) -> bool:
+    """Whether the C parser reads ``text`` without error and no deeper than the C composer
+    safely recurses and ``limits`` allow (deeper text goes to the port, which words the refusal).
+
+    The parser does not recurse, so it measures the nesting of text the cheap bound of
+    :func:`_may_nest_deeply` sends here: large files of flow collections (JSON, or a List
+    whose items are written ``- {...}``) are rarely deep, and the C composer reads them
+    several times faster than the port.
+    """
+    if "\ufeff" in text:  # libyaml and go-yaml place a byte order mark differently: the port reads it
+        return False
+    deepest = min(limits.max_depth, _C_SAFE_DEPTH)
+    parser = _CParser(text)
+    depth = 0
+    try:
+        while parser.check_event():
+            kind = type(parser.get_event())
+            if kind in _STARTS:
+                depth += 1
+                if depth > deepest:
+                    return False
+            elif kind in _ENDS:
+                depth -= 1
+    except Exception:  # the C parser's errors have no common base class
+        return False
+    return True
 
 
 _COMPACT_RUN = re.compile(r"(?:[-?:][ \t]+(?:[&!][^ \t\n]*[ \t]+)*){300}")

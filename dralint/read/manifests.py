@@ -32,7 +32,7 @@ __all__ = ["HELM_ADVICE", "NotManifest", "forget_charts", "not_a_manifest"]
 NotManifest = Literal["helm-chart", "not-kubernetes"]
 
 # What to do with a Helm chart: the one place that says it (summaries, hints, the README).
-HELM_ADVICE = "render it with helm template CHART | dralint check - (or --helm-chart once available)"
+HELM_ADVICE = "check the chart with dralint check --helm-chart CHART (or helm template CHART | dralint check -)"
 
 _OBJECT_START = re.compile(
     r"""^[ \t]*(?:-[ \t]+)?["']?(?:apiVersion|kind)["']?[ \t]*:  # a key starting a line or list item

@@ -7,7 +7,7 @@ from dralint.read.yamldoc import DecodeIssue, decode
 from tests.conftest import FIXTURES
 
 TEMPLATING = FIXTURES / "templating"
-HINT = "render it with helm template CHART | dralint check - (or --helm-chart once available)"
+HINT = "check the chart with dralint check --helm-chart CHART (or helm template CHART | dralint check -)"
 
 
 def decode_fixture(name: str) -> tuple[list[str], list[DecodeIssue]]:

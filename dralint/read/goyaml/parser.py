@@ -72,20 +72,14 @@ class Parser:
     def _pop_state(self) -> None:
         self.state = self.states.pop()
 
-    def _peek(self) -> Token:
-        return self.scanner.peek()
-
-    def _skip(self) -> None:
-        self.scanner.skip_token()
-
     # --- stream and documents ---------------------------------------------------------
 
     def _stream_start(self) -> Event:
-        token = self._peek()
+        token = self.scanner.peek()
         if token.kind != tokens.STREAM_START:
             raise _error("did not find expected <stream-start>", token.start)
         self.state = self._implicit_document_start
-        self._skip()
+        self.scanner.skip_token()
         return Event(STREAM_START, token.start, token.end)
 
     def _implicit_document_start(self) -> Event:
@@ -95,11 +89,11 @@ class Parser:
         return self._document_start(implicit=False)
 
     def _document_start(self, *, implicit: bool) -> Event:
-        token = self._peek()
+        token = self.scanner.peek()
         if not implicit:
             while token.kind == tokens.DOCUMENT_END:
-                self._skip()
-                token = self._peek()
+                self.scanner.skip_token()
+                token = self.scanner.peek()
         if implicit and token.kind not in (
             tokens.VERSION_DIRECTIVE, tokens.TAG_DIRECTIVE, tokens.DOCUMENT_START, tokens.STREAM_END
         ):  # fmt: skip
@@ -110,19 +104,19 @@ class Parser:
         if token.kind != tokens.STREAM_END:
             start = token.start
             self._process_directives()
-            token = self._peek()
+            token = self.scanner.peek()
             if token.kind != tokens.DOCUMENT_START:
                 raise _error("did not find expected <document start>", token.start)
             self.states.append(self._document_end)
             self.state = self._document_content
-            self._skip()
+            self.scanner.skip_token()
             return Event(DOCUMENT_START, start, token.end)
         self.done = True
-        self._skip()
+        self.scanner.skip_token()
         return Event(STREAM_END, token.start, token.end)
 
     def _document_content(self) -> Event:
-        token = self._peek()
+        token = self.scanner.peek()
         if token.kind in (
             tokens.VERSION_DIRECTIVE, tokens.TAG_DIRECTIVE, tokens.DOCUMENT_START, tokens.DOCUMENT_END,
             tokens.STREAM_END,
@@ -132,17 +126,17 @@ class Parser:
         return self._parse_node(block=True, indentless_sequence=False)
 
     def _document_end(self) -> Event:
-        token = self._peek()
+        token = self.scanner.peek()
         start = end = token.start
         if token.kind == tokens.DOCUMENT_END:
             end = token.end
-            self._skip()
+            self.scanner.skip_token()
         self.tag_directives = []
         self.state = self._explicit_document_start
         return Event(DOCUMENT_END, start, end)
 
     def _process_directives(self) -> None:
-        token = self._peek()
+        token = self.scanner.peek()
         version_seen = False
         while token.kind in (tokens.VERSION_DIRECTIVE, tokens.TAG_DIRECTIVE):
             if token.kind == tokens.VERSION_DIRECTIVE:
@@ -153,8 +147,8 @@ class Parser:
                 version_seen = True
             else:
                 self._append_tag_directive(token.value, token.suffix, token.start, allow_duplicates=False)
-            self._skip()
-            token = self._peek()
+            self.scanner.skip_token()
+            token = self.scanner.peek()
         for handle, prefix in _DEFAULT_TAGS:
             self._append_tag_directive(handle, prefix, token.start, allow_duplicates=True)
 
@@ -177,30 +171,30 @@ class Parser:
         return self._parse_node(block=False, indentless_sequence=False)
 
     def _parse_node(self, *, block: bool, indentless_sequence: bool) -> Event:
-        token = self._peek()
+        token = self.scanner.peek()
         if token.kind == tokens.ALIAS:
             self._pop_state()
-            self._skip()
+            self.scanner.skip_token()
             return Event(ALIAS, token.start, token.end, anchor=token.value)
         start = end = token.start
         anchor = ""
         tag_token: Token | None = None
         if token.kind == tokens.ANCHOR:
             anchor, start, end = token.value, token.start, token.end
-            self._skip()
-            token = self._peek()
+            self.scanner.skip_token()
+            token = self.scanner.peek()
             if token.kind == tokens.TAG:
                 tag_token, end = token, token.end
-                self._skip()
-                token = self._peek()
+                self.scanner.skip_token()
+                token = self.scanner.peek()
         elif token.kind == tokens.TAG:
             tag_token, start, end = token, token.start, token.end
-            self._skip()
-            token = self._peek()
+            self.scanner.skip_token()
+            token = self.scanner.peek()
             if token.kind == tokens.ANCHOR:
                 anchor, end = token.value, token.end
-                self._skip()
-                token = self._peek()
+                self.scanner.skip_token()
+                token = self.scanner.peek()
         tag = ""
         if tag_token is not None:
             if not tag_token.value:
@@ -219,7 +213,7 @@ class Parser:
             # A plain scalar, or any scalar tagged only "!", is resolved from its text.
             plain_implicit = (not tag and token.style == "") or tag == "!"
             self._pop_state()
-            self._skip()
+            self.scanner.skip_token()
             return Event(
                 SCALAR, start, token.end, anchor=anchor, tag=tag, value=token.value, implicit=plain_implicit,
                 style=token.style,
@@ -245,16 +239,16 @@ class Parser:
     # --- block collections ------------------------------------------------------------
 
     def _block_sequence_first_entry(self) -> Event:
-        self.marks.append(self._peek().start)
-        self._skip()
+        self.marks.append(self.scanner.peek().start)
+        self.scanner.skip_token()
         return self._block_sequence_entry()
 
     def _block_sequence_entry(self) -> Event:
-        token = self._peek()
+        token = self.scanner.peek()
         if token.kind == tokens.BLOCK_ENTRY:
             mark = token.end
-            self._skip()
-            token = self._peek()
+            self.scanner.skip_token()
+            token = self.scanner.peek()
             if token.kind not in (tokens.BLOCK_ENTRY, tokens.BLOCK_END):
                 self.states.append(self._block_sequence_entry)
                 return self._parse_node(block=True, indentless_sequence=False)
@@ -263,18 +257,18 @@ class Parser:
         if token.kind == tokens.BLOCK_END:
             self._pop_state()
             self.marks.pop()
-            self._skip()
+            self.scanner.skip_token()
             return Event(SEQUENCE_END, token.start, token.end)
         raise _error(
             "did not find expected '-' indicator", token.start, "while parsing a block collection", self.marks.pop()
         )
 
     def _indentless_sequence_entry(self) -> Event:
-        token = self._peek()
+        token = self.scanner.peek()
         if token.kind == tokens.BLOCK_ENTRY:
             mark = token.end
-            self._skip()
-            token = self._peek()
+            self.scanner.skip_token()
+            token = self.scanner.peek()
             if token.kind not in (tokens.BLOCK_ENTRY, tokens.KEY, tokens.VALUE, tokens.BLOCK_END):
                 self.states.append(self._indentless_sequence_entry)
                 return self._parse_node(block=True, indentless_sequence=False)
@@ -284,16 +278,16 @@ class Parser:
         return Event(SEQUENCE_END, token.start, token.start)
 
     def _block_mapping_first_key(self) -> Event:
-        self.marks.append(self._peek().start)
-        self._skip()
+        self.marks.append(self.scanner.peek().start)
+        self.scanner.skip_token()
         return self._block_mapping_key()
 
     def _block_mapping_key(self) -> Event:
-        token = self._peek()
+        token = self.scanner.peek()
         if token.kind == tokens.KEY:
             mark = token.end
-            self._skip()
-            token = self._peek()
+            self.scanner.skip_token()
+            token = self.scanner.peek()
             if token.kind not in (tokens.KEY, tokens.VALUE, tokens.BLOCK_END):
                 self.states.append(self._block_mapping_value)
                 return self._parse_node(block=True, indentless_sequence=True)
@@ -302,16 +296,16 @@ class Parser:
         if token.kind == tokens.BLOCK_END:
             self._pop_state()
             self.marks.pop()
-            self._skip()
+            self.scanner.skip_token()
             return Event(MAPPING_END, token.start, token.end)
         raise _error("did not find expected key", token.start, "while parsing a block mapping", self.marks.pop())
 
     def _block_mapping_value(self) -> Event:
-        token = self._peek()
+        token = self.scanner.peek()
         if token.kind == tokens.VALUE:
             mark = token.end
-            self._skip()
-            token = self._peek()
+            self.scanner.skip_token()
+            token = self.scanner.peek()
             if token.kind not in (tokens.KEY, tokens.VALUE, tokens.BLOCK_END):
                 self.states.append(self._block_mapping_key)
                 return self._parse_node(block=True, indentless_sequence=True)
@@ -323,15 +317,15 @@ class Parser:
     # --- flow collections -------------------------------------------------------------
 
     def _flow_sequence_first_entry(self) -> Event:
-        self.marks.append(self._peek().start)
-        self._skip()
+        self.marks.append(self.scanner.peek().start)
+        self.scanner.skip_token()
         return self._flow_sequence_entry(first=True)
 
     def _flow_sequence_next_entry(self) -> Event:
         return self._flow_sequence_entry(first=False)
 
     def _flow_sequence_entry(self, *, first: bool) -> Event:
-        token = self._peek()
+        token = self.scanner.peek()
         if token.kind != tokens.FLOW_SEQUENCE_END:
             if not first:
                 if token.kind != tokens.FLOW_ENTRY:
@@ -341,35 +335,35 @@ class Parser:
                         "while parsing a flow sequence",
                         self.marks.pop(),
                     )
-                self._skip()
-                token = self._peek()
+                self.scanner.skip_token()
+                token = self.scanner.peek()
             if token.kind == tokens.KEY:  # "[a: b]": a single-pair mapping as the item
                 self.state = self._flow_sequence_entry_mapping_key
-                self._skip()
+                self.scanner.skip_token()
                 return Event(MAPPING_START, token.start, token.end, implicit=True, style="flow")
             if token.kind != tokens.FLOW_SEQUENCE_END:
                 self.states.append(self._flow_sequence_next_entry)
                 return self._flow_node()
         self._pop_state()
         self.marks.pop()
-        self._skip()
+        self.scanner.skip_token()
         return Event(SEQUENCE_END, token.start, token.end)
 
     def _flow_sequence_entry_mapping_key(self) -> Event:
-        token = self._peek()
+        token = self.scanner.peek()
         if token.kind not in (tokens.VALUE, tokens.FLOW_ENTRY, tokens.FLOW_SEQUENCE_END):
             self.states.append(self._flow_sequence_entry_mapping_value)
             return self._flow_node()
         mark = token.end
-        self._skip()
+        self.scanner.skip_token()
         self.state = self._flow_sequence_entry_mapping_value
         return _empty_scalar(mark)
 
     def _flow_sequence_entry_mapping_value(self) -> Event:
-        token = self._peek()
+        token = self.scanner.peek()
         if token.kind == tokens.VALUE:
-            self._skip()
-            token = self._peek()
+            self.scanner.skip_token()
+            token = self.scanner.peek()
             if token.kind not in (tokens.FLOW_ENTRY, tokens.FLOW_SEQUENCE_END):
                 self.states.append(self._flow_sequence_entry_mapping_end)
                 return self._flow_node()
@@ -377,20 +371,20 @@ class Parser:
         return _empty_scalar(token.start)
 
     def _flow_sequence_entry_mapping_end(self) -> Event:
-        token = self._peek()
+        token = self.scanner.peek()
         self.state = self._flow_sequence_next_entry
         return Event(MAPPING_END, token.start, token.start)
 
     def _flow_mapping_first_key(self) -> Event:
-        self.marks.append(self._peek().start)
-        self._skip()
+        self.marks.append(self.scanner.peek().start)
+        self.scanner.skip_token()
         return self._flow_mapping_key(first=True)
 
     def _flow_mapping_next_key(self) -> Event:
         return self._flow_mapping_key(first=False)
 
     def _flow_mapping_key(self, *, first: bool) -> Event:
-        token = self._peek()
+        token = self.scanner.peek()
         if token.kind != tokens.FLOW_MAPPING_END:
             if not first:
                 if token.kind != tokens.FLOW_ENTRY:
@@ -400,11 +394,11 @@ class Parser:
                         "while parsing a flow mapping",
                         self.marks.pop(),
                     )
-                self._skip()
-                token = self._peek()
+                self.scanner.skip_token()
+                token = self.scanner.peek()
             if token.kind == tokens.KEY:
-                self._skip()
-                token = self._peek()
+                self.scanner.skip_token()
+                token = self.scanner.peek()
                 if token.kind not in (tokens.VALUE, tokens.FLOW_ENTRY, tokens.FLOW_MAPPING_END):
                     self.states.append(self._flow_mapping_value)
                     return self._flow_node()
@@ -415,14 +409,14 @@ class Parser:
                 return self._flow_node()
         self._pop_state()
         self.marks.pop()
-        self._skip()
+        self.scanner.skip_token()
         return Event(MAPPING_END, token.start, token.end)
 
     def _flow_mapping_value(self) -> Event:
-        token = self._peek()
+        token = self.scanner.peek()
         if token.kind == tokens.VALUE:
-            self._skip()
-            token = self._peek()
+            self.scanner.skip_token()
+            token = self.scanner.peek()
             if token.kind not in (tokens.FLOW_ENTRY, tokens.FLOW_MAPPING_END):
                 self.states.append(self._flow_mapping_next_key)
                 return self._flow_node()
@@ -430,7 +424,7 @@ class Parser:
         return _empty_scalar(token.start)
 
     def _flow_mapping_empty_value(self) -> Event:
-        token = self._peek()
+        token = self.scanner.peek()
         self.state = self._flow_mapping_next_key
         return _empty_scalar(token.start)
 

@@ -94,13 +94,21 @@ def scan_plain(scanner: ScanState) -> Token:
         while True:
             char = buf[scanner.pos]
             if char == " " or char == "\t":
-                if leading_blanks and scanner.column < indent and char == "\t":
+                stop = scanner.pos
+                while buf[stop] == " " or buf[stop] == "\t":
+                    stop += 1
+                blanks = buf[scanner.pos : stop]
+                if not leading_blanks:
+                    whitespaces += blanks
+                elif "\t" in blanks and scanner.column + blanks.index("\t") < indent:
+                    tab = blanks.index("\t")  # the first tab, where go-yaml stops
+                    scanner.pos += tab
+                    scanner.column += tab
                     raise scanner.error(
                         "while scanning a plain scalar", start, "found a tab character that violates indentation"
                     )
-                if not leading_blanks:
-                    whitespaces += char
-                scanner.skip()
+                scanner.pos += len(blanks)
+                scanner.column += len(blanks)
             elif char in _BREAKS:
                 scanner.reach(2)
                 if not leading_blanks:

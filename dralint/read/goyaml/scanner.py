@@ -125,6 +125,9 @@ class Scanner:
         self.parsed += 1
         self.stream_end_produced = self.tokens[self.head].kind == STREAM_END
         self.head += 1
+        if self.head == len(self.tokens):  # drop what the parser has read (tokens are numbered apart)
+            self.tokens.clear()
+            self.head = 0
 
     def insert(self, position: int, token: Token) -> None:
         """Queue ``token`` at the end (``position`` < 0) or ``position`` tokens after the head."""
@@ -285,14 +288,16 @@ class Scanner:
         buf = self.buf
         while True:
             self.reach(1)
-            while buf[self.pos] == " " or (
-                buf[self.pos] == "\t" and (self.flow_level > 0 or not self.simple_key_allowed)
-            ):
-                self.skip()
-            if buf[self.pos] == "#":
-                while buf[self.pos] not in BREAKS and buf[self.pos] != "\0":
-                    self.skip()
-            if buf[self.pos] in BREAKS:
+            pos = start = self.pos
+            tabs = self.flow_level > 0 or not self.simple_key_allowed
+            while buf[pos] == " " or (buf[pos] == "\t" and tabs):
+                pos += 1
+            if buf[pos] == "#":
+                while buf[pos] not in BREAKS and buf[pos] != "\0":
+                    pos += 1
+            self.pos = pos  # nothing skipped here breaks a line
+            self.column += pos - start
+            if buf[pos] in BREAKS:
                 self.reach(2)
                 self.skip_line()
                 if self.flow_level == 0:
@@ -325,9 +330,10 @@ class Scanner:
         self.tokens.append(Token(kind, start, self.mark))
 
     def _one_character_token(self, kind: int) -> None:
-        start = self.mark
-        self.skip()
-        self.tokens.append(Token(kind, start, self.mark))
+        pos, line, column = self.pos, self.line, self.column
+        self.pos = pos + 1
+        self.column = column + 1
+        self.tokens.append(Token(kind, (pos, line, column), (pos + 1, line, column + 1)))
 
     def fetch_flow_collection_start(self, kind: int) -> None:
         self.save_simple_key()
