@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # the dry-run's modules are imported where they are needed (m
     from dralint.api.workloads import PodTemplate
     from dralint.cluster.inventory import SliceEntry
     from dralint.cluster.pods import ClaimIndex, Pod
-    from dralint.diagnose.claim_sharing import Consumer, Limit
+    from dralint.diagnose.claim_sharing import Consumer, Limit, Reach, Reachable
     from dralint.diagnose.profile_selectors import Readings
 
 
@@ -106,6 +106,21 @@ class _Uses:
             self._limits[key] = limits(found[2], self.classes, self.readings, self.ctx.driver_releases)
         return self._limits[key]
 
+    @cached_property
+    def reach(self) -> Reach:
+        from dralint.diagnose.claim_sharing import Reach
+
+        return Reach(self.classes, [e.slice for e in self.ctx.inventory.slices])
+
+    def reachable(self, consumer: Consumer) -> Reachable:
+        """The inventory devices the consumer's claim can get (none without an inventory)."""
+        from dralint.diagnose.claim_sharing import NOWHERE
+
+        found = self.spec(consumer)
+        if found is None or not self.ctx.inventory.has_inventory:
+            return NOWHERE
+        return self.reach.claim(found[2])
+
     def pods(self, consumer: Consumer) -> int:
         """The pods of the consumer (a DaemonSet: one per inventory node, or several when there is none)."""
         if consumer.pods is not None:
@@ -114,8 +129,6 @@ class _Uses:
 
 
 def _shared_by_replicas(ctx: CheckContext, uses: _Uses) -> Iterator[Violation]:
-    from dralint.diagnose.claim_sharing import network_attached, shareable
-
     for consumer in uses.consumers:
         template = consumer.template
         entry = template.spec.resource_claims[consumer.entry]
@@ -126,11 +139,11 @@ def _shared_by_replicas(ctx: CheckContext, uses: _Uses) -> Iterator[Violation]:
         if limits and limits[0].sharing.consumers in ("pod", "container"):
             continue  # the driver refuses the second pod: DRA607 says so
         strictest = limits[0].sharing.consumers if limits else "pods"
-        devices = _reachable(ctx, uses, consumer)
-        if strictest == "pods" and network_attached(devices):
+        reachable = uses.reachable(consumer)
+        if strictest == "pods" and reachable.network_attached:
             continue  # network-attached devices any number of pods may share: sharing is the point
         hint = "use resourceClaimTemplateName to give every pod its own claim, unless sharing is intended"
-        if shareable(devices):
+        if reachable.shareable:
             hint += "; the devices allow multiple allocations, so the pods' own claims can still share them"
         yield Violation(
             RuleId.SHARED_CLAIM_MULTIPLE_REPLICAS,
@@ -140,16 +153,6 @@ def _shared_by_replicas(ctx: CheckContext, uses: _Uses) -> Iterator[Violation]:
             (*_entry(template, consumer.entry), "resourceClaimName"),
             hint,
         )
-
-
-def _reachable(ctx: CheckContext, uses: _Uses, consumer: Consumer) -> list[tuple[model.ResourceSlice, model.Device]]:
-    """The inventory devices the consumer's claim can get (none without an inventory)."""
-    from dralint.diagnose.claim_sharing import reachable
-
-    found = uses.spec(consumer)
-    if found is None or not ctx.inventory.has_inventory:
-        return []
-    return reachable(found[2], uses.classes, [e.slice for e in ctx.inventory.slices])
 
 
 def _beyond_driver(uses: _Uses) -> Iterator[Violation]:

@@ -20,12 +20,14 @@ from dralint.profiles.model import CONSUMERS, DriverProfile, Sharing
 from dralint.profiles.releases import Releases
 
 __all__ = [
+    "NOWHERE",
     "Consumer",
     "Limit",
+    "Reach",
+    "Reachable",
     "consumers",
     "limits",
     "network_attached",
-    "reachable",
     "selectors_of",
     "shareable",
     "strictest",
@@ -143,23 +145,59 @@ def _rank(sharing: Sharing) -> int:
     return CONSUMERS.index(sharing.consumers)
 
 
-def reachable(
-    spec: model.ResourceClaimSpec, classes: Mapping[str, model.DeviceClass], slices: Sequence[model.ResourceSlice]
-) -> list[tuple[model.ResourceSlice, model.Device]]:
-    """Every inventory device some request of the claim can get (its class's and its own selectors accept), with
-    its slice."""
-    from dralint.diagnose.candidates import accepted_devices
+class Reach:
+    """The inventory devices claims can get, each distinct list of selectors judged once for the run.
 
-    slice_of = {id(d): s for s in slices for d in s.devices}
-    out: list[tuple[model.ResourceSlice, model.Device]] = []
-    for request, _ in selectors_of(spec, classes):
-        device_class = classes.get(request.device_class_name)
-        if device_class is None:
-            continue
-        devices = ((s.driver, d) for s in slices for d in s.devices)
-        chosen = accepted_devices([*device_class.selectors, *request.selectors], devices)
-        out.extend((slice_of[id(device)], device) for _, device in chosen)
-    return out
+    Generated workloads name a handful of classes and selectors in thousands of claims: judging
+    every device of the inventory for each claim made the check grow with claims times devices.
+    """
+
+    def __init__(self, classes: Mapping[str, model.DeviceClass], slices: Sequence[model.ResourceSlice]) -> None:
+        self.classes = classes
+        self.slices = slices
+        self._slice_of: dict[int, model.ResourceSlice] | None = None
+        self._accepted: dict[tuple[str, ...], list[tuple[model.ResourceSlice, model.Device]]] = {}
+        self._claims: dict[tuple[tuple[str, ...], ...], Reachable] = {}
+
+    def claim(self, spec: model.ResourceClaimSpec) -> Reachable:
+        """Every inventory device some request of the claim can get (its class's and its own selectors accept),
+        with its slice."""
+        keyed = []
+        for request, _ in selectors_of(spec, self.classes):
+            device_class = self.classes.get(request.device_class_name)
+            if device_class is not None:
+                selectors = [*device_class.selectors, *request.selectors]
+                keyed.append((tuple(s.cel.expression for s in selectors if s.cel is not None), selectors))
+        key = tuple(expressions for expressions, _ in keyed)
+        found = self._claims.get(key)
+        if found is None:
+            devices = [device for expressions, selectors in keyed for device in self._devices(expressions, selectors)]
+            found = self._claims[key] = Reachable(tuple(devices), network_attached(devices), shareable(devices))
+        return found
+
+    def _devices(
+        self, expressions: tuple[str, ...], selectors: Sequence[model.DeviceSelector]
+    ) -> list[tuple[model.ResourceSlice, model.Device]]:
+        """The devices ``selectors`` (whose CEL expressions are ``expressions``) accept, with their slices."""
+        from dralint.diagnose.candidates import accepted_devices
+
+        found = self._accepted.get(expressions)
+        if found is None:
+            if self._slice_of is None:
+                self._slice_of = {id(d): s for s in self.slices for d in s.devices}
+            slice_of = self._slice_of
+            chosen = accepted_devices(selectors, ((s.driver, d) for s in self.slices for d in s.devices))
+            found = self._accepted[expressions] = [(slice_of[id(device)], device) for _, device in chosen]
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class Reachable:
+    """The inventory devices a claim can get, with their slices (see :meth:`Reach.claim`)."""
+
+    devices: tuple[tuple[model.ResourceSlice, model.Device], ...]
+    network_attached: bool  # see :func:`network_attached`
+    shareable: bool  # see :func:`shareable`
 
 
 def network_attached(devices: Sequence[tuple[model.ResourceSlice, model.Device]]) -> bool:
@@ -170,3 +208,6 @@ def network_attached(devices: Sequence[tuple[model.ResourceSlice, model.Device]]
 def shareable(devices: Sequence[tuple[model.ResourceSlice, model.Device]]) -> bool:
     """Whether every one of ``devices`` allows multiple allocations (claims of their own can share it)."""
     return bool(devices) and all(d.allow_multiple_allocations is True for _, d in devices)
+
+
+NOWHERE = Reachable((), network_attached(()), shareable(()))  # a claim without devices to get

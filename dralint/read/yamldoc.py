@@ -272,13 +272,14 @@ def decode(
         if _too_many(len(chunks), limits):
             return [], [_too_many_documents(limits)]
         documents = []
-        for chunk in chunks:
-            document, chunk_issues = _decode_chunk(file, text, chunk, limits)
+        lines_before = _lines_before(text, [chunk.start for chunk in chunks])
+        for chunk, line_offset in zip(chunks, lines_before, strict=True):
+            document, chunk_issues = _decode_chunk(file, text, chunk, line_offset, limits)
             if document is not None:
                 documents.append(document)
             issues.extend(chunk_issues)
         issues.sort(key=lambda i: (i.line, i.column))
-        chunk_lines += [text.count("\n", 0, chunk.start) + 1 for chunk in chunks[1:]]
+        chunk_lines += [lines + 1 for lines in lines_before[1:]]
     # The items of a List (and of a bare YAML list) are objects as good as documents: they count.
     if _too_many(sum(_objects_in(document.data) for document in documents), limits):
         return [], [_too_many_documents(limits)]
@@ -299,14 +300,28 @@ def _chunk_text(text: str, start: int, end: int) -> str:
     return chunk
 
 
+def _lines_before(text: str, offsets: list[int]) -> list[int]:
+    """How many line breaks precede each of ``offsets``: one pass over ``text`` for ascending offsets (chunks
+    are), where counting from the start for each chunk grew with the file's size times its documents."""
+    out = []
+    line = position = 0
+    for offset in offsets:
+        if offset < position:
+            line = position = 0
+        line += text.count("\n", position, offset)
+        position = offset
+        out.append(line)
+    return out
+
+
 def _decode_chunk(
-    file: str, text: str, chunk: stream.Chunk, limits: Limits
+    file: str, text: str, chunk: stream.Chunk, line_offset: int, limits: Limits
 ) -> tuple[Document | None, list[DecodeIssue]]:
-    """The document of one chunk (``None``: there is none, or it is refused) and its issues."""
+    """The document of one chunk (``None``: there is none, or it is refused) and its issues; ``line_offset``: the
+    line breaks before the chunk."""
     start = chunk.start
     if text.startswith("\ufeff", start):  # go-yaml skips a byte-order mark at the start of its input
-        start += 1
-    line_offset = text.count("\n", 0, start)
+        start += 1  # (not a line break: the chunk's lines stay where they were)
     try:
         node = compose_document(_chunk_text(text, start, chunk.end), line_offset, limits)
     except ComposeError as error:
