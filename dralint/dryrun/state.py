@@ -147,26 +147,16 @@ class Cluster:
 
     def add(self, allocations: Iterable[model.AllocationResult]) -> None:
         """Record allocations: their devices, shares and capacity are taken from now on."""
-        self._version += 1
-        # What was learnt at the previous version is never looked up again (the version is in the keys)
-        self._gave_up.clear()
-        self.ledger.clear()
+        self._new_version()
         for allocation in allocations:
             for result in allocation.results:
                 key = (result.driver, result.pool)
                 self._held.setdefault(key, []).append(result)
-                self._pool_states.pop(key, None)
-                owner = self._owner.get(key)
-                if owner is None:
-                    self._shared_changes += 1
-                else:
-                    self._node_changes[owner] = self._node_changes.get(owner, 0) + 1
+                self._pool_changed(key)
 
     def remove(self, allocations: Iterable[model.AllocationResult]) -> None:
         """Take back allocations :meth:`add` recorded (those of a gang that could not be placed whole)."""
-        self._version += 1
-        self._gave_up.clear()
-        self.ledger.clear()
+        self._new_version()
         for allocation in allocations:
             for result in allocation.results:
                 key = (result.driver, result.pool)
@@ -174,13 +164,22 @@ class Cluster:
                 at = next((i for i, r in enumerate(held) if r is result), None)
                 if at is not None:
                     del held[at]
-                self._pool_states.pop(key, None)
-                # (node shapes are kept until one of their pools changes: see add)
-                owner = self._owner.get(key)
-                if owner is None:
-                    self._shared_changes += 1
-                else:
-                    self._node_changes[owner] = self._node_changes.get(owner, 0) + 1
+                self._pool_changed(key)
+
+    def _new_version(self) -> None:
+        self._version += 1
+        # What was learnt at the previous version is never looked up again (the version is in the keys)
+        self._gave_up.clear()
+        self.ledger.clear()
+
+    def _pool_changed(self, key: tuple[str, str]) -> None:
+        """Forget the pool's state; node shapes are kept until one of their pools changes."""
+        self._pool_states.pop(key, None)
+        owner = self._owner.get(key)
+        if owner is None:
+            self._shared_changes += 1
+        else:
+            self._node_changes[owner] = self._node_changes.get(owner, 0) + 1
 
     def attempt(self, node: model.Node, claims: Sequence[model.ResourceClaim]) -> Attempt:
         """Allocate ``claims`` together on ``node`` against the current allocations (nothing is recorded).
