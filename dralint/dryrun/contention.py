@@ -40,21 +40,42 @@ class Contention:
         self._id_sets: dict[demand.RequestKey, frozenset[DeviceId]] = {}
         self._proofs: dict[demand.RequestKey, demand.Summary | None] = {}
         self._steerable: dict[demand.RequestKey, tuple[list[str], int]] = {}
+        self._devices_on: dict[str, frozenset[DeviceId]] = {}  # by node name: see _on_node
 
     def constraints(self, failure: Failure) -> list[str]:
         """The constraints of the failing pod's claims that none of its candidate nodes can satisfy, even empty."""
         from dralint.diagnose import constraints
 
-        analysis = self.analysis
-        slices = [entry.slice for entry in analysis.inventory.slices]
-        candidates = failure.first.candidates[:MAX_EXPLAINED_NODES]
-        nodes = [constraints.on_node(slices, analysis.nodes_by_name[name]) for name in candidates]
-        return [
-            text
-            for use in failure.first.attempted
-            if use.claim is not None and use.claim.spec.constraints
-            for text in constraints.unsatisfiable(use.claim, nodes, self._usable)
+        constrained = [
+            use.claim for use in failure.first.attempted if use.claim is not None and use.claim.spec.constraints
         ]
+        if not constrained:
+            return []
+        nodes = [self._on_node(name) for name in failure.first.candidates[:MAX_EXPLAINED_NODES]]
+        return [text for claim in constrained for text in constraints.unsatisfiable(claim, nodes, self._usable)]
+
+    def _on_node(self, name: str) -> frozenset[DeviceId]:
+        """The devices a pod on node ``name`` can get (looked at the slices of that node and those of no one node)."""
+        from dralint.diagnose import constraints
+
+        found = self._devices_on.get(name)
+        if found is None:
+            named, others = self._slices_by_node
+            node = self.analysis.nodes_by_name[name]
+            found = self._devices_on[name] = constraints.on_node([*named.get(name, ()), *others], node)
+        return found
+
+    @cached_property
+    def _slices_by_node(self) -> tuple[dict[str, list[model.ResourceSlice]], list[model.ResourceSlice]]:
+        """The inventory's slices of one node, by its name, and the others (any node may get their devices)."""
+        named: dict[str, list[model.ResourceSlice]] = {}
+        others: list[model.ResourceSlice] = []
+        for entry in self.analysis.inventory.slices:
+            if entry.slice.node_name and not entry.slice.per_device_node_selection:
+                named.setdefault(entry.slice.node_name, []).append(entry.slice)
+            else:
+                others.append(entry.slice)
+        return named, others
 
     def _usable(self, spec: demand.Spec) -> list[tuple[DeviceId, model.Device]]:
         return self.devices(demand.request_key(spec))
