@@ -55,27 +55,14 @@ class Contention:
         return [text for claim in constrained for text in constraints.unsatisfiable(claim, nodes, self._usable)]
 
     def _on_node(self, name: str) -> frozenset[DeviceId]:
-        """The devices a pod on node ``name`` can get (looked at the slices of that node and those of no one node)."""
+        """The devices a pod on node ``name`` can get, worked out once per node."""
         from dralint.diagnose import constraints
 
         found = self._devices_on.get(name)
         if found is None:
-            named, others = self._slices_by_node
-            node = self.analysis.nodes_by_name[name]
-            found = self._devices_on[name] = constraints.on_node([*named.get(name, ()), *others], node)
+            seen = self.analysis.base.slices_seen_by(name)
+            found = self._devices_on[name] = constraints.on_node(seen, self.analysis.nodes_by_name[name])
         return found
-
-    @cached_property
-    def _slices_by_node(self) -> tuple[dict[str, list[model.ResourceSlice]], list[model.ResourceSlice]]:
-        """The inventory's slices of one node, by its name, and the others (any node may get their devices)."""
-        named: dict[str, list[model.ResourceSlice]] = {}
-        others: list[model.ResourceSlice] = []
-        for entry in self.analysis.inventory.slices:
-            if entry.slice.node_name and not entry.slice.per_device_node_selection:
-                named.setdefault(entry.slice.node_name, []).append(entry.slice)
-            else:
-                others.append(entry.slice)
-        return named, others
 
     def _usable(self, spec: demand.Spec) -> list[tuple[DeviceId, model.Device]]:
         return self.devices(demand.request_key(spec))

@@ -352,6 +352,11 @@ class Cluster:
         self._last_claims = (claims, shape)
         return shape
 
+    def slices_seen_by(self, node_name: str) -> list[model.ResourceSlice]:
+        """The slices of the pools a pod on ``node_name`` may get devices from, in input order (the
+        node's own pools and those of no one node; each slice's node selection still applies)."""
+        return self._view_of(node_name)[1]
+
     def _view_of(self, node_name: str) -> tuple[list[PoolKey], list[model.ResourceSlice]]:
         view = self._view.get(node_name)
         if view is None:
