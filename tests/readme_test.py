@@ -16,6 +16,8 @@ string after a block's language says what the block is (GitHub shows only the la
 - ``text output``: exactly what the ``sh`` block before it printed, standard output and error as
   they come; a line ``...`` stands for any number of lines.
 - ``LANG file=PATH`` (``cwd=`` as above): the content of PATH, written when the section reaches it.
+  Where the repository ships PATH, the block is that file byte for byte; a file the reader is asked
+  to save in ``examples/`` is one that ``examples/.gitignore`` keeps out of git and of folder walks.
   A workflow under ``.github/workflows/`` also has its ``run:`` steps run (not ``pip install``) and
   the SARIF it uploads checked; a ``.pre-commit-config.yaml`` may only name hooks that
   ``.pre-commit-hooks.yaml`` defines.
@@ -53,13 +55,10 @@ SKIPPED = {
     "pip install -e '.[dev]'": "installs dralint into the Python environment (.ci/run runs it on a clean clone)",
     "pytest": "runs this test suite, the README's test among them (.ci/run runs it)",
     "kubectl get resourceslices,deviceclasses,nodes,devicetaintrules -o yaml > inventory.yaml": "needs a cluster",
-    "kustomize build overlays/prod | dralint convert --to v1beta1 -": "needs kustomize and a kustomization",
-    "dralint inventory expand inventory.yaml | kubectl apply --dry-run=server -f -": "needs a cluster",
+    "dralint inventory expand try/inventory.yaml | kubectl apply --dry-run=server -f -": "needs a cluster",
     "$ kubectl get resourceslices -o yaml > slices.yaml": "needs a cluster",
     "pip install './dralint[lsp]'": "installs dralint into the Python environment",
-    "helm template gpu-inference charts/gpu-inference | dralint check - --select DRA200": (
-        "needs helm, kustomize and a chart and a kustomization of yours"
-    ),
+    "helm template gpu-inference charts/gpu-inference | dralint check - --select DRA200": "needs helm",
 }
 
 
@@ -343,6 +342,38 @@ def test_readme_every_command_block_runs_or_says_why_not() -> None:
 def test_readme_install_command_is_what_ci_runs() -> None:
     assert "python -m pip install --quiet --disable-pip-version-check -e '.[dev]'" in (ROOT / ".ci" / "run").read_text()
     assert "pip install -e '.[dev]'" in SKIPPED
+
+
+FILES = [block for block in BLOCKS if "file" in block.options]
+
+
+def _target(block: Block) -> Path:
+    """Where a ``file=`` block goes, relative to the repository."""
+    return Path(block.readme).parent / block.options.get("cwd", "") / block.options["file"]
+
+
+def _tracked() -> set[str]:
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    return set(filter(None, listed.split("\0")))
+
+
+@pytest.mark.parametrize("block", FILES, ids=[b.where for b in FILES])
+def test_readme_file_block_is_the_shipped_file_or_one_to_save(block: Block) -> None:
+    """A file the README's commands use as shipped is that file byte for byte; one it asks the reader to save in
+    ``examples/`` is one git (and so ``dralint check``'s folder walk) ignores, so no other section's output depends
+    on it."""
+    target = _target(block)
+    if target.as_posix() in _tracked():
+        assert (ROOT / target).read_bytes() == block.body.encode("utf-8"), f"{block.where}: {target} differs"
+    elif target.parts[0] == "examples":
+        ignored = subprocess.run(["git", "check-ignore", "-q", "--no-index", target.as_posix()], cwd=ROOT, check=False)
+        assert ignored.returncode == 0, f"{block.where}: {target} is neither shipped nor ignored by examples/.gitignore"
+
+
+def test_readme_ships_the_inputs_its_commands_take_as_there() -> None:
+    """The allocator's scenario is run five times and typed by nobody: it ships in ``examples/``."""
+    shipped = sorted(_target(b).as_posix() for b in FILES if _target(b).as_posix() in _tracked())
+    assert shipped == ["examples/scenario.json"]
 
 
 def test_readme_names_only_releases_that_exist() -> None:
