@@ -280,11 +280,8 @@ def _check_exits(block: Block, ran: Ran) -> None:
 RUNNING = [section for section in SECTIONS if section.runs]
 
 
-@pytest.mark.parametrize("section", RUNNING, ids=[f"{s.readme}: {s.title}" for s in RUNNING])
-def test_readme_section_runs_as_written(section: Section, clone: Path, tmp_path: Path) -> None:
-    repo = tmp_path / "dralint"
-    shutil.copytree(clone, repo, symlinks=True)
-    environment = _environment(repo, _bin(tmp_path / "bin"))
+def _run_section(section: Section, repo: Path, environment: dict[str, str]) -> None:
+    """The section's blocks in order in ``repo``: files written, commands run, what they print compared."""
     last: Ran | None = None
     for block in section.blocks:
         cwd = repo / Path(block.readme).parent / block.options.get("cwd", "")
@@ -309,6 +306,25 @@ def test_readme_section_runs_as_written(section: Section, clone: Path, tmp_path:
         elif block.language == "text" and "output" in block.options:
             assert last is not None, f"{block.where}: an output block after no command"
             assert matches(block.body, last.output), f"{block.where}: the command printed:\n{last.output}"
+
+
+@pytest.mark.parametrize("section", RUNNING, ids=[f"{s.readme}: {s.title}" for s in RUNNING])
+def test_readme_section_runs_as_written(section: Section, clone: Path, tmp_path: Path) -> None:
+    repo = tmp_path / "dralint"
+    shutil.copytree(clone, repo, symlinks=True)
+    _run_section(section, repo, _environment(repo, _bin(tmp_path / "bin")))
+
+
+def test_readme_sections_run_one_after_the_other_in_one_clone(clone: Path, tmp_path: Path) -> None:
+    """A reader follows the README in one clone: what earlier sections saved stays, and only what the README says
+    to do between sections (``git checkout -- examples``, for the files commands rewrote) is done."""
+    repo = tmp_path / "dralint"
+    shutil.copytree(clone, repo, symlinks=True)
+    environment = _environment(repo, _bin(tmp_path / "bin"))
+    assert "`git checkout -- examples` sets the shipped\nfiles back" in (ROOT / "README.md").read_text(encoding="utf-8")
+    for section in RUNNING:
+        _run(["git checkout -q -- examples"], repo, environment)
+        _run_section(section, repo, environment)
 
 
 SKIPS = [block for block in BLOCKS if "skip" in block.options]
