@@ -392,6 +392,28 @@ def test_readme_ships_the_inputs_its_commands_take_as_there() -> None:
     assert shipped == ["examples/scenario.json"]
 
 
+def _anchor(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+@pytest.mark.parametrize("readme", READMES)
+def test_readme_links_name_files_and_headings_that_exist(readme: str) -> None:
+    """A link to ``DESIGN.md`` that a clone does not have, or to a section renamed since, is a dead end for a reader."""
+    text = (ROOT / readme).read_text(encoding="utf-8")
+    anchors = {_anchor(heading) for heading in re.findall(r"^#+ (.+)$", text, re.MULTILINE)}
+    links = re.findall(r"\]\(([^)\s]+)\)", text)
+    assert len(links) > 3 or readme != "README.md"
+    for link in links:
+        if link.startswith(("http://", "https://")):
+            continue
+        path, _, anchor = link.partition("#")
+        if path:
+            assert (ROOT / readme).parent.joinpath(path).exists(), f"{readme}: {link}"
+        else:
+            assert anchor in anchors, f"{readme}: {link} names no heading"
+
+
 def test_readme_names_only_releases_that_exist() -> None:
     """``rev:`` and ``uses: dralint/dralint@`` name ``main`` or a tag of the repository (none is tagged yet)."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
