@@ -327,6 +327,20 @@ def test_readme_sections_run_one_after_the_other_in_one_clone(clone: Path, tmp_p
         _run_section(section, repo, environment)
 
 
+def test_check_in_a_clone_reads_the_examples_not_the_test_fixtures(clone: Path, tmp_path: Path) -> None:
+    """The repository's ``.dralint.yaml`` keeps ``dralint check .`` (and the language server an editor starts in a
+    clone) to the examples: read whole, a clone was 656 files, 146 s, and DRA420 counting the fixtures' devices."""
+    repo = tmp_path / "dralint"
+    shutil.copytree(clone, repo, symlinks=True)
+    ran = _run(["dralint check . -f json"], repo, _environment(repo, _bin(tmp_path / "bin")))
+    summary = json.loads(ran.output)["summary"]
+    examples = [p for p in (repo / "examples").rglob("*") if p.suffix in (".yaml", ".yml", ".json")]
+    assert (summary["files"], summary["skippedFiles"]) == (
+        len(examples),
+        [{"file": "action.yml", "reason": "not-kubernetes"}],
+    ), ran.output
+
+
 SKIPS = [block for block in BLOCKS if "skip" in block.options]
 
 
