@@ -321,7 +321,7 @@ def test_readme_sections_run_one_after_the_other_in_one_clone(clone: Path, tmp_p
     repo = tmp_path / "dralint"
     shutil.copytree(clone, repo, symlinks=True)
     environment = _environment(repo, _bin(tmp_path / "bin"))
-    assert "`git checkout -- examples` sets the shipped\nfiles back" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "`git checkout -- examples` sets the shipped files back" in (ROOT / "README.md").read_text(encoding="utf-8")
     for section in RUNNING:
         _run(["git checkout -q -- examples"], repo, environment)
         _run_section(section, repo, environment)
