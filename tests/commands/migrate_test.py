@@ -261,3 +261,106 @@ def test_migrate_check_amd_workloads_on_each_road(tmp_path: Path) -> None:
     )
     # mi300x-0 advertises amd.com/gpu: 2 for three replicas of one GPU each.
     assert placed == {"Deployment serving/rocm-serve": {"pods": 3, "today": 2, "switch": 2, "rewrite": 2}}
+
+
+MIXED = FIXTURES / "mixed"  # node-dp-0: device plugin only; node-dra-0: DRA only; node-mig-0: both (see the file)
+
+
+def test_migrate_check_on_a_mixed_cluster_keeps_the_device_plugin_where_it_still_runs() -> None:
+    """Expected placements worked out by hand from kube-scheduler's rules (1.37):
+
+    - NodeResourcesFit (pkg/scheduler/framework/plugins/noderesources/fit.go, fitsRequest with
+      shouldDelegateResourceToDRA) counts an extended resource the node advertises (allocatable > 0)
+      and leaves one it does not to DynamicResources when a DeviceClass names it;
+    - DynamicResources (plugins/dynamicresources/extended_resources.go, filterExtendedResources) asks
+      DRA only for the resources the node does not advertise.
+
+    Today (no class serves them): node-dp-0's three GPUs take legacy, tuning (both pinned there) and
+    one infer replica; node-mig-0's two MIG devices the notebooks. After the switch node-dra-0 and
+    node-mig-0 run the DRA driver (their device plugin is gone) while node-dp-0 keeps its own: legacy,
+    tuning and one replica still get node-dp-0's GPUs from the device plugin, three more replicas the
+    DRA GPUs (two on node-dra-0, node-mig-0's whole A100); no MIG device exists for the notebooks.
+    After the rewrite every pod needs a DRA device: the pinned ones find none on node-dp-0.
+    """
+    result = CliRunner().invoke(
+        main,
+        [
+            "migrate",
+            "--check",
+            "--no-config",
+            "-f",
+            "json",
+            str(MIXED / "workloads.yaml"),
+            "-i",
+            str(MIXED / "cluster.yaml"),
+        ],
+    )
+    assert result.exit_code == 1  # the rewrite places fewer pods of legacy and tuning than today
+    found = {w["workload"]: w for w in json.loads(result.stdout)["workloads"]}
+    counts = {
+        name: (
+            w["pods"],
+            w["today"]["placed"],
+            w["switch"]["placed"],
+            w["switch"]["devicePlugin"],
+            w["rewrite"]["placed"],
+        )
+        for name, w in found.items()
+    }
+    assert counts == {
+        "Deployment ml/legacy": (1, 1, 1, 1, 0),
+        "Deployment ml/tuning": (1, 1, 1, 1, 0),
+        "Deployment ml/infer": (5, 1, 4, 1, 3),
+        "Job ml/notebooks": (2, 2, 0, 0, 0),
+    }
+
+
+def test_migrate_check_names_the_node_selection_only_device_plugin_nodes_satisfy() -> None:
+    result = CliRunner().invoke(
+        main,
+        [
+            "migrate",
+            "--check",
+            "--no-config",
+            "-f",
+            "json",
+            str(MIXED / "workloads.yaml"),
+            "-i",
+            str(MIXED / "cluster.yaml"),
+        ],
+    )
+    found = {w["workload"]: w for w in json.loads(result.stdout)["workloads"]}
+    elsewhere = (
+        " admits only node-dp-0, where gpu.nvidia.com publishes no devices; it refuses every node with them "
+        "(node-dra-0, node-mig-0), so nvidia.com/gpu has no DRA node to go to"
+    )
+    assert found["Deployment ml/legacy"]["rewrite"]["reasons"][0] == "nodeSelector gpu-stack=device-plugin" + elsewhere
+    assert found["Deployment ml/tuning"]["rewrite"]["reasons"][0] == (
+        "required node affinity nodeSelectorTerms[0] (gpu-stack In [device-plugin])" + elsewhere
+    )
+    # The switch keeps node-dp-0's device plugin: the pinned pods lose nothing there, and nothing is said.
+    assert found["Deployment ml/legacy"]["switch"]["reasons"] == []
+
+
+def test_migrate_check_says_mig_resources_need_mig_devices_or_counters_in_the_slices() -> None:
+    result = CliRunner().invoke(
+        main, ["migrate", "--check", "--no-config", str(MIXED / "workloads.yaml"), "-i", str(MIXED / "cluster.yaml")]
+    )
+    missing = (
+        "nvidia.com/mig-1g.10gb: none of the 3 gpu.nvidia.com devices in the inventory's ResourceSlices matches "
+        'device.driver == "gpu.nvidia.com" && device.attributes["gpu.nvidia.com"].type == "mig" && '
+        'device.attributes["gpu.nvidia.com"].profile == "1g.10gb", and no gpu.nvidia.com slice declares '
+        "sharedCounters: the driver publishes a MIG device of one profile (migStrategy mixed) as devices of kind "
+        "mig (a MIG partition of a GPU: an existing MIG device, or (DynamicMIG) a partition the driver creates "
+        "when it prepares the claim)"
+    )
+    lines = result.stdout.splitlines()
+    assert f"Job ml/notebooks: after the switch: {missing}" in lines
+    assert f"Job ml/notebooks: after the rewrite: {missing}" in lines
+    assert lines[1:6] == [
+        "WORKLOAD              RESOURCES               PODS  TODAY  SWITCH               REWRITE",
+        "Deployment ml/legacy  nvidia.com/gpu          1     1      1 (1 device plugin)  0",
+        "Deployment ml/tuning  nvidia.com/gpu          1     1      1 (1 device plugin)  0",
+        "Deployment ml/infer   nvidia.com/gpu          5     1      4 (1 device plugin)  3",
+        "Job ml/notebooks      nvidia.com/mig-1g.10gb  2     2      0                    0",
+    ]
