@@ -364,3 +364,47 @@ def test_migrate_check_says_mig_resources_need_mig_devices_or_counters_in_the_sl
         "Deployment ml/infer   nvidia.com/gpu          5     1      4 (1 device plugin)  3",
         "Job ml/notebooks      nvidia.com/mig-1g.10gb  2     2      0                    0",
     ]
+
+
+PARTITIONS = FIXTURES / "amd" / "partitions"  # two MI300X in CPX/NPS4: eight partitions each (see the file)
+
+
+def test_migrate_check_amd_partitioned_gpus_on_each_road(tmp_path: Path) -> None:
+    """AMD partitions, from ROCm/k8s-device-plugin (cmd/k8s-device-plugin/main.go: the single naming
+    strategy counts each partition as an amd.com/gpu, the mixed one as amd.com/<compute>_<memory>)
+    and ROCm/k8s-gpu-dra-driver (docs/driver-attributes.md: partitions published as devices of type
+    amdgpu-partition with their partitionProfile, in place of their GPU).
+
+    Today the device plugin gives rocm-serve mi300x-1's eight amd.com/gpu (two replicas wait) and
+    cpx-batch mi300x-2's eight amd.com/cpx_nps4 (four pods of two). With DRA the class of amd.com/gpu
+    selects every GPU and partition of the driver (the profile's amd.com/gpu): the ten replicas, placed
+    first, take all of mi300x-1's and two of mi300x-2's partitions, which leaves six cpx_nps4
+    partitions for three batch pods. The rewrite selects the same devices: the same counts.
+    """
+    _, classes = _run(PARTITIONS / "workloads.yaml", mode="classes")
+    (tmp_path / "classes.yaml").write_text(classes, encoding="utf-8")
+    inventory = ("-i", str(PARTITIONS / "cluster.yaml"), "-i", str(tmp_path / "classes.yaml"))
+    code, placed, _ = _check(str(PARTITIONS / "workloads.yaml"), *inventory)
+    assert placed == {
+        "Deployment serving/rocm-serve": {"pods": 10, "today": 8, "switch": 10, "rewrite": 10},
+        "Job serving/cpx-batch": {"pods": 4, "today": 4, "switch": 3, "rewrite": 3},
+    }
+    assert code == 1
+
+
+def test_migrated_amd_workloads_take_one_partition_per_amd_com_gpu_and_two_per_cpx_pod(tmp_path: Path) -> None:
+    # The rewrite asks for what the device plugin counted: one partition per replica, two cpx_nps4
+    # partitions per batch pod; the sixteen partitions hold ten replicas and three batch pods.
+    code, text = _run(PARTITIONS / "workloads.yaml")
+    assert code == 0
+    (tmp_path / "migrated.yaml").write_text(text, encoding="utf-8")
+    args = [str(tmp_path / "migrated.yaml"), "-i", str(PARTITIONS / "cluster.yaml"), "--no-config", "-f", "json"]
+    result = CliRunner().invoke(main, ["simulate", *args])
+    taken: dict[str, list[int]] = {}
+    devices: list[tuple[str, str]] = []
+    for placement in json.loads(result.stdout)["placements"]:
+        own = [(d["pool"], d["device"]) for claim in placement["claims"] for d in claim["devices"]]
+        taken.setdefault(placement["workload"], []).append(len(own))
+        devices += own
+    assert taken == {"Deployment serving/rocm-serve": [1] * 10, "Job serving/cpx-batch": [2, 2, 2, 0]}
+    assert len(set(devices)) == len(devices) == 16  # every partition once
