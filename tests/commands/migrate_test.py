@@ -23,11 +23,11 @@ from dralint.errors import UsageError
 from tests.conftest import ROOT
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "migrate"
-EXAMPLE = ROOT / "examples" / "migrate"  # the README's worked example: NVIDIA's device plugin to its DRA driver
+EXAMPLE = ROOT / "migrate-example"  # the README's worked example: NVIDIA's device plugin to its DRA driver
 VENDORS = ("nvidia", "amd", "intel")
 ROADS = ("today", "switch", "rewrite")
 
-# examples/migrate/cluster.yaml: node-a advertises nvidia.com/gpu: 2, node-b nvidia.com/mig-1g.10gb: 2; the
+# migrate-example/cluster.yaml: node-a advertises nvidia.com/gpu: 2, node-b nvidia.com/mig-1g.10gb: 2; the
 # three replicas of infer take one GPU each (the third finds none), the two notebooks one MIG each.
 _DEVICE_PLUGIN_PLACEMENTS = {
     "ml/infer-0": "node-a",
