@@ -71,7 +71,8 @@ def _dry_run(
     Today no DeviceClass serves an extended resource: the gate is turned off in the plan itself,
     since 1.37 locks it on (there the scheduler still takes a resource a node's device plugin
     advertises before any class). After the switch the device plugins are gone from the nodes
-    the resources' DRA drivers publish slices for: those no longer advertise the resources.
+    the resources' DRA drivers publish slices for: those list the resources at 0, as the kubelet
+    keeps doing for an uninstalled device plugin's resource (kubernetes#133488).
     """
     if device_plugins:
         plan = replace(
@@ -93,7 +94,7 @@ def _dry_run(
 def _without_device_plugins(
     entry: NodeEntry, switched: Mapping[str, frozenset[str]], lookup: Callable[[str], Mapped | Unmapped]
 ) -> NodeEntry:
-    """The node without the device-plugin resources whose DRA driver runs there (``switched``: driver -> nodes)."""
+    """The node with the device-plugin resources whose DRA driver runs there at 0 (``switched``: driver -> nodes)."""
     allocatable = entry.node.allocatable
     if allocatable is None:
         return entry
@@ -103,5 +104,5 @@ def _without_device_plugins(
         driver = lookup(resource).driver if is_device_plugin_resource(resource) else None
         return driver is not None and name in switched.get(driver, ())
 
-    kept = {resource: value for resource, value in allocatable.items() if not replaced(resource)}
-    return replace(entry, node=replace(entry.node, allocatable=kept))
+    listed = {resource: "0" if replaced(resource) else value for resource, value in allocatable.items()}
+    return replace(entry, node=replace(entry.node, allocatable=listed))

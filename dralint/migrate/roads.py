@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dralint.api.versions import Target
 from dralint.api.workloads import PodSpec
 from dralint.dataclass import dataclass
+from dralint.dryrun import resources as dryrun_resources
 from dralint.dryrun.analysis import Analysis
 from dralint.dryrun.placement import Placement
 from dralint.migrate import why
@@ -81,6 +82,7 @@ def compare(
             elif road == "rewrite":
                 extra = tuple(left.get(name, ()))
             if road in after and sum(p.outcome == "placed" for p in placements) < pods:
+                extra += _listed_at_zero(resources, switch, target) if road == "switch" else ()
                 extra += _dedicated(resources, specs[name], after[road], lookup, profiles)
             served = sum(1 for p in placements if _by_device_plugin(p)) if road == "switch" else 0
             roads[road] = _road(placements, extra, served)
@@ -109,6 +111,20 @@ def _dedicated(
         missing = why.missing_devices(mapped, profiles.get(mapped.driver), slices)
         found += [r for r in (reason, missing) if r is not None]
     return tuple(found)
+
+
+def _listed_at_zero(resources: Sequence[str], switch: Analysis, target: Target) -> tuple[str, ...]:
+    """Why 1.34 serves none of ``resources`` through DRA on the nodes that list them at 0 after the switch."""
+    if not dryrun_resources.listed_at_zero_is_device_plugins(target.release):
+        return ()
+    listed = [e.node.allocatable for e in switch.inventory.nodes if e.node.allocatable is not None]
+    zero = [r for r in resources if any(r in a and not dryrun_resources.amounts(a).get(r) for a in listed)]
+    return tuple(
+        f"the kubelet keeps listing {r} at 0 in status.allocatable after its device plugin is uninstalled "
+        f"(kubernetes#133488), and Kubernetes {target.release} leaves a resource a node lists to the device "
+        "plugin, so DRA serves it on no such node (from 1.35 on it does: kubernetes#133784)"
+        for r in zero
+    )
 
 
 def _by_device_plugin(placement: Placement) -> bool:

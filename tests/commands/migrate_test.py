@@ -408,3 +408,22 @@ def test_migrated_amd_workloads_take_one_partition_per_amd_com_gpu_and_two_per_c
         devices += own
     assert taken == {"Deployment serving/rocm-serve": [1] * 10, "Job serving/cpx-batch": [2, 2, 2, 0]}
     assert len(set(devices)) == len(devices) == 16  # every partition once
+
+
+@pytest.mark.parametrize(("release", "switch"), [("1.34", 0), ("1.35", 2)])
+def test_migrate_check_switch_on_1_34_finds_the_resource_still_listed_at_zero(release: str, switch: int) -> None:
+    """After the switch a node's kubelet keeps listing the uninstalled device plugin's resource at 0
+    (kubernetes#133488: "kubelet still publishes 'example.com/resource: "0"'"). Kubernetes 1.34's
+    NodeResourcesFit (fit.go, fitsRequest: okScalar) keeps a listed resource for the device plugin,
+    so neither node takes a pod; 1.35's (shouldDelegateResourceToDRA: allocatable > 0, kubernetes#133784)
+    hands it to DRA, which places what the device plugin did."""
+    inventory = ("-i", str(EXAMPLE / "cluster.yaml"), "-i", str(FIXTURES / "nvidia" / "classes.yaml"))
+    gate = ("--feature-gates", "DRAExtendedResource=true", "--kubernetes-version", release)
+    _, placed, reasons = _check(str(EXAMPLE / "workloads.yaml"), *inventory, *gate)
+    assert {w: p["switch"] for w, p in placed.items()} == {"Deployment ml/infer": switch, "Job ml/notebooks": switch}
+    listed = (
+        "the kubelet keeps listing nvidia.com/mig-1g.10gb at 0 in status.allocatable after its device plugin is "
+        "uninstalled (kubernetes#133488), and Kubernetes 1.34 leaves a resource a node lists to the device plugin, "
+        "so DRA serves it on no such node (from 1.35 on it does: kubernetes#133784)"
+    )
+    assert (listed in reasons["Job ml/notebooks"]) == (release == "1.34")
