@@ -427,3 +427,13 @@ def test_migrate_check_switch_on_1_34_finds_the_resource_still_listed_at_zero(re
         "so DRA serves it on no such node (from 1.35 on it does: kubernetes#133784)"
     )
     assert (listed in reasons["Job ml/notebooks"]) == (release == "1.34")
+
+
+def test_migrate_check_html_counts_the_pods_a_kept_device_plugin_serves() -> None:
+    args = ["migrate", "--check", "--no-config", "-f", "html", str(MIXED / "workloads.yaml")]
+    result = CliRunner().invoke(main, [*args, "-i", str(MIXED / "cluster.yaml")])
+    row = result.stdout.split('<tr data-workload="Deployment ml/infer">', 1)[1].split("</tr>", 1)[0]
+    assert row == (
+        "<td>Deployment ml/infer</td><td>nvidia.com/gpu</td><td>5</td>"
+        '<td class="same">1</td><td class="same">4 (1 device plugin)</td><td class="same">3</td>'
+    )
