@@ -74,7 +74,11 @@ def missing_devices(mapped: Mapped, profile: DriverProfile | None, slices: Itera
         if devices
         else f"{driver} publishes no device in the inventory's ResourceSlices"
     )
-    partitions = "" if any(s.shared_counters for s in own) else f", and no {driver} slice declares sharedCounters"
+    # A resource of one profile (a MIG profile, a partition style) could also come from devices the
+    # driver partitions on demand, which consume the counters of their GPU's slice.
+    profiled = bool(devices) and bool(mapped.entry.match)
+    counters = any(s.shared_counters for s in own)
+    partitions = f", and no {driver} slice declares sharedCounters" if profiled and not counters else ""
     kinds = [k for k in profile.device_kinds if k.name in (mapped.entry.device_kinds or ())] if profile else []
     expected = " or ".join(f"{k.name} ({k.description})" for k in kinds)
     expects = f": the driver publishes {mapped.entry.description} as devices of kind {expected}" if expected else ""
