@@ -100,14 +100,13 @@ def _dedicated(
     """The reasons of :mod:`dralint.migrate.why` for the resources a road leaves unplaced."""
     inventory = analysis.inventory
     with_devices = why.driver_nodes(inventory)
-    nodes = [entry.node for entry in inventory.nodes]
     slices = [entry.slice for entry in inventory.slices]
     found = []
     for resource in resources:
         mapped = lookup(resource)
         if not isinstance(mapped, Mapped):
             continue
-        reason = why.selector_reason(spec, nodes, mapped, with_devices.get(mapped.driver, frozenset()))
+        reason = why.selector_reason(spec, inventory.nodes, mapped, with_devices.get(mapped.driver, frozenset()))
         missing = why.missing_devices(mapped, profiles.get(mapped.driver), slices)
         found += [r for r in (reason, missing) if r is not None]
     return tuple(found)

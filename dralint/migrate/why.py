@@ -14,7 +14,7 @@ import dralint.cel
 from dralint.api import model
 from dralint.api.workloads import PodSpec
 from dralint.cel import CelCompileError, CelRuntimeError
-from dralint.cluster.inventory import Inventory
+from dralint.cluster.inventory import Inventory, NodeEntry
 from dralint.dryrun.eligibility import affinity_exclusion
 from dralint.migrate.resolve import Mapped
 from dralint.profiles.model import DriverProfile
@@ -34,13 +34,17 @@ def driver_nodes(inventory: Inventory) -> dict[str, frozenset[str]]:
 
 
 def selector_reason(
-    spec: PodSpec, nodes: Sequence[model.Node], mapped: Mapped, with_devices: frozenset[str]
+    spec: PodSpec, entries: Sequence[NodeEntry], mapped: Mapped, with_devices: frozenset[str]
 ) -> str | None:
     """Why ``spec``'s node selection keeps it off every node with ``mapped``'s driver, if it does.
 
     ``with_devices`` are the nodes the driver publishes devices for; the reason names the term
-    that refuses the first of them and the nodes the selection admits instead.
+    that refuses the first of them and the nodes the selection admits instead. A node only a
+    slice names has unknown labels: the selection may admit it, and nothing is said.
     """
+    if any(e.origin is None and e.node.name in with_devices for e in entries):
+        return None
+    nodes = [e.node for e in entries]
     refused = [(n, affinity_exclusion(n, spec)) for n in nodes if n.name in with_devices]
     admitted = [n.name for n in nodes if affinity_exclusion(n, spec) is None]
     if not refused or not admitted or any(why is None for _, why in refused):
