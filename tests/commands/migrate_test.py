@@ -437,3 +437,8 @@ def test_migrate_check_html_counts_the_pods_a_kept_device_plugin_serves() -> Non
         "<td>Deployment ml/infer</td><td>nvidia.com/gpu</td><td>5</td>"
         '<td class="same">1</td><td class="same">4 (1 device plugin)</td><td class="same">3</td>'
     )
+    assert (
+        "<li><strong>Deployment ml/legacy</strong>, after the rewrite: nodeSelector gpu-stack=device-plugin admits "
+        "only node-dp-0, where gpu.nvidia.com publishes no devices; it refuses every node with them (node-dra-0, "
+        "node-mig-0), so nvidia.com/gpu has no DRA node to go to</li>"
+    ) in result.stdout
