@@ -317,24 +317,31 @@ def test_readme_section_runs_as_written(section: Section, clone: Path, tmp_path:
 
 def test_readme_sections_run_one_after_the_other_in_one_clone(clone: Path, tmp_path: Path) -> None:
     """A reader follows the README in one clone: what earlier sections saved stays, and only what the README says
-    to do between sections (``git checkout -- examples``, for the files commands rewrote) is done."""
+    to do between sections (``git checkout -- examples migrate-example``, for the files commands rewrote) is done."""
     repo = tmp_path / "dralint"
     shutil.copytree(clone, repo, symlinks=True)
     environment = _environment(repo, _bin(tmp_path / "bin"))
-    assert "`git checkout -- examples` sets the shipped files back" in (ROOT / "README.md").read_text(encoding="utf-8")
+    advice = "`git checkout -- examples migrate-example` sets the shipped files back"
+    assert advice in (ROOT / "README.md").read_text(encoding="utf-8")
     for section in RUNNING:
-        _run(["git checkout -q -- examples"], repo, environment)
+        _run(["git checkout -q -- examples migrate-example"], repo, environment)
         _run_section(section, repo, environment)
 
 
 def test_check_in_a_clone_reads_the_examples_not_the_test_fixtures(clone: Path, tmp_path: Path) -> None:
     """The repository's ``.dralint.yaml`` keeps ``dralint check .`` (and the language server an editor starts in a
-    clone) to the examples: read whole, a clone was 656 files, 146 s, and DRA420 counting the fixtures' devices."""
+    clone) to the examples (``examples/`` and ``migrate-example/``): read whole, a clone was 656 files, 146 s, and
+    DRA420 counting the fixtures' devices."""
     repo = tmp_path / "dralint"
     shutil.copytree(clone, repo, symlinks=True)
     ran = _run(["dralint check . -f json"], repo, _environment(repo, _bin(tmp_path / "bin")))
     summary = json.loads(ran.output)["summary"]
-    examples = [p for p in (repo / "examples").rglob("*") if p.suffix in (".yaml", ".yml", ".json")]
+    examples = [
+        p
+        for d in ("examples", "migrate-example")
+        for p in (repo / d).rglob("*")
+        if p.suffix in (".yaml", ".yml", ".json")
+    ]
     assert (summary["files"], summary["skippedFiles"]) == (
         len(examples),
         [{"file": "action.yml", "reason": "not-kubernetes"}],
