@@ -29,7 +29,7 @@ from dralint.allocator.selection import SelectorCache
 from dralint.api import model
 from dralint.cel import Environment
 from dralint.dataclass import dataclass
-from dralint.dryrun import screen, shapes
+from dralint.dryrun import carry, screen, shapes
 from dralint.dryrun.placement import Attempt, ClaimContents
 from dralint.dryrun.skip import ClaimsShape, Ledger, Skipper
 
@@ -137,6 +137,8 @@ class Cluster:
         self._shape_ids: dict[object, int] = {}  # static shapes, interned
         self._state_ids: dict[object, int] = {}  # pool states, interned
         self._unsatisfiable: dict[tuple[object, ...], int] = {}
+        self._fitted: dict[tuple[object, ...], carry.Fitted] = {}  # the searches that found devices, by the same key
+        self._ranks: dict[str, tuple[dict[PoolKey, carry.Rank], dict[carry.Rank, str]]] = {}  # see _pools_by_rank
         self._states: list[screen.PoolState] = []  # pool states by interned id
         # What dryrun.screen learns, and the claims shapes whose claims passed the allocator's
         # validation once (before that, no node is judged without the allocator).
@@ -209,13 +211,17 @@ class Cluster:
             return self._give_up(key, Attempt(None))
         # A node of a shape where claims of this shape found no devices: the search would end the
         # same way after as many steps (when the budget left allows as many: else it runs out).
-        # The shape is worked out only once some search has found nothing.
-        shaped = (self._node_shape(node), key[2]) if self._unsatisfiable else None
-        needed = self._unsatisfiable.get(shaped) if shaped is not None else None
+        # Where they found devices, the same devices of this node (dryrun.carry).
+        shaped = (self._node_shape(node), key[2])
+        needed = self._unsatisfiable.get(shaped)
         if needed is not None and needed <= steps:
             budget.used += needed
             attempt = self._gave_up[key] = Attempt(None)
             return attempt
+        fitted = self._fitted.get(shaped)
+        if fitted is not None and fitted.steps <= steps:
+            budget.used += fitted.steps
+            return Attempt(carry.carry(fitted, node.name, claims, self._pools_by_rank(node.name)[1]))
         allocator = self._allocator(node, steps)
         try:
             results = allocator.allocate(node, claims)
@@ -236,11 +242,12 @@ class Cluster:
             # allocated: the next pod of the same shape (any workload using the same template)
             # fails the same way until an allocation changes the cluster.
             attempt = self._give_up(key, Attempt(None))
-            if shaped is None:  # the first search to find nothing
-                shaped = (self._node_shape(node), key[2])
             self._unsatisfiable[shaped] = allocator.last_steps
             return attempt
-        return Attempt(tuple(results))
+        found = tuple(results)
+        ranks = self._pools_by_rank(node.name)[0]
+        self._fitted[shaped] = carry.Fitted(node.name, tuple(claims), found, ranks, allocator.last_steps)
+        return Attempt(found)
 
     def _give_up(self, key: tuple[str, int, ClaimsShape], attempt: Attempt) -> Attempt:
         """Remember, for this version, a search that ended without a result."""
@@ -339,6 +346,14 @@ class Cluster:
         shape = tuple(states)
         self._shapes[name] = (node, stamp, shape)
         return shape
+
+    def _pools_by_rank(self, node_name: str) -> tuple[dict[PoolKey, carry.Rank], dict[carry.Rank, str]]:
+        """The pools of the node's view with what stands for their names in its shape, both ways."""
+        known = self._ranks.get(node_name)
+        if known is None:
+            ranks = {key: (key[0], rank) for key, rank in shapes.pool_ranks(self._view_of(node_name)[0]).items()}
+            known = self._ranks[node_name] = (ranks, {rank: key[1] for key, rank in ranks.items()})
+        return known
 
     def claims_shape(self, claims: Sequence[model.ResourceClaim]) -> ClaimsShape:
         """What an attempt's outcome depends on besides the node and the allocations: the claims'
