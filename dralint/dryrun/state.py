@@ -138,6 +138,7 @@ class Cluster:
         self._state_ids: dict[object, int] = {}  # pool states, interned
         self._unsatisfiable: dict[tuple[object, ...], int] = {}
         self._fitted: dict[tuple[object, ...], carry.Fitted] = {}  # the searches that found devices, by the same key
+        self._specs: dict[ClaimsShape, tuple[str, ...]] = {}  # see _specs_of
         self._ranks: dict[str, tuple[dict[PoolKey, carry.Rank], dict[carry.Rank, str]]] = {}  # see _pools_by_rank
         self._states: list[screen.PoolState] = []  # pool states by interned id
         # What dryrun.screen learns, and the claims shapes whose claims passed the allocator's
@@ -212,7 +213,7 @@ class Cluster:
         # A node of a shape where claims of this shape found no devices: the search would end the
         # same way after as many steps (when the budget left allows as many: else it runs out).
         # Where they found devices, the same devices of this node (dryrun.carry).
-        shaped = (self._node_shape(node), key[2])
+        shaped = (self._node_shape(node), self._specs_of(claims_shape))
         needed = self._unsatisfiable.get(shaped)
         if needed is not None and needed <= steps:
             budget.used += needed
@@ -238,9 +239,10 @@ class Cluster:
             budget.used += allocator.last_steps
         self._validated.add(claims_shape)
         if results is None:
-            # Unsatisfiable depends only on the claims' specs, their namespace and what is
-            # allocated: the next pod of the same shape (any workload using the same template)
-            # fails the same way until an allocation changes the cluster.
+            # Unsatisfiable depends only on the claims' specs and what is allocated: the next pod
+            # of the same shape (any workload using the same template) fails the same way until
+            # an allocation changes the cluster, and so do claims alike in other namespaces on
+            # nodes of the same shape.
             attempt = self._give_up(key, Attempt(None))
             self._unsatisfiable[shaped] = allocator.last_steps
             return attempt
@@ -346,6 +348,14 @@ class Cluster:
         shape = tuple(states)
         self._shapes[name] = (node, stamp, shape)
         return shape
+
+    def _specs_of(self, claims_shape: ClaimsShape) -> tuple[str, ...]:
+        """The claims' contents without their namespaces: the allocator reads a claim's namespace only to name
+        it (in errors, which are not carried between nodes, and in share IDs, which dryrun.carry rewrites)."""
+        known = self._specs.get(claims_shape)
+        if known is None:
+            known = self._specs[claims_shape] = tuple(content for content, _ in claims_shape)
+        return known
 
     def _pools_by_rank(self, node_name: str) -> tuple[dict[PoolKey, carry.Rank], dict[carry.Rank, str]]:
         """The pools of the node's view with what stands for their names in its shape, both ways."""
