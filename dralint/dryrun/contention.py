@@ -37,6 +37,7 @@ class Contention:
         self._capacity: dict[tuple[demand.RequestKey, str], demand.CapacityDemand] = {}
         self._parties: dict[str, tuple[tuple[KubeObject, ...], tuple[KubeObject, ...]]] = {}
         self._involved: dict[str, tuple[KubeObject, ...]] = {}
+        self._around: dict[tuple[str, ...], tuple[tuple[KubeObject, ...], frozenset[KubeObject]]] = {}
         self._id_sets: dict[demand.RequestKey, frozenset[DeviceId]] = {}
         self._proofs: dict[demand.RequestKey, demand.Summary | None] = {}
         self._steerable: dict[demand.RequestKey, tuple[list[str], int]] = {}
@@ -118,6 +119,16 @@ class Contention:
         if found is None:
             workloads, inventory = self.parties(name)
             found = self._involved[name] = (*workloads, *inventory)
+        return found
+
+    def around(self, names: tuple[str, ...]) -> tuple[tuple[KubeObject, ...], frozenset[KubeObject]]:
+        """The inventory objects then the workloads of :meth:`parties` of each class in turn, each object once
+        (in order of first appearance), also as a set: once per list of classes, not once per finding."""
+        found = self._around.get(names)
+        if found is None:
+            parts = [(*self.parties(name)[1], *self.parties(name)[0]) for name in names]
+            ordered = tuple(dict.fromkeys(o for part in parts for o in part))
+            found = self._around[names] = (ordered, frozenset(ordered))
         return found
 
     def parties(self, name: str) -> tuple[tuple[KubeObject, ...], tuple[KubeObject, ...]]:
