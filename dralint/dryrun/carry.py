@@ -32,6 +32,19 @@ class Fitted:
     results: tuple[model.AllocationResult, ...]
     ranks: Mapping[PoolKey, Rank]  # the pools of the node's view
     steps: int  # the search's steps, charged again for every node it is carried to
+    pinned: tuple[bool, ...]  # per claim, whether its node selector pins the allocation to the node
+
+
+def fitted(
+    node: str,
+    claims: Sequence[model.ResourceClaim],
+    results: tuple[model.AllocationResult, ...],
+    ranks: Mapping[PoolKey, Rank],
+    steps: int,
+) -> Fitted:
+    """What the search that found ``results`` on ``node`` leaves for :func:`carry`."""
+    selector = pinned_to(node)
+    return Fitted(node, tuple(claims), results, ranks, steps, tuple(r.node_selector == selector for r in results))
 
 
 def carry(
@@ -39,14 +52,11 @@ def carry(
 ) -> tuple[model.AllocationResult, ...]:
     """``fitted``'s results for ``claims`` (of the same shape as its own) on ``node`` (of the same shape
     as its node), whose view has ``pools`` by rank."""
-    pinned_before = pinned_to(fitted.node)
+    pinned = pinned_to(node) if any(fitted.pinned) else None
     out = []
-    for allocation, claim in zip(fitted.results, claims, strict=True):
+    for allocation, claim, to_node in zip(fitted.results, claims, fitted.pinned, strict=True):
         devices = tuple(_renamed(result, claim, fitted.ranks, pools) for result in allocation.results)
-        selector = allocation.node_selector
-        if selector is not None and selector == pinned_before:
-            selector = pinned_to(node)
-        out.append(model.AllocationResult(devices, allocation.config, selector))
+        out.append(model.AllocationResult(devices, allocation.config, pinned if to_node else allocation.node_selector))
     return tuple(out)
 
 

@@ -248,7 +248,7 @@ class Cluster:
             return attempt
         found = tuple(results)
         ranks = self._pools_by_rank(node.name)[0]
-        self._fitted[shaped] = carry.Fitted(node.name, tuple(claims), found, ranks, allocator.last_steps)
+        self._fitted[shaped] = carry.fitted(node.name, claims, found, ranks, allocator.last_steps)
         return Attempt(found)
 
     def _give_up(self, key: tuple[str, int, ClaimsShape], attempt: Attempt) -> Attempt:
