@@ -8,6 +8,7 @@ square of the workloads.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -42,6 +43,7 @@ class Contention:
         self._proofs: dict[demand.RequestKey, demand.Summary | None] = {}
         self._steerable: dict[demand.RequestKey, tuple[list[str], int]] = {}
         self._devices_on: dict[str, frozenset[DeviceId]] = {}  # by node name: see _on_node
+        self._attribute_values: dict[tuple[demand.RequestKey, str], Mapping[DeviceId, object]] = {}
 
     def constraints(self, failure: Failure) -> list[str]:
         """The constraints of the failing pod's claims that none of its candidate nodes can satisfy, even empty."""
@@ -53,7 +55,7 @@ class Contention:
         if not constrained:
             return []
         nodes = [self._on_node(name) for name in failure.first.candidates[:MAX_EXPLAINED_NODES]]
-        return [text for claim in constrained for text in constraints.unsatisfiable(claim, nodes, self._usable)]
+        return [text for claim in constrained for text in constraints.unsatisfiable(claim, nodes, self._values)]
 
     def _on_node(self, name: str) -> frozenset[DeviceId]:
         """The devices a pod on node ``name`` can get, worked out once per node."""
@@ -65,8 +67,16 @@ class Contention:
             found = self._devices_on[name] = constraints.on_node(seen, self.analysis.nodes_by_name[name])
         return found
 
-    def _usable(self, spec: demand.Spec) -> list[tuple[DeviceId, model.Device]]:
-        return self.devices(demand.request_key(spec))
+    def _values(self, spec: demand.Spec, attribute: str) -> Mapping[DeviceId, object]:
+        """The value of ``attribute`` per device the request can use, once per request shape and attribute (the
+        failing workloads of a template ask alike, over thousands of devices)."""
+        from dralint.diagnose import constraints
+
+        key = (demand.request_key(spec), attribute)
+        found = self._attribute_values.get(key)
+        if found is None:
+            found = self._attribute_values[key] = constraints.attribute_values(self.devices(key[0]), attribute)
+        return found
 
     def devices(self, key: demand.RequestKey) -> list[tuple[DeviceId, model.Device]]:
         """The inventory devices a request of ``key`` can use: its class's selectors and its own accept them."""
