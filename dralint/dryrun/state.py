@@ -25,11 +25,11 @@ from dralint.allocator import (
 )
 from dralint.allocator.prepare import allocated_state
 from dralint.allocator.requests import claim_ref
-from dralint.allocator.selection import SelectorCache
 from dralint.api import model
 from dralint.cel import Environment
 from dralint.dataclass import dataclass
 from dralint.dryrun import carry, screen, shapes
+from dralint.dryrun.learnt import Learnt
 from dralint.dryrun.placement import Attempt, ClaimContents
 from dralint.dryrun.skip import ClaimsShape, Ledger, Skipper
 
@@ -79,17 +79,20 @@ class Cluster:
         budget: int | SearchBudget | None = None,
         contents: shapes.SliceContents | None = None,
         release: Release = NEWEST,
+        learnt: Learnt | None = None,
     ) -> None:
         """``contents`` interns slice contents for the node shapes; clusters over the same slices share it.
-        ``release``: where the target release's allocator differs from the newest."""
+        ``release``: where the target release's allocator differs from the newest. ``learnt``: another
+        cluster's memos, shared when that cluster has the same inputs (see :mod:`dralint.dryrun.learnt`)."""
         self.slices = list(slices)
         self.classes = classes
         self.features = features
         self.release = release
         self.cel_environment = cel_environment
-        # One CEL memo for every attempt and explanation: a selector runs once per device per
-        # run, not once per pod and node (the slices never change, only what is allocated).
-        self._selectors = SelectorCache(cel_environment)
+        if learnt is None or not learnt.serves(self.slices, classes, features, release, cel_environment, contents):
+            learnt = Learnt(self.slices, classes, features, release, cel_environment, contents)
+        self.learnt = learnt
+        self._selectors = learnt.selectors
         if budget is None or isinstance(budget, int):
             budget = SearchBudget(per_attempt=budget if budget is not None else DEFAULT_SEARCH_BUDGET)
         self.budget = budget
@@ -131,20 +134,19 @@ class Cluster:
         # Node shapes (see dryrun.shapes): per node, its view's shape and its pools' stand-in names;
         # per pool, what is allocated in it (dropped when an allocation changes it); and the steps
         # of every search that ended without a result, per node shape and claims shape.
-        self.contents = contents if contents is not None else shapes.SliceContents()
-        self._static: dict[str, tuple[model.Node, int]] = {}
+        self.contents = learnt.contents
         self._pool_states: dict[PoolKey, int] = {}
-        self._shape_ids: dict[object, int] = {}  # static shapes, interned
-        self._state_ids: dict[object, int] = {}  # pool states, interned
-        self._unsatisfiable: dict[tuple[object, ...], int] = {}
-        self._fitted: dict[tuple[object, ...], carry.Fitted] = {}  # the searches that found devices, by the same key
-        self._specs: dict[ClaimsShape, tuple[str, ...]] = {}  # see _specs_of
-        self._ranks: dict[str, tuple[dict[PoolKey, carry.Rank], dict[carry.Rank, str]]] = {}  # see _pools_by_rank
-        self._states: list[screen.PoolState] = []  # pool states by interned id
-        # What dryrun.screen learns, and the claims shapes whose claims passed the allocator's
-        # validation once (before that, no node is judged without the allocator).
-        self._screening = screen.Screening(features, classes, self._selectors, release)
-        self._validated: set[ClaimsShape] = set()
+        # (shared with the clusters over the same inputs: see dryrun.learnt)
+        self._static = learnt.static
+        self._shape_ids = learnt.shape_ids
+        self._state_ids = learnt.state_ids
+        self._unsatisfiable = learnt.unsatisfiable
+        self._fitted = learnt.fitted
+        self._specs = learnt.specs
+        self._ranks = learnt.ranks
+        self._states = learnt.states
+        self._screening = learnt.screening
+        self._validated = learnt.validated
         # The searches of this version that ended without a result, also those a Skipper passed over.
         self.ledger = Ledger()
 
