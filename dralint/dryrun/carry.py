@@ -6,8 +6,13 @@ shape holds. So claims of one shape that the allocator satisfied on one node are
 node of the same shape by the same devices, after as many search steps: the results differ only
 where they spell a name, which :func:`carry` rewrites as ``build_results`` would have written it —
 the pool of each device, the share ID of a shared device (made from the claim, request and device
-ID) and a node selector pinned to the node. A field the allocator's results gain that names the
-node, a pool or the claim must be rewritten here too.
+ID) and a node selector pinned to the node.
+
+Where a new allocator feature must update this: a field its results gain that names the node, a
+pool or the claim must be rewritten here; a decision that reads a name (of the node, a pool, a
+slice, or the claim's namespace) other than through the order of pools and slices must be part
+of the node shape (dryrun.shapes) or of the claims' key (``Cluster._specs_of``), or nothing may
+be carried for claims that use it.
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ node screen learnt and the CEL outcomes per device depend only on the slices, th
 features, the release and the CEL environment, never on what is allocated beyond the pool states
 in the keys. So the clusters of one run (the dry-run's, the empty one the failures are judged on,
 and the replays in other orders) share one :class:`Learnt` when they agree on those: a replay
-carries what the dry-run found instead of asking the allocator again.
+carries what the dry-run found instead of asking the allocator again. An input the allocator gains
+(beyond slices, classes, features, release and CEL environment) must be compared in
+:meth:`Learnt.serves` too.
 """
 
 from __future__ import annotations

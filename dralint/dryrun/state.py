@@ -131,12 +131,12 @@ class Cluster:
         self._view: dict[str, tuple[list[PoolKey], list[model.ResourceSlice]]] = {}
         # allocation results per pool, each kept as a claim so prepare.allocated_state can read it
         self._held: dict[PoolKey, list[model.DeviceRequestAllocationResult]] = {}
-        # Node shapes (see dryrun.shapes): per node, its view's shape and its pools' stand-in names;
-        # per pool, what is allocated in it (dropped when an allocation changes it); and the steps
-        # of every search that ended without a result, per node shape and claims shape.
+        # Node shapes (see dryrun.shapes): per pool, what is allocated in it, interned (dropped when an
+        # allocation changes it). Shared with the clusters over the same inputs (see dryrun.learnt): per
+        # node, its view's shape and its pools' stand-in names; and per node shape and claims' contents,
+        # the searches that found nothing (their steps) or devices (dryrun.carry).
         self.contents = learnt.contents
         self._pool_states: dict[PoolKey, int] = {}
-        # (shared with the clusters over the same inputs: see dryrun.learnt)
         self._static = learnt.static
         self._shape_ids = learnt.shape_ids
         self._state_ids = learnt.state_ids
