@@ -149,22 +149,8 @@ class Contention:
         if found is None:
             matching = {ident for ident, _ in self.devices((name, ()))}
             analysis = self.analysis
-            holders = [
-                p.pod.template.owner
-                for p in analysis.simulation.placements
-                if any((r.driver, r.pool, r.device) in matching for _, a in p.allocations for r in a.results)
-            ]
-            askers = [
-                pod.template.owner
-                for pod in analysis.pods
-                if any(
-                    part.spec.device_class_name == name
-                    for use in pod.claims
-                    if use.claim is not None
-                    for request in use.claim.spec.requests
-                    for part in request.parts()
-                )
-            ]
+            holders = [owner for owner, held in self._holdings if not held.isdisjoint(matching)]
+            askers = [owner for owner, classes in self._asking if name in classes]
             publishing = [
                 e.origin.obj
                 for e in analysis.inventory.slices
@@ -177,6 +163,35 @@ class Contention:
                 tuple(dict.fromkeys([*inventory, *publishing])),
             )
         return found
+
+    @cached_property
+    def _holdings(self) -> list[tuple[KubeObject, frozenset[DeviceId]]]:
+        """The workload of each pod placed with devices, and the devices it holds (once for every class)."""
+        out = []
+        for placement in self.analysis.simulation.placements:
+            held = frozenset((r.driver, r.pool, r.device) for _, a in placement.allocations for r in a.results)
+            if held:
+                out.append((placement.pod.template.owner, held))
+        return out
+
+    @cached_property
+    def _asking(self) -> list[tuple[KubeObject, frozenset[str]]]:
+        """The workload of each pod, and the classes its claims ask for (once per claim spec, for every class)."""
+        by_spec: dict[int, tuple[model.ResourceClaimSpec, frozenset[str]]] = {}
+        out = []
+        for pod in self.analysis.pods:
+            classes: set[str] = set()
+            for use in pod.claims:
+                if use.claim is None:
+                    continue
+                spec = use.claim.spec
+                known = by_spec.get(id(spec))
+                if known is None:
+                    names = frozenset(p.spec.device_class_name for r in spec.requests for p in r.parts())
+                    known = by_spec[id(spec)] = (spec, names)  # (the spec is kept: its id stays its own)
+                classes |= known[1]
+            out.append((pod.template.owner, frozenset(classes)))
+        return out
 
     def in_any_order(self, spec: demand.Spec) -> demand.Summary | None:
         """Why the devices a request (``spec``) can use are too few in any order, when the arithmetic proves
