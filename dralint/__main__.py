@@ -1,6 +1,6 @@
 """Entry point for ``python -m dralint``."""
 
-from dralint.cli import main
+from dralint.cli import entry
 
 if __name__ == "__main__":
-    main()
+    entry()

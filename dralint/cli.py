@@ -110,6 +110,37 @@ class _Group(click.Group):
             sys.exit(130)
 
 
+def entry() -> NoReturn:
+    """``dralint`` as a program (the console script, ``python -m dralint``): :func:`main`, then the
+    ``atexit`` handlers and an exit that does not tear the interpreter down.
+
+    Tearing it down frees every object of the run one by one (modules, decoded documents, the
+    cluster model) for memory the operating system takes back anyway: 20 ms of a check of the
+    corpus, more on larger inputs. The standard streams are flushed first, as at a normal exit.
+    """
+    import atexit
+
+    try:
+        main()
+        status: object = 0
+    except SystemExit as stop:
+        status = stop.code
+    if status is None:
+        code = 0
+    elif isinstance(status, int):
+        code = status
+    else:  # as the interpreter does with a message given to sys.exit
+        print(status, file=sys.stderr)
+        code = 1
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # as the interpreter does when the last flush fails
+            code = code or 120
+    os._exit(code)
+
+
 @click.group(name="dralint", cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="dralint")
 @click.option("--debug", is_flag=True, hidden=True, help="Show tracebacks of internal errors.")

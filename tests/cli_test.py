@@ -225,6 +225,16 @@ def test_python_dash_m_dralint_runs_the_cli() -> None:
     assert (result.returncode, result.stdout, result.stderr) == (1, golden("repo.text.expected"), "")
 
 
+@pytest.mark.parametrize(("args", "code"), [(["--version"], 0), (["check", "repo"], 1), (["check", "nowhere"], 2)])
+def test_the_program_runs_exit_handlers_and_keeps_the_exit_code(args: list[str], code: int) -> None:
+    # It exits without tearing the interpreter down (cli.entry): what atexit was given still runs, after the command.
+    program = "import atexit, sys; atexit.register(print, 'at exit'); sys.argv[0] = 'dralint'; from dralint.cli import entry; entry()"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", program, *args], cwd=CLI, env=env, capture_output=True, text=True)
+    assert (result.returncode, result.stdout.splitlines()[-1]) == (code, "at exit")
+    assert result.stdout.removesuffix("at exit\n") == run_module(*args).stdout
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="/dev/full is Linux's always-full device")
 @pytest.mark.parametrize(
     "args",

@@ -51,7 +51,7 @@ def test_hook_manifest_is_valid_for_pre_commit() -> None:
 def test_hooks_run_the_dralint_check_command() -> None:
     hooks = YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     assert [hook["id"] for hook in hooks] == ["dralint", "dralint-all"]
-    assert '[project.scripts]\ndralint = "dralint.cli:main"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert '[project.scripts]\ndralint = "dralint.cli:entry"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     changed, everything = hooks
     assert changed["entry"].split() == ["dralint", "check"]
     assert (changed["language"], changed["types_or"], changed["require_serial"]) == ("python", ["yaml", "json"], True)

@@ -1,8 +1,13 @@
 """The per-file half of a check, run in worker processes (``--jobs``), and the merge of its parts.
 
-The inputs are cut into consecutive slices. For each slice a worker reads and decodes the
-files and runs the local checks (:data:`dralint.checks.registry.LOCAL_CHECKS` and CEL policies: they
-look at one object or one file at a time) on its objects; it sends back the workspace (the
+The inputs are cut into consecutive slices, many more than processes. This process checks
+the first slice, then forks the workers (so that they start with the modules, compiled schemas
+and CEL environments that slice loaded) and takes the next slice whenever it is free, while
+each worker is given slices two at a time and sends back each result from a thread of its
+own, so that no process waits for another until the slices run out. For each slice a worker
+reads and decodes the files and runs the local checks
+(:data:`dralint.checks.registry.LOCAL_CHECKS` and CEL policies: they look at one object or one
+file at a time) on its objects; it sends back the workspace (the
 documents without their node trees) and the findings. The parent concatenates the parts in
 input order, so the merged workspace is exactly what one process would have loaded, and runs
 the checks that need the whole input on it. Positions for their findings are asked of the
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import gc
 import os
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import field
@@ -39,7 +45,7 @@ if TYPE_CHECKING:  # multiprocessing is imported when workers start: a one-file 
     from multiprocessing.connection import Connection
 
 MIN_PARALLEL_BYTES = 1 << 20  # below this much input, one process is faster
-PARTS_PER_JOB = 4  # more parts than workers, so that a slow part does not leave the others idle
+PARTS_PER_JOB = 16  # more parts than workers, so that none is left idle while another finishes a part
 # What the context works out about each object on its own (see CheckContext): the local checks
 # work it out where the files are read, and it travels back with the objects (and into the
 # results cache), so that the checks across files do not work it out again.
@@ -299,25 +305,40 @@ class _RemoteTraceback(Exception):
         return str(self.args[0])
 
 
-def _serve(connection: Connection) -> None:
-    """A worker: check the parts it is sent, keep their documents, answer position look-ups in them.
+def _serve(connection: Connection, parts: Sequence[Part]) -> None:
+    """A worker: check the parts it is told (by number), keep their documents, answer position look-ups in them.
 
     A worker is a process of its own, started by the command line: it applies the command
     line's process settings (a worker started by ``spawn`` does not inherit them).
     """
+    import threading
+    from multiprocessing.reduction import ForkingPickler
+    from queue import SimpleQueue
+
     raise_recursion_limit()
     tune_garbage_collection()
     progress.detach()  # the parent draws the line, from the parts it gets back
+    # Replies are written by a thread of their own: the parent reads one only when it is done with a
+    # part of its own, and meanwhile this process goes on with the next part it was given.
+    outbox: SimpleQueue[bytes | None] = SimpleQueue()
+
+    def send() -> None:
+        while (data := outbox.get()) is not None:
+            with suppress(OSError):  # the parent is gone: nothing is waiting for the reply
+                connection.send_bytes(data)
+
+    sender = threading.Thread(target=send, daemon=True)
+    sender.start()
     documents: dict[tuple[str, int], Document] = {}
     while True:
         message = connection.recv()
         if message is None:
-            return
+            break
         kind, payload = message
         try:
             reply: Any
             if kind == "part":
-                reply = done = check_part(payload)
+                reply = done = check_part(parts[payload])
                 done.context = None  # its caches are not worth sending back
                 for document in done.workspace.documents:
                     documents[document.file, document.index] = document
@@ -330,30 +351,27 @@ def _serve(connection: Connection) -> None:
                     else documents[file, index].scalar_position(path, offset)
                     for file, index, path, offset in payload
                 ]
+            data = bytes(ForkingPickler.dumps(reply))
         except BaseException as error:  # sent back and raised in the parent, which decides the exit code
-            reply = _Failed(error)
-        connection.send(reply)
+            data = bytes(ForkingPickler.dumps(_Failed(error)))
+        outbox.put(data)
+    outbox.put(None)
+    sender.join()
+
+
+# Parts a worker is given ahead: the one it checks and the next, so that it never waits for this
+# process to finish a part of its own before it gets more. The messages are part numbers (the
+# parts themselves reach a worker when it starts), so that a pipe never fills up with them.
+AHEAD = 2
 
 
 class _Workers:
     """Worker processes that check parts of the inputs, then answer position look-ups (a :class:`Finder`)."""
 
     def __init__(self, count: int) -> None:
-        import multiprocessing
-
-        # fork starts a worker in milliseconds with dralint already imported; spawn (macOS,
-        # Windows) imports it again in each worker.
-        methods = multiprocessing.get_all_start_methods()
-        context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self._count = count
         self._connections: list[Connection] = []
         self._processes: list[Any] = []
-        for _ in range(count):
-            parent, child = context.Pipe()
-            process = context.Process(target=_serve, args=(child,), daemon=True)
-            process.start()
-            child.close()
-            self._connections.append(parent)
-            self._processes.append(process)
         self._owner: dict[str, Connection] = {}
 
     def __enter__(self) -> _Workers:
@@ -371,32 +389,52 @@ class _Workers:
         for connection in self._connections:
             connection.close()
 
+    def _start(self, parts: Sequence[Part]) -> None:
+        import multiprocessing
+
+        # fork starts a worker in milliseconds with dralint already imported (and the parts
+        # without pickling them); spawn (macOS, Windows) imports it again in each worker.
+        methods = multiprocessing.get_all_start_methods()
+        context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        for _ in range(self._count):
+            parent, child = context.Pipe()
+            process = context.Process(target=_serve, args=(child, parts), daemon=True)
+            process.start()
+            child.close()
+            self._connections.append(parent)
+            self._processes.append(process)
+
     def check(self, parts: Sequence[Part], local: Callable[[Part], Checked]) -> tuple[list[Checked], list[Checked]]:
-        """Check every part: each idle worker takes the next one, and so does this process (with ``local``)
-        whenever no worker is idle. The results in the order of ``parts``, and those received from workers."""
+        """Check every part: the workers each take the next ones (:data:`AHEAD` at a time), and this process takes
+        the next one whenever it is free. The results in the order of ``parts``, and those received from workers.
+
+        This process checks the first part before it starts the workers: they are forked from it with
+        the modules, compiled schemas and CEL environments the checks load on first use.
+        """
         from multiprocessing.connection import Connection, wait
 
-        results: dict[int, Checked] = {}
+        results: dict[int, Checked] = {0: local(parts[0])}
+        progress.advance(files=len(results[0].workspace.files), objects=len(results[0].workspace.objects))
+        self._start(parts)
         received: list[Checked] = []
-        waiting = list(enumerate(parts))
-        busy: dict[Connection, int] = {}
-        idle = list(self._connections)
-        while waiting or busy:
-            while waiting and idle:
-                connection = idle.pop()
-                number, part = waiting.pop(0)
-                connection.send(("part", part))
-                busy[connection] = number
+        waiting = deque(range(1, len(parts)))
+        given: dict[Connection, deque[int]] = {connection: deque() for connection in self._connections}
+        while waiting or any(given.values()):
+            for connection, numbers in given.items():
+                while waiting and len(numbers) < AHEAD:
+                    numbers.append(waiting.popleft())
+                    connection.send(("part", numbers[-1]))
+            busy = [connection for connection, numbers in given.items() if numbers]
             if waiting:
-                number, part = waiting.pop(0)
-                done = results[number] = local(part)
+                number = waiting.popleft()
+                done = results[number] = local(parts[number])
                 progress.advance(files=len(done.workspace.files), objects=len(done.workspace.objects))
-                ready_ones = wait(list(busy), timeout=0) if busy else []
+                ready_ones = wait(busy, timeout=0) if busy else []
             else:
-                ready_ones = wait(list(busy))
+                ready_ones = wait(busy)
             for ready in ready_ones:
                 assert isinstance(ready, Connection)
-                number = busy.pop(ready)
+                number = given[ready].popleft()
                 done = self._receive(ready)
                 assert isinstance(done, Checked)
                 results[number] = done
@@ -404,7 +442,6 @@ class _Workers:
                 progress.advance(files=len(done.workspace.files), objects=len(done.workspace.objects))
                 for source in done.workspace.files:
                     self._owner[source.name] = ready
-                idle.append(ready)
         return [results[number] for number in range(len(parts))], received
 
     def find(self, document: Document, path: Path, offset: int | None) -> tuple[int, int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from dralint.cel import CelCompileError, CelRuntimeError, Program
@@ -9,6 +10,7 @@ from dralint.cel import CelCompileError, CelRuntimeError, Program
 __all__ = ["compile_rule", "holds"]
 
 
+@cache  # a rule is checked against the parameters of every configuration that names its kind
 def compile_rule(expression: str) -> Program:
     """The rule compiled in Kubernetes' CEL environment with ``self`` of type dyn; raises :class:`CelCompileError`."""
     from dralint.cel import compile, policy_environment

@@ -8,6 +8,7 @@ document means.
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import stat
 import sys
@@ -234,18 +235,31 @@ def read_bytes(path: str, max_bytes: int) -> bytes:
     could block or never end (``/dev/zero``, a FIFO): it is opened non-blocking and checked.
     """
     descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    with os.fdopen(descriptor, "rb") as handle:
+    try:
         status = os.fstat(descriptor)
+        if stat.S_ISDIR(status.st_mode):  # as opening a file object refuses it
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
         if not stat.S_ISREG(status.st_mode):
             kind = next((name for test, name in _KINDS if test(status.st_mode)), "not a regular file")
             raise NotARegularFile(f"{kind}, not a regular file; not read")
         # Asking for what the file holds, not for the limit: read(n) allocates n bytes first, and
         # the limit is megabytes. A byte more than its size means it grew since: read on.
         limit = max_bytes + 1
-        data = handle.read(min(limit, status.st_size + 1))
+        data = _read(descriptor, min(limit, status.st_size + 1))
         if status.st_size < len(data) < limit:
-            data += handle.read(limit - len(data))
+            data += _read(descriptor, limit - len(data))
         return data
+    finally:
+        os.close(descriptor)
+
+
+def _read(descriptor: int, count: int) -> bytes:
+    """``count`` bytes, or fewer at the end of the file (no file object: half the cost of reading a small file)."""
+    chunks = []
+    while count > 0 and (chunk := os.read(descriptor, count)):
+        chunks.append(chunk)
+        count -= len(chunk)
+    return b"".join(chunks)
 
 
 _BOMS = (

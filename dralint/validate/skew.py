@@ -425,14 +425,7 @@ def _drops(target: Target, table: tuple[GatedField, ...], data: Mapping[str, Any
     base = value_at(data, at)
     if not isinstance(base, Mapping):
         return found
-    for entry in table:
-        # A gate the release does not have means the field does not exist there either: that is an
-        # unknown field for the schema rules, not a drop.
-        if not all(gate in target.gates for gate in entry.gates):
-            continue
-        off = tuple(gate for gate in entry.gates if not target.enabled(gate))
-        if not off:
-            continue
+    for entry, off in _gated_off(target, table):
         for path, parent, value in _matches(base, entry.pattern, at):
             if not _is_set(value):
                 continue
@@ -442,6 +435,30 @@ def _drops(target: Target, table: tuple[GatedField, ...], data: Mapping[str, Any
             effect = entry.effect if outcome == entry.outcome else entry.otherwise
             found.append(Drop(path, off, outcome, effect))
     return found
+
+
+# The entries of a table whose gates are off in a target, with those gates, by (target, table):
+# worked out once per run instead of once per object (most gates are on in a recent release).
+_OFF: dict[tuple[int, int], tuple[Target, tuple[GatedField, ...], list[tuple[GatedField, tuple[str, ...]]]]] = {}
+
+
+def _gated_off(target: Target, table: tuple[GatedField, ...]) -> list[tuple[GatedField, tuple[str, ...]]]:
+    known = _OFF.get((id(target), id(table)))
+    if known is not None and known[0] is target and known[1] is table:
+        return known[2]
+    entries = []
+    for entry in table:
+        # A gate the release does not have means the field does not exist there either: that is an
+        # unknown field for the schema rules, not a drop.
+        if not all(gate in target.gates for gate in entry.gates):
+            continue
+        off = tuple(gate for gate in entry.gates if not target.enabled(gate))
+        if off:
+            entries.append((entry, off))
+    if len(_OFF) >= 64:  # a long-lived process (the language server, tests) makes many targets
+        _OFF.clear()
+    _OFF[id(target), id(table)] = (target, table, entries)
+    return entries
 
 
 def _matches(data: Any, pattern: Pattern, at: Path) -> Iterator[tuple[Path, Mapping[str, Any], Any]]:

@@ -31,6 +31,7 @@ def _inputs(tmp_path: Path, sizes: list[int]) -> list[Input]:
 
 def test_split_cuts_consecutive_slices_of_about_equal_size(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "MIN_PARALLEL_BYTES", 0)
+    monkeypatch.setattr(parallel, "PARTS_PER_JOB", 4)
     files = _inputs(tmp_path, [100] * 8 + [800])
     slices = parallel.split(files, 2)  # eight parts of about 200 bytes; the big file is one on its own
     assert [len(part) for part in slices] == [2, 2, 2, 2, 1]
@@ -87,3 +88,31 @@ def test_errors_in_a_worker_are_raised_in_the_parent(monkeypatch: pytest.MonkeyP
         ),
     ):
         pass
+
+
+def test_this_process_and_the_workers_share_the_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_BYTES", 0)
+    files: list[Input] = [(str(path), True) for path in sorted((ROOT / "examples").rglob("*.yaml"))]
+    here: list[tuple[str, ...]] = []
+    check_here = parallel._check_here
+
+    def counted(part: parallel.Part) -> parallel.Checked:
+        here.append(tuple(name for name, _ in part.files))
+        return check_here(part)
+
+    monkeypatch.setattr(parallel, "_check_here", counted)
+    rules = builtin_rules()
+    with parallel.check(
+        files,
+        jobs=2,
+        target=make_target(),
+        options=Options(),
+        rules=rules,
+        selection=Selection(frozenset(rules)),
+        limits=Limits(max_file_bytes=1 << 20),
+    ) as (ctx, _):
+        loaded = [source.name for source in ctx.workspace.files]
+    slices = parallel.split(files, 2)
+    assert loaded == [name for name, _ in files]  # in input order, each file once
+    assert here[0] == tuple(name for name, _ in slices[0])  # the first part, before the worker is forked
+    assert 1 <= len(here) < len(slices)  # the worker checked the others

@@ -58,3 +58,10 @@ def test_problems_carry_the_comment_position() -> None:
         ("DRA803", "suppression comment names unknown rule 'nope'", Location("x.yaml", 1, 7)),
         ("DRA804", "suppression of DRA001 gives no reason", Location("x.yaml", 1, 7)),
     ]
+
+
+@pytest.mark.parametrize("before", ["", "name: café\n"])  # ASCII text, and text with other characters
+def test_a_directive_in_capitals_without_its_colon_is_reported(before: str) -> None:
+    _, problems = parse("x.yaml", f"{before}a: 1  # DRALint ignore DRA001 reason\n", builtin_rules())
+    line = before.count("\n") + 1
+    assert [(p.rule, p.location) for p in problems] == [("DRA802", Location("x.yaml", line, 7))]  # (rules/meta.yaml)
