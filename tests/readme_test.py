@@ -16,6 +16,8 @@ string after a block's language says what the block is (GitHub shows only the la
 - ``text output``: exactly what the ``sh`` block before it printed, standard output and error as
   they come; a line ``...`` stands for any number of lines.
 - ``LANG file=PATH`` (``cwd=`` as above): the content of PATH, written when the section reaches it.
+  Where the repository ships PATH, the block is that file byte for byte; a file the reader is asked
+  to save in ``examples/`` is one that ``examples/.gitignore`` keeps out of git and of folder walks.
   A workflow under ``.github/workflows/`` also has its ``run:`` steps run (not ``pip install``) and
   the SARIF it uploads checked; a ``.pre-commit-config.yaml`` may only name hooks that
   ``.pre-commit-hooks.yaml`` defines.
@@ -53,13 +55,10 @@ SKIPPED = {
     "pip install -e '.[dev]'": "installs dralint into the Python environment (.ci/run runs it on a clean clone)",
     "pytest": "runs this test suite, the README's test among them (.ci/run runs it)",
     "kubectl get resourceslices,deviceclasses,nodes,devicetaintrules -o yaml > inventory.yaml": "needs a cluster",
-    "kustomize build overlays/prod | dralint convert --to v1beta1 -": "needs kustomize and a kustomization",
-    "dralint inventory expand inventory.yaml | kubectl apply --dry-run=server -f -": "needs a cluster",
+    "dralint inventory expand try/inventory.yaml | kubectl apply --dry-run=server -f -": "needs a cluster",
     "$ kubectl get resourceslices -o yaml > slices.yaml": "needs a cluster",
     "pip install './dralint[lsp]'": "installs dralint into the Python environment",
-    "helm template gpu-inference charts/gpu-inference | dralint check - --select DRA200": (
-        "needs helm, kustomize and a chart and a kustomization of yours"
-    ),
+    "helm template gpu-inference charts/gpu-inference | dralint check - --select DRA200": "needs helm",
 }
 
 
@@ -281,11 +280,8 @@ def _check_exits(block: Block, ran: Ran) -> None:
 RUNNING = [section for section in SECTIONS if section.runs]
 
 
-@pytest.mark.parametrize("section", RUNNING, ids=[f"{s.readme}: {s.title}" for s in RUNNING])
-def test_readme_section_runs_as_written(section: Section, clone: Path, tmp_path: Path) -> None:
-    repo = tmp_path / "dralint"
-    shutil.copytree(clone, repo, symlinks=True)
-    environment = _environment(repo, _bin(tmp_path / "bin"))
+def _run_section(section: Section, repo: Path, environment: dict[str, str]) -> None:
+    """The section's blocks in order in ``repo``: files written, commands run, what they print compared."""
     last: Ran | None = None
     for block in section.blocks:
         cwd = repo / Path(block.readme).parent / block.options.get("cwd", "")
@@ -310,6 +306,46 @@ def test_readme_section_runs_as_written(section: Section, clone: Path, tmp_path:
         elif block.language == "text" and "output" in block.options:
             assert last is not None, f"{block.where}: an output block after no command"
             assert matches(block.body, last.output), f"{block.where}: the command printed:\n{last.output}"
+
+
+@pytest.mark.parametrize("section", RUNNING, ids=[f"{s.readme}: {s.title}" for s in RUNNING])
+def test_readme_section_runs_as_written(section: Section, clone: Path, tmp_path: Path) -> None:
+    repo = tmp_path / "dralint"
+    shutil.copytree(clone, repo, symlinks=True)
+    _run_section(section, repo, _environment(repo, _bin(tmp_path / "bin")))
+
+
+def test_readme_sections_run_one_after_the_other_in_one_clone(clone: Path, tmp_path: Path) -> None:
+    """A reader follows the README in one clone: what earlier sections saved stays, and only what the README says
+    to do between sections (``git checkout -- examples migrate-example``, for the files commands rewrote) is done."""
+    repo = tmp_path / "dralint"
+    shutil.copytree(clone, repo, symlinks=True)
+    environment = _environment(repo, _bin(tmp_path / "bin"))
+    advice = "`git checkout -- examples migrate-example` sets the shipped files back"
+    assert advice in (ROOT / "README.md").read_text(encoding="utf-8")
+    for section in RUNNING:
+        _run(["git checkout -q -- examples migrate-example"], repo, environment)
+        _run_section(section, repo, environment)
+
+
+def test_check_in_a_clone_reads_the_examples_not_the_test_fixtures(clone: Path, tmp_path: Path) -> None:
+    """The repository's ``.dralint.yaml`` keeps ``dralint check .`` (and the language server an editor starts in a
+    clone) to the examples (``examples/`` and ``migrate-example/``): read whole, a clone was 656 files, 146 s, and
+    DRA420 counting the fixtures' devices."""
+    repo = tmp_path / "dralint"
+    shutil.copytree(clone, repo, symlinks=True)
+    ran = _run(["dralint check . -f json"], repo, _environment(repo, _bin(tmp_path / "bin")))
+    summary = json.loads(ran.output)["summary"]
+    examples = [
+        p
+        for d in ("examples", "migrate-example")
+        for p in (repo / d).rglob("*")
+        if p.suffix in (".yaml", ".yml", ".json")
+    ]
+    assert (summary["files"], summary["skippedFiles"]) == (
+        len(examples),
+        [{"file": "action.yml", "reason": "not-kubernetes"}],
+    ), ran.output
 
 
 SKIPS = [block for block in BLOCKS if "skip" in block.options]
@@ -343,6 +379,60 @@ def test_readme_every_command_block_runs_or_says_why_not() -> None:
 def test_readme_install_command_is_what_ci_runs() -> None:
     assert "python -m pip install --quiet --disable-pip-version-check -e '.[dev]'" in (ROOT / ".ci" / "run").read_text()
     assert "pip install -e '.[dev]'" in SKIPPED
+
+
+FILES = [block for block in BLOCKS if "file" in block.options]
+
+
+def _target(block: Block) -> Path:
+    """Where a ``file=`` block goes, relative to the repository."""
+    return Path(block.readme).parent / block.options.get("cwd", "") / block.options["file"]
+
+
+def _tracked() -> set[str]:
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    return set(filter(None, listed.split("\0")))
+
+
+@pytest.mark.parametrize("block", FILES, ids=[b.where for b in FILES])
+def test_readme_file_block_is_the_shipped_file_or_one_to_save(block: Block) -> None:
+    """A file the README's commands use as shipped is that file byte for byte; one it asks the reader to save in
+    ``examples/`` is one git (and so ``dralint check``'s folder walk) ignores, so no other section's output depends
+    on it."""
+    target = _target(block)
+    if target.as_posix() in _tracked():
+        assert (ROOT / target).read_bytes() == block.body.encode("utf-8"), f"{block.where}: {target} differs"
+    elif target.parts[0] == "examples":
+        ignored = subprocess.run(["git", "check-ignore", "-q", "--no-index", target.as_posix()], cwd=ROOT, check=False)
+        assert ignored.returncode == 0, f"{block.where}: {target} is neither shipped nor ignored by examples/.gitignore"
+
+
+def test_readme_ships_the_inputs_its_commands_take_as_there() -> None:
+    """The allocator's scenario is run five times and typed by nobody: it ships in ``examples/``."""
+    shipped = sorted(_target(b).as_posix() for b in FILES if _target(b).as_posix() in _tracked())
+    assert shipped == ["examples/scenario.json"]
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+@pytest.mark.parametrize("readme", READMES)
+def test_readme_links_name_files_and_headings_that_exist(readme: str) -> None:
+    """A link to ``DESIGN.md`` that a clone does not have, or to a section renamed since, is a dead end for a reader."""
+    text = (ROOT / readme).read_text(encoding="utf-8")
+    anchors = {_anchor(heading) for heading in re.findall(r"^#+ (.+)$", text, re.MULTILINE)}
+    links = re.findall(r"\]\(([^)\s]+)\)", text)
+    assert len(links) > 3 or readme != "README.md"
+    for link in links:
+        if link.startswith(("http://", "https://")):
+            continue
+        path, _, anchor = link.partition("#")
+        if path:
+            assert (ROOT / readme).parent.joinpath(path).exists(), f"{readme}: {link}"
+        else:
+            assert anchor in anchors, f"{readme}: {link} names no heading"
 
 
 def test_readme_names_only_releases_that_exist() -> None:
