@@ -5,7 +5,8 @@ kustomize's ``config.kubernetes.io/origin`` annotation names the file an object 
 (``alpha.config.kubernetes.io/transformations`` only says that a PatchTransformer ran, for every
 object alike). So a field is attributed to the last patch of the kustomization and its bases
 that targets the object and sets that field to the rendered value, else to the field (or its
-nearest parent) in the object's source document.
+nearest parent) in the object's source document; list items merged by a key are found by it
+(:mod:`dralint.read.mergekeys`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dralint.dataclass import dataclass
 from dralint.findings import Location
 from dralint.read import kustomize, sources
 from dralint.read.kustomize import Kustomization
+from dralint.read.mergekeys import written_path
 from dralint.read.sourcemap import SourceMap, document_offset, same_value
 from dralint.read.yamldoc import Document, decode
 
@@ -48,11 +50,12 @@ class _Patch:
         wanted_name = self.target.get("name")
         return (wanted_kind is None or wanted_kind == kind) and (wanted_name is None or wanted_name in names)
 
-    def sets(self, path: Path) -> Path | None:
-        """The path in the patch document where it sets ``path``, if it does."""
+    def sets(self, rendered: Any, path: Path) -> Path | None:
+        """The path in the patch document where it sets ``path`` of the ``rendered`` object, if it does."""
         data = self.document.data
-        if isinstance(data, dict):  # strategic merge: the object's own shape
-            return path if value_at(data, path) is not None else None
+        if isinstance(data, dict):  # strategic merge: the object's own shape, keyed lists in the patch's order
+            where, complete = written_path(rendered, data, path)
+            return where if complete else None
         for index, op in enumerate(data if isinstance(data, list) else []):
             if not isinstance(op, dict) or op.get("op") not in ("add", "replace"):
                 continue
@@ -81,18 +84,20 @@ class _ObjectOrigin:
         kind = rendered.data.get("kind") if isinstance(rendered.data, dict) else None
         value = value_at(rendered.data, path)
         for patch in reversed(self.patches):
-            where = patch.sets(path) if patch.targets(str(kind), self.names) else None
+            where = patch.sets(rendered.data, path) if patch.targets(str(kind), self.names) else None
             if where is not None and same_value(value, value_at(patch.document.data, where)):
                 return Location(patch.file, *patch.position(where, offset if isinstance(value, str) else None))
         if self.document is None:
             return Location(self.file, 1, 1)
-        written = same_value(value, value_at(self.document.data, path))
+        # the base's keyed lists may be in another order (a patch's items come first): its own path of the field
+        source_path, complete = written_path(rendered.data, self.document.data, path)
+        written = complete and same_value(value, value_at(self.document.data, source_path))
         if written and offset is not None:
-            return Location(self.file, *self.document.scalar_position(path, offset))
+            return Location(self.file, *self.document.scalar_position(source_path, offset))
         for changed, asked in () if written else reversed(self.transformers):
             if path[: len(changed)] == changed:
                 return asked
-        return Location(self.file, *self.document.position(path))
+        return Location(self.file, *self.document.position(source_path))
 
     def start(self) -> Location:
         return Location(self.file, *(self.document.position(()) if self.document is not None else (1, 1)))

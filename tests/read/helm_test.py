@@ -55,6 +55,24 @@ def test_recorded_stream_finds_the_chart_under_charts(tmp_path: Path) -> None:
     ]
 
 
+def test_messages_quote_other_objects_in_their_templates() -> None:
+    # Two templates of the chart "twice" define the same DeviceClass; b.yaml's has a label value the API server
+    # refuses. The positions quoted are the templates' (a.yaml's object starts on line 2, after a comment; the
+    # label is on line 8 of b.yaml), not the rendered stream's (lines 4 and 20 there).
+    recorded = (HELM / "twice.rendered.yaml").read_text(encoding="utf-8")
+    done = cli("check", "--no-config", "--format", "json", "-", cwd=HELM, stdin=recorded)
+    found = [(f["file"], f["line"], f["rule"], f["message"]) for f in json.loads(done.stdout)["findings"]]
+    assert found[0] == (
+        "twice/templates/b.yaml",
+        5,
+        "DRA308",
+        "DeviceClass gpu.example.com is defined more than once (they differ): first at twice/templates/a.yaml:2; "
+        "this definition is rejected by the API server (see DRA120 at line 8), "
+        "so the cluster keeps the one at twice/templates/a.yaml:2 and the dry-run uses it",
+    )
+    assert found[1][:3] == ("twice/templates/b.yaml", 8, "DRA120")
+
+
 def test_text_on_stdin_without_source_lines_keeps_stdin_positions() -> None:
     recorded = (HELM / "gpu-inference-broken.rendered.yaml").read_text(encoding="utf-8")
     plain = "\n".join(line for line in recorded.splitlines() if not line.startswith("# Source:"))

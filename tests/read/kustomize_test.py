@@ -155,3 +155,36 @@ def test_changed_base_rechecks_the_overlay_that_renders_it(tmp_path: Path) -> No
         ("overlays/staging/allocation-mode.yaml", 3, "DRA126", "staging"),
         ("overlays/staging/kustomization.yaml", 1, "DRA120", None),
     ]
+
+
+def test_messages_quote_other_objects_where_they_were_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two kustomizations define the same DeviceClass; app b's has a label value the API server refuses.
+    monkeypatch.chdir(ROOT)
+    quoted = "tests/fixtures/quoted-positions"
+    found = [(f.location.file, f.location.line, f.rule, f.message) for f in check([quoted]).report.findings]
+    first = f"{quoted}/a-app/deviceclass.yaml:2"  # the object's first line in app a's file (after a comment)
+    assert found[0] == (
+        f"{quoted}/b-app/deviceclass.yaml",
+        6,
+        "DRA308",
+        f"DeviceClass gpu.example.com is defined more than once (they differ): first at {first}; "
+        "this definition is rejected by the API server (see DRA120 at line 8), "
+        f"so the cluster keeps the one at {first} and the dry-run uses it",
+    )
+    assert found[1][:3] == (f"{quoted}/b-app/deviceclass.yaml", 8, "DRA120")  # the label, where line 8 leads
+
+
+def test_strategic_merge_patches_are_matched_by_the_list_merge_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The base's containers are proxy, model; the patch model.yaml names only model (its first item), proxy.yaml
+    # only proxy: kubectl kustomize renders proxy, model. Each claim name is blamed where it was written.
+    monkeypatch.chdir(ROOT)
+    fixtures = "tests/fixtures/kustomize-merge-keys"
+    found = [(f.location.file, f.location.line, f.location.column, f.path, f.message.split(": ")[2])
+             for f in check([fixtures]).report.findings if f.rule == "DRA304"]  # fmt: skip
+    claim = ("spec", "template", "spec", "containers", 0, "resources", "claims", 0)
+    assert found == [
+        # proxy's claim, as the base wrote it (not model's claim, second in the base)
+        (f"{fixtures}/base/deployment.yaml", 25, 13, claim, '"nics"'),
+        # model's claim, set by the patch whose first container model is
+        (f"{fixtures}/overlay/model.yaml", 16, 13, (*claim[:4], 1, *claim[5:]), '"gpus"'),
+    ]
