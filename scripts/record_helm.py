@@ -1,7 +1,8 @@
 """Record ``helm template`` output for the chart fixtures under tests/fixtures/helm (run it where helm is installed).
 
 Each recording is what ``helm template CHART CHART [--values F]`` prints, run in
-tests/fixtures/helm, so its ``# Source:`` lines name the templates relative to that folder.
+tests/fixtures/helm, so its ``# Source:`` lines name the templates relative to that folder; for a
+chart that does not render, what it prints on standard error.
 The tests read the recordings always, and run helm live too when it is on PATH.
 """
 
@@ -21,6 +22,8 @@ RECORDINGS: dict[str, tuple[str, tuple[str, ...]]] = {
     "gpu-inference-broken.rendered.yaml": ("gpu-inference", ("values-broken.yaml",)),
     "twice.rendered.yaml": ("twice", ()),
 }
+# recording file -> a chart that does not render (helm's standard error is recorded)
+FAILURES: dict[str, str] = {"unrendered.stderr.txt": "unrendered"}
 
 
 def main() -> int:
@@ -37,6 +40,13 @@ def main() -> int:
             command += ["--values", name]
         done = subprocess.run(command, cwd=FIXTURES, capture_output=True, text=True, check=True)
         (FIXTURES / recording).write_text(done.stdout, encoding="utf-8")
+        print(f"record_helm: wrote {recording}")
+    for recording, chart in sorted(FAILURES.items()):
+        failed = subprocess.run([helm, "template", chart, chart], cwd=FIXTURES, capture_output=True, text=True)
+        if failed.returncode == 0:
+            print(f"record_helm: {chart} renders; nothing recorded", file=sys.stderr)
+            return 1
+        (FIXTURES / recording).write_text(failed.stderr, encoding="utf-8")
         print(f"record_helm: wrote {recording}")
     return 0
 
