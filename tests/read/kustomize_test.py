@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from dralint.config.resolve import Layer
 from dralint.findings import Location
 from dralint.read import load
 from dralint.read.kustomize import renderer
@@ -188,3 +189,48 @@ def test_strategic_merge_patches_are_matched_by_the_list_merge_key(monkeypatch: 
         # model's claim, set by the patch whose first container model is
         (f"{fixtures}/overlay/model.yaml", 16, 13, (*claim[:4], 1, *claim[5:]), '"gpus"'),
     ]
+
+
+TRANSFORMERS = "tests/fixtures/kustomize-transformers"
+
+
+def test_replicas_and_images_are_attributed_to_the_kustomization_entries(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    workspace = load.load([f"{TRANSFORMERS}/scaled"])
+    (source_map,) = workspace.source_maps.values()
+    deployment = next(d for d in workspace.documents if d.data.get("kind") == "Deployment")
+    assert deployment.data["spec"]["replicas"] == 3  # kubectl kustomize applied the overlay's replicas
+    kustomization = f"{TRANSFORMERS}/scaled/kustomization.yaml"
+    container = ("spec", "template", "spec", "containers", 0)
+    assert source_map.locate(deployment, ("spec", "replicas"), None) == (Location(kustomization, 5, 3), None)
+    assert source_map.locate(deployment, (*container, "image"), None) == (Location(kustomization, 7, 3), None)
+    # what no transformer set stays in the base
+    assert source_map.locate(deployment, (*container, "name"), None) == (
+        Location(f"{TRANSFORMERS}/base/deployment.yaml", 19, 9),
+        None,
+    )
+    # the dry-run places the 3 replicas the overlay asks for on the inventory's 2 GPUs
+    outcome = check([f"{TRANSFORMERS}/scaled"], flags=Layer(inventory=(f"{TRANSFORMERS}/cluster",)))
+    assert [(f.rule, f.message.split(" get ")[0]) for f in outcome.report.findings] == [
+        ("DRA501", "1 of 3 pods of Deployment default/inference")
+    ]
+
+
+def test_a_field_a_replacement_writes_is_attributed_to_its_target(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    done = cli(
+        "check", "--no-config", "--format", "json", "-i", f"{TRANSFORMERS}/cluster", f"{TRANSFORMERS}/renamed-class",
+        cwd=ROOT,
+    )  # fmt: skip
+    (found,) = json.loads(done.stdout)["findings"]
+    # the replacement's fieldPaths entry, not the base's deviceClassName it overwrote
+    assert (found["file"], found["line"], found["column"], found["rule"]) == (
+        f"{TRANSFORMERS}/renamed-class/kustomization.yaml",
+        15,
+        7,
+        "DRA300",
+    )
+    assert found["hint"] == (
+        "did you mean `gpu.example.com`? (the value is copied there by a replacement from ConfigMap gpu-settings "
+        "data.className)"
+    )
