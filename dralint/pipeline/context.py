@@ -257,6 +257,7 @@ class CheckContext:
             rejected_workloads=refused,
             quotas=resource_quotas(admission.objects),
             grouping=grouping(admission.objects, self.target),
+            written_at=self.written_at,
         )
 
     @cached_property

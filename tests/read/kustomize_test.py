@@ -234,3 +234,12 @@ def test_a_field_a_replacement_writes_is_attributed_to_its_target(monkeypatch: p
         "did you mean `gpu.example.com`? (the value is copied there by a replacement from ConfigMap gpu-settings "
         "data.className)"
     )
+
+
+def test_the_dry_run_quotes_a_rendered_slice_where_it_was_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    folder = "tests/fixtures/kustomize-incomplete-pool"
+    found = {f.rule: f for f in check([folder]).report.findings}
+    # resourceSliceCount, on line 12 of slices.yaml (after a comment), is where DRA701 is and what DRA500 quotes
+    assert (found["DRA701"].location.file, found["DRA701"].location.line) == (f"{folder}/slices.yaml", 12)
+    assert "is 2, at tests/fixtures/kustomize-incomplete-pool/slices.yaml:12)" in found["DRA500"].message
