@@ -89,7 +89,7 @@ def run(settings: MigrateSettings, stream: TextIO | None = None) -> int:
             release=settings.release,
         )
         rewritten = [(p, _rewrite_text(t, p, state)[0]) for p, t in texts]
-        return migrate_check.run(base, plan, rewritten, state.left, settings.format, out)
+        return migrate_check.run(base, plan, rewritten, state.left, lookup, settings.format, out)
     results = [(path, _rewrite_text(text, path, state)) for path, text in texts]
     if settings.in_place:
         for path, (text, changed) in results:

@@ -22,7 +22,7 @@ from dralint.cluster.inventory import Inventory, SliceEntry
 from dralint.cluster.layout import counters_beside_devices
 from dralint.dataclass import dataclass
 from dralint.diagnose import defects, hints, why
-from dralint.dryrun import nodealloc, quota
+from dralint.dryrun import nodealloc, quota, resources
 from dralint.dryrun.filters import PlacedPods
 from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Skip, Strategy, simulate
 from dralint.dryrun.shapes import SliceContents
@@ -333,6 +333,7 @@ def analyse(
         dra_backed=extended.keys(),
         inter_pod=inter_pod,
         node_allocatable=nodealloc.lookup(slices) if target.enabled("DRANodeAllocatableResources") else None,
+        zero_is_listed=resources.listed_at_zero_is_device_plugins(target.release),
     )
     admitted = quota.Quotas(quotas)
     # DeviceClass -> its extendedResourceName, for the claims' quota (when DRAExtendedResource is on)

@@ -60,12 +60,15 @@ class PlacedPods:
         dra_backed: Collection[str] = (),
         inter_pod: bool = True,
         node_allocatable: DeviceLookup | None = None,
+        zero_is_listed: bool = False,
     ) -> None:
         """``inter_pod`` false says that no pod to be placed has pod (anti-)affinity or spread
         constraints: then, without allocatable on any node, nothing needs to be remembered.
         ``node_allocatable`` finds the devices whose allocation takes node resources (KEP-5517,
-        :mod:`dralint.dryrun.nodealloc`), when DRANodeAllocatableResources is on."""
+        :mod:`dralint.dryrun.nodealloc`), when DRANodeAllocatableResources is on. ``zero_is_listed``: an
+        extended resource a node lists at 0 is still the device plugin's (Kubernetes 1.34)."""
         self.nodes = nodes
+        self.zero_is_listed = zero_is_listed
         self.node_allocatable = node_allocatable
         self.namespaces = namespaces or {}
         self.dra_backed = frozenset(dra_backed)
@@ -176,7 +179,9 @@ class PlacedPods:
             allocatable = self.allocatable[node]
             if allocatable is None:
                 return None
-            short = resources.shortages(requests, allocatable, self.used[node], self.pod_count[node], self.dra_backed)
+            short = resources.shortages(
+                requests, allocatable, self.used[node], self.pod_count[node], self.dra_backed, self.zero_is_listed
+            )
             if not short:
                 return None
             text = " and ".join(s.text() for s in short)

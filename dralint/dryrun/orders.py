@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from dralint.dataclass import dataclass
+from dralint.dryrun import resources
 from dralint.dryrun.filters import PlacedPods
 from dralint.dryrun.placement import Simulation, simulate
 from dralint.dryrun.state import Cluster, SearchBudget
@@ -48,6 +49,7 @@ def replay(analysis: Analysis, pods: Sequence[Pod]) -> Simulation:
         namespaces=analysis.namespaces,
         dra_backed=analysis.extended.keys(),
         inter_pod=analysis.inter_pod,
+        zero_is_listed=resources.listed_at_zero_is_device_plugins(analysis.target.release),
     )
     return simulate(
         pods,

@@ -122,24 +122,37 @@ class Shortage:
         return f"{self.reason}: {show(name, self.requested)} requested, {free} of {allocatable} allocatable free"
 
 
+def listed_at_zero_is_device_plugins(release: str) -> bool:
+    """Whether on ``release`` a node listing an extended resource at 0 keeps it for the device plugin.
+
+    Kubernetes 1.34's ``fitsRequest`` hands a DRA-backed resource to DynamicResources only when
+    the node's allocatable lacks the name (``okScalar``), so a listed 0 (a device plugin stopped,
+    its resource still in the node's status) is counted here and fits no pod. From 1.35 on
+    (kubernetes#133784, ``shouldDelegateResourceToDRA``) only an amount above 0 keeps it.
+    """
+    return release == "1.34"
+
+
 def shortages(
     requests: Mapping[str, int],
     allocatable: Mapping[str, int],
     used: Mapping[str, int],
     pods_on_node: int,
     dra_backed: Collection[str] = (),
+    zero_is_listed: bool = False,
 ) -> list[Shortage]:
     """``fitsRequest``: the resources (in name order, ``pods`` first) the node lacks for the pod.
 
     An extended resource that a DeviceClass backs and the node does not advertise (or advertises
     none of) is left to the DRA allocator (the scheduler's DRA extended-resource handling); one
-    the node advertises is the device plugin's and counted here.
+    the node advertises is the device plugin's and counted here. ``zero_is_listed``: a name the
+    node lists at 0 counts as advertised (:func:`listed_at_zero_is_device_plugins`).
     """
     out: list[Shortage] = []
     if PODS in allocatable and pods_on_node + 1 > allocatable[PODS]:
         out.append(Shortage(PODS, 1, max(allocatable[PODS] - pods_on_node, 0), allocatable[PODS]))
     for name in sorted(requests):
-        if name in dra_backed and not allocatable.get(name):
+        if name in dra_backed and (name not in allocatable if zero_is_listed else not allocatable.get(name)):
             continue  # no device plugin serves it here: DynamicResources allocates it (KEP-5004)
         free = allocatable.get(name, 0) - used.get(name, 0)
         if requests[name] > free:

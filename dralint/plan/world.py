@@ -19,6 +19,7 @@ from dralint.cluster.inventory import NodeEntry, SliceEntry
 from dralint.cluster.nodepools import NodePool
 from dralint.cluster.pods import Pod
 from dralint.dataclass import dataclass
+from dralint.dryrun import resources
 from dralint.dryrun.analysis import Analysis
 from dralint.dryrun.filters import PlacedPods
 from dralint.dryrun.placement import Placement, Simulation, simulate
@@ -118,7 +119,11 @@ class World:
         cluster = self.cluster(slices, allocations.values())
         analysis = self.analysis
         placed = PlacedPods(
-            nodes, namespaces=analysis.namespaces, dra_backed=analysis.extended.keys(), inter_pod=analysis.inter_pod
+            nodes,
+            namespaces=analysis.namespaces,
+            dra_backed=analysis.extended.keys(),
+            inter_pod=analysis.inter_pod,
+            zero_is_listed=resources.listed_at_zero_is_device_plugins(analysis.target.release),
         )
         if neighbours:
             index = {entry.node.name: i for i, entry in enumerate(nodes)}

@@ -22,7 +22,7 @@ def render(fmt: str, found: Sequence[Workload], release: str, gate: bool, stream
 def _text(found: Sequence[Workload], release: str, gate: bool, out: TextIO) -> None:
     out.write(f"Kubernetes {release}, {GATE} {'on' if gate else 'off'}: pods placed\n")
     header = ("WORKLOAD", "RESOURCES", "PODS", "TODAY", "SWITCH", "REWRITE")
-    rows = [(w.name, ",".join(w.resources), str(w.pods), *(str(w.roads[r].placed) for r in ROADS)) for w in found]
+    rows = [(w.name, ",".join(w.resources), str(w.pods), *(_placed(w, r) for r in ROADS)) for w in found]
     widths = [max(len(row[i]) for row in (header, *rows)) for i in range(len(header))]
     for row in (header, *rows):
         out.write("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() + "\n")
@@ -42,12 +42,24 @@ def _json(found: Sequence[Workload], release: str, gate: bool, out: TextIO) -> N
                 "workload": w.name,
                 "resources": list(w.resources),
                 "pods": w.pods,
-                **{r: {"placed": w.roads[r].placed, "reasons": list(w.roads[r].reasons)} for r in ROADS},
+                **{r: _road(w, r) for r in ROADS},
             }
             for w in found
         ],
     }
     out.write(json.dumps(document_, indent=2) + "\n")
+
+
+def _placed(workload: Workload, road: str) -> str:
+    """``4``, or ``4 (1 device plugin)`` when nodes that kept their device plugin serve some of them."""
+    found = workload.roads[road]
+    return f"{found.placed} ({found.device_plugin} device plugin)" if found.device_plugin else str(found.placed)
+
+
+def _road(workload: Workload, road: str) -> dict[str, Any]:
+    found = workload.roads[road]
+    counts = {"placed": found.placed, **({"devicePlugin": found.device_plugin} if road == "switch" else {})}
+    return {**counts, "reasons": list(found.reasons)}
 
 
 def _html(found: Sequence[Workload], release: str, gate: bool, out: TextIO) -> None:
@@ -68,7 +80,7 @@ def _body(found: Sequence[Workload], release: str, gate: bool) -> Iterator[str]:
     for w in found:
         today = w.roads["today"].placed
         cells = "".join(
-            f'<td class="{"fewer" if w.roads[r].placed < today else "same"}">{w.roads[r].placed}</td>' for r in ROADS
+            f'<td class="{"fewer" if w.roads[r].placed < today else "same"}">{text(_placed(w, r))}</td>' for r in ROADS
         )
         yield (
             f'<tr data-workload="{text(w.name)}"><td>{text(w.name)}</td><td>{text(", ".join(w.resources))}</td>'

@@ -172,8 +172,33 @@ def test_a_node_advertising_an_extended_resource_serves_it_by_device_plugin_and_
         ("infer-2", "placed", "node-b", "extended-resources:gpu-0", ""),
         ("infer-3", "placed", "node-b", "extended-resources:gpu-1", ""),
         ("infer-4", "placed", "node-c", "extended-resources:gpu-0", ""),
-        ("infer-5", "unsatisfiable", "-", "", "the claims cannot be allocated on any of the 2 nodes the pod may run on"),
+        (
+            "infer-5",
+            "unsatisfiable",
+            "-",
+            "",
+            "the claims cannot be allocated on any of the 2 nodes the pod may run on",
+        ),
     ]
+
+
+def test_on_1_34_a_node_listing_an_extended_resource_at_zero_keeps_it_for_the_device_plugin() -> None:
+    """Kubernetes 1.34's NodeResourcesFit (noderesources/fit.go, fitsRequest) leaves a DRA-backed
+    resource to DynamicResources only when the node's allocatable lacks its name (okScalar false):
+    node-c lists example.com/gpu at "0", so the pod does not fit there. From 1.35 on
+    (kubernetes#133784, shouldDelegateResourceToDRA: allocatable > 0) node-c's DRA GPU serves it."""
+    fixture = "extended/device-plugin-first.yaml"
+    gates = {"DRAExtendedResource": True}  # alpha, off by default on 1.34 and 1.35
+    rows = {
+        release: [
+            (p.pod.name, p.node or "-")
+            for p in context(fixture, release=release, gates=gates).dry_run().simulation.placements
+        ]
+        for release in ("1.34", "1.35")
+    }
+    served = [("infer-0", "node-a"), ("infer-1", "node-a"), ("infer-2", "node-b"), ("infer-3", "node-b")]
+    assert rows["1.34"] == [*served, ("infer-4", "-"), ("infer-5", "-")]
+    assert rows["1.35"] == [*served, ("infer-4", "node-c"), ("infer-5", "-")]
 
 
 def test_an_extended_resource_no_class_backs_and_no_node_advertises_leaves_the_pods_pending() -> None:
