@@ -119,10 +119,15 @@ have taken (the step budget runs out at the same pod and step: tested). The expl
 unplaced pods are shared by nodes of the same shape, and whether a failing template fits the
 empty cluster is asked once per template and candidate list. The output is byte-identical with
 and without the screen (the `--same-at` column, and `tests/dryrun/screen_test.py` on every
-fixture). What remains is the allocator's work for the pods placed, the admission and
-per-object checks of 5,000 workloads, and the diagnosis; the CPU figures of this table were taken
-with the machine's two cores shared by several busy processes (load average in the header), which
-inflates CPU time too.
+fixture). Claims the allocator satisfied on a node are satisfied by the same devices on every
+node of the same shape, also for claims alike in another namespace: `dralint/dryrun/carry.py`
+carries the results over, renaming pools, share IDs and a node selector pinned to the node
+(`tests/dryrun/carry_test.py` checks every carried allocation against the allocator's own), and
+the clusters of one run (the dry-run's, the empty one, the replays in other orders, which now
+skip full nodes too) share what they learn (`dralint/dryrun/learnt.py`). What remains is the
+per-attempt bookkeeping of 40,000 pods, the reading, admission and per-object checks of 5,000
+workloads, and the diagnosis; the CPU figures of this table were taken with the machine's two
+cores shared by several busy processes (load average in the header), which inflates CPU time too.
 
 **Against kubeconform** (`kubeconform_bench.py`): kubeconform v0.6.7, built from its repository
 with Go 1.19 (`GOFLAGS=-mod=vendor go build ./cmd/kubeconform`, offline), strict, with local

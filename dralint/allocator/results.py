@@ -118,8 +118,7 @@ def _node_selector(picks: Sequence[Pick], node_name: str) -> model.NodeSelector 
         else:
             node, selector = slice_info.node_name, slice_info.node_selector
         if node is not None or device.device.binds_to_node:
-            pinned = model.NodeSelectorRequirement("metadata.name", "In", (node_name,))
-            return model.NodeSelector((model.NodeSelectorTerm(match_fields=(pinned,)),))
+            return pinned_to(node_name)
         if selector is None or not selector.terms:
             continue
         if len(selector.terms) > 1:
@@ -129,6 +128,12 @@ def _node_selector(picks: Sequence[Pick], node_name: str) -> model.NodeSelector 
     if fields or expressions:
         return model.NodeSelector((model.NodeSelectorTerm(tuple(expressions), tuple(fields)),))
     return None
+
+
+def pinned_to(node_name: str) -> model.NodeSelector:
+    """The node selector ``createNodeSelector`` gives an allocation with a device local to ``node_name``."""
+    requirement = model.NodeSelectorRequirement("metadata.name", "In", (node_name,))
+    return model.NodeSelector((model.NodeSelectorTerm(match_fields=(requirement,)),))
 
 
 def _add_new(requirements: Sequence[model.NodeSelectorRequirement], into: list[model.NodeSelectorRequirement]) -> None:

@@ -143,14 +143,18 @@ def _pending(ctx: CheckContext, analysis: Analysis, group: list[Placement]) -> V
 
 def _parties(contention: Contention, placement: Placement) -> tuple[KubeObject, ...]:
     """The claims and templates the pod uses, and the classes, slices and workloads their devices involve."""
-    found: list[KubeObject] = [use.source for use in placement.pod.claims if use.source is not None]
-    for use in placement.pod.claims:
-        for request in use.claim.spec.requests if use.claim is not None else ():
-            for part in request.parts():
-                if part.spec is not None:
-                    workloads, inventory = contention.parties(part.spec.device_class_name)
-                    found += [*inventory, *workloads]
-    return tuple(dict.fromkeys(found))
+    sources = tuple(dict.fromkeys(use.source for use in placement.pod.claims if use.source is not None))
+    names = tuple(
+        part.spec.device_class_name
+        for use in placement.pod.claims
+        for request in (use.claim.spec.requests if use.claim is not None else ())
+        for part in request.parts()
+        if part.spec is not None
+    )
+    around, members = contention.around(names)
+    if any(source in members for source in sources):
+        return tuple(dict.fromkeys((*sources, *around)))
+    return (*sources, *around)  # (thousands of slices and workloads: not hashed again for every pod)
 
 
 def _detail(ctx: CheckContext, analysis: Analysis, placement: Placement) -> tuple[str, str | None]:

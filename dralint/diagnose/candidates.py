@@ -120,7 +120,7 @@ def capacity_problems(
             )
             continue
         # Once per distinct capacity: the devices of a large inventory share a handful.
-        distinct: dict[model.DeviceCapacity, tuple[bool, Quantity | None, str]] = {}
+        distinct: dict[model.DeviceCapacity, tuple[bool, Quantity | None, model.CapacityRequestPolicy | None]] = {}
         for offer in big_enough:
             if offer.capacity not in distinct:
                 distinct[offer.capacity] = _policy(wanted, name, offer.capacity, fractional)
@@ -132,7 +132,7 @@ def capacity_problems(
                 request,
                 name,
                 f"{request.owner} requests {wanted} of {name}, which the request policy of every matching device "
-                f"refuses ({verdicts[0][2]})",
+                f"refuses ({_describe(verdicts[0][2])})",
                 "request an amount the policy allows",
             )
             continue
@@ -197,12 +197,13 @@ def _capacity_hint(name: str, known: list[str]) -> str | None:
 
 def _policy(
     wanted: Quantity, name: str, capacity: model.DeviceCapacity, fractional: bool
-) -> tuple[bool, Quantity | None, str]:
-    """(allowed, consumed amount, description of the policy)."""
+) -> tuple[bool, Quantity | None, model.CapacityRequestPolicy | None]:
+    """(allowed, consumed amount, the policy): the policy is described only for a finding (see :func:`_describe`),
+    not for every request of thousands that the policy allows."""
     info = CapacityInfo(name, capacity)
     amount, is_default = consumed_amount((nano(wanted), wanted), info, fractional=fractional)
     allowed = not violates_policy(amount, is_default, info, fractional=fractional)
-    return allowed and amount[0] <= info.value, amount[1], _describe(capacity.request_policy)
+    return allowed and amount[0] <= info.value, amount[1], capacity.request_policy
 
 
 def _describe(policy: model.CapacityRequestPolicy | None) -> str:

@@ -10,14 +10,15 @@ list-typed attributes are left to the allocator's own explanation.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from dralint.allocator.constraints import lookup_attribute
 from dralint.allocator.nodes import node_matches
 from dralint.api import model
 
 DeviceId = tuple[str, str, str]  # driver, pool, device
-Usable = Callable[[model.ExactDeviceRequest], Sequence[tuple[DeviceId, model.Device]]]
+# The scalar value of an attribute per device a request can use (see attribute_values)
+Values = Callable[[model.ExactDeviceRequest, str], Mapping[DeviceId, object]]
 
 
 def on_node(slices: Sequence[model.ResourceSlice], node: model.Node) -> frozenset[DeviceId]:
@@ -36,7 +37,7 @@ def on_node(slices: Sequence[model.ResourceSlice], node: model.Node) -> frozense
     return frozenset(out)
 
 
-def unsatisfiable(claim: model.ResourceClaim, nodes: Sequence[Collection[DeviceId]], usable: Usable) -> list[str]:
+def unsatisfiable(claim: model.ResourceClaim, nodes: Sequence[Collection[DeviceId]], values_of: Values) -> list[str]:
     """Each constraint of ``claim`` that no node of ``nodes`` (the devices of each) can satisfy, in words."""
     requests = {r.name: r.exactly for r in claim.spec.requests}
     out = []
@@ -47,7 +48,7 @@ def unsatisfiable(claim: model.ResourceClaim, nodes: Sequence[Collection[DeviceI
         if attribute is None or any(s is None or s.allocation_mode == "All" for s in specs):
             continue
         covered = [(name, spec) for name, spec in zip(names, specs, strict=True) if spec is not None]
-        values = [_values(usable(spec), attribute) for _, spec in covered]
+        values = [values_of(spec, attribute) for _, spec in covered]
         over = "request" + ("s " if len(covered) > 1 else " ") + ", ".join(name for name, _ in covered)
         if constraint.match_attribute is not None:
             counts = [s.count for _, s in covered]
@@ -71,7 +72,7 @@ def unsatisfiable(claim: model.ResourceClaim, nodes: Sequence[Collection[DeviceI
     return out
 
 
-def _values(devices: Sequence[tuple[DeviceId, model.Device]], attribute: str) -> dict[DeviceId, object]:
+def attribute_values(devices: Sequence[tuple[DeviceId, model.Device]], attribute: str) -> dict[DeviceId, object]:
     """The scalar value of ``attribute`` per device that has one."""
     out: dict[DeviceId, object] = {}
     for ident, device in devices:
@@ -81,7 +82,7 @@ def _values(devices: Sequence[tuple[DeviceId, model.Device]], attribute: str) ->
     return out
 
 
-def _shared(values: list[dict[DeviceId, object]], counts: list[int], devices: Collection[DeviceId]) -> bool:
+def _shared(values: list[Mapping[DeviceId, object]], counts: list[int], devices: Collection[DeviceId]) -> bool:
     """Whether some value has, on these devices, each request's count of devices."""
     per_request = []
     for found in values:
@@ -94,7 +95,7 @@ def _shared(values: list[dict[DeviceId, object]], counts: list[int], devices: Co
     return any(all(t.get(v, 0) >= c for t, c in zip(per_request, counts, strict=True)) for v in candidates)
 
 
-def _most(values: list[dict[DeviceId, object]], nodes: Sequence[Collection[DeviceId]]) -> int:
+def _most(values: list[Mapping[DeviceId, object]], nodes: Sequence[Collection[DeviceId]]) -> int:
     """The most devices of the (one) request that share a value on one node."""
     most = 0
     for devices in nodes:

@@ -188,6 +188,7 @@ class Analysis:  # not slotted: it caches lazily computed properties
             budget=cluster.budget,
             contents=cluster.contents,
             release=cluster.release,
+            learnt=cluster.learnt,
         )
 
     def never_allocatable(self, claim: model.ResourceClaim) -> list[why.RequestWhy] | AllocatorError | None:
@@ -320,7 +321,7 @@ def analyse(
     budget = SearchBudget(limits.max_search_steps, limits.max_dry_run_steps)
     contents = SliceContents()
     cluster = Cluster(slices, classes, features, budget=budget, contents=contents, release=release)
-    base = Cluster(slices, classes, features, budget=budget, contents=contents, release=release)
+    base = Cluster(slices, classes, features, budget=budget, release=release, learnt=cluster.learnt)
     existing = [entry.claim for entry in inventory.allocated]
     for claims_cluster in (cluster, base):
         claims_cluster.add(c.allocation for c in existing if c.allocation is not None)

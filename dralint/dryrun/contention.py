@@ -8,6 +8,7 @@ square of the workloads.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -37,10 +38,12 @@ class Contention:
         self._capacity: dict[tuple[demand.RequestKey, str], demand.CapacityDemand] = {}
         self._parties: dict[str, tuple[tuple[KubeObject, ...], tuple[KubeObject, ...]]] = {}
         self._involved: dict[str, tuple[KubeObject, ...]] = {}
+        self._around: dict[tuple[str, ...], tuple[tuple[KubeObject, ...], frozenset[KubeObject]]] = {}
         self._id_sets: dict[demand.RequestKey, frozenset[DeviceId]] = {}
         self._proofs: dict[demand.RequestKey, demand.Summary | None] = {}
         self._steerable: dict[demand.RequestKey, tuple[list[str], int]] = {}
         self._devices_on: dict[str, frozenset[DeviceId]] = {}  # by node name: see _on_node
+        self._attribute_values: dict[tuple[demand.RequestKey, str], Mapping[DeviceId, object]] = {}
 
     def constraints(self, failure: Failure) -> list[str]:
         """The constraints of the failing pod's claims that none of its candidate nodes can satisfy, even empty."""
@@ -52,7 +55,7 @@ class Contention:
         if not constrained:
             return []
         nodes = [self._on_node(name) for name in failure.first.candidates[:MAX_EXPLAINED_NODES]]
-        return [text for claim in constrained for text in constraints.unsatisfiable(claim, nodes, self._usable)]
+        return [text for claim in constrained for text in constraints.unsatisfiable(claim, nodes, self._values)]
 
     def _on_node(self, name: str) -> frozenset[DeviceId]:
         """The devices a pod on node ``name`` can get, worked out once per node."""
@@ -64,8 +67,16 @@ class Contention:
             found = self._devices_on[name] = constraints.on_node(seen, self.analysis.nodes_by_name[name])
         return found
 
-    def _usable(self, spec: demand.Spec) -> list[tuple[DeviceId, model.Device]]:
-        return self.devices(demand.request_key(spec))
+    def _values(self, spec: demand.Spec, attribute: str) -> Mapping[DeviceId, object]:
+        """The value of ``attribute`` per device the request can use, once per request shape and attribute (the
+        failing workloads of a template ask alike, over thousands of devices)."""
+        from dralint.diagnose import constraints
+
+        key = (demand.request_key(spec), attribute)
+        found = self._attribute_values.get(key)
+        if found is None:
+            found = self._attribute_values[key] = constraints.attribute_values(self.devices(key[0]), attribute)
+        return found
 
     def devices(self, key: demand.RequestKey) -> list[tuple[DeviceId, model.Device]]:
         """The inventory devices a request of ``key`` can use: its class's selectors and its own accept them."""
@@ -120,6 +131,16 @@ class Contention:
             found = self._involved[name] = (*workloads, *inventory)
         return found
 
+    def around(self, names: tuple[str, ...]) -> tuple[tuple[KubeObject, ...], frozenset[KubeObject]]:
+        """The inventory objects then the workloads of :meth:`parties` of each class in turn, each object once
+        (in order of first appearance), also as a set: once per list of classes, not once per finding."""
+        found = self._around.get(names)
+        if found is None:
+            parts = [(*self.parties(name)[1], *self.parties(name)[0]) for name in names]
+            ordered = tuple(dict.fromkeys(o for part in parts for o in part))
+            found = self._around[names] = (ordered, frozenset(ordered))
+        return found
+
     def parties(self, name: str) -> tuple[tuple[KubeObject, ...], tuple[KubeObject, ...]]:
         """What a finding about the devices of DeviceClass ``name`` involves: the workloads whose placed pods
         hold some of them, then those whose pods ask for the class; and the class with the objects publishing
@@ -128,22 +149,8 @@ class Contention:
         if found is None:
             matching = {ident for ident, _ in self.devices((name, ()))}
             analysis = self.analysis
-            holders = [
-                p.pod.template.owner
-                for p in analysis.simulation.placements
-                if any((r.driver, r.pool, r.device) in matching for _, a in p.allocations for r in a.results)
-            ]
-            askers = [
-                pod.template.owner
-                for pod in analysis.pods
-                if any(
-                    part.spec.device_class_name == name
-                    for use in pod.claims
-                    if use.claim is not None
-                    for request in use.claim.spec.requests
-                    for part in request.parts()
-                )
-            ]
+            holders = [owner for owner, held in self._holdings if not held.isdisjoint(matching)]
+            askers = [owner for owner, classes in self._asking if name in classes]
             publishing = [
                 e.origin.obj
                 for e in analysis.inventory.slices
@@ -156,6 +163,35 @@ class Contention:
                 tuple(dict.fromkeys([*inventory, *publishing])),
             )
         return found
+
+    @cached_property
+    def _holdings(self) -> list[tuple[KubeObject, frozenset[DeviceId]]]:
+        """The workload of each pod placed with devices, and the devices it holds (once for every class)."""
+        out = []
+        for placement in self.analysis.simulation.placements:
+            held = frozenset((r.driver, r.pool, r.device) for _, a in placement.allocations for r in a.results)
+            if held:
+                out.append((placement.pod.template.owner, held))
+        return out
+
+    @cached_property
+    def _asking(self) -> list[tuple[KubeObject, frozenset[str]]]:
+        """The workload of each pod, and the classes its claims ask for (once per claim spec, for every class)."""
+        by_spec: dict[int, tuple[model.ResourceClaimSpec, frozenset[str]]] = {}
+        out = []
+        for pod in self.analysis.pods:
+            classes: set[str] = set()
+            for use in pod.claims:
+                if use.claim is None:
+                    continue
+                spec = use.claim.spec
+                known = by_spec.get(id(spec))
+                if known is None:
+                    names = frozenset(p.spec.device_class_name for r in spec.requests for p in r.parts())
+                    known = by_spec[id(spec)] = (spec, names)  # (the spec is kept: its id stays its own)
+                classes |= known[1]
+            out.append((pod.template.owner, frozenset(classes)))
+        return out
 
     def in_any_order(self, spec: demand.Spec) -> demand.Summary | None:
         """Why the devices a request (``spec``) can use are too few in any order, when the arithmetic proves

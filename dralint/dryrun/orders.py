@@ -41,7 +41,9 @@ def replay(analysis: Analysis, pods: Sequence[Pod]) -> Simulation:
     """The dry-run of ``pods`` in this order on a fresh copy of the cluster (no explanations: only who fits)."""
     base = analysis.base
     budget = SearchBudget(base.budget.per_attempt, base.budget.total)
-    cluster = Cluster(base.slices, base.classes, analysis.features, budget=budget, contents=base.contents)
+    cluster = Cluster(
+        base.slices, base.classes, analysis.features, budget=budget, contents=base.contents, learnt=base.learnt
+    )
     existing = [entry.claim for entry in analysis.inventory.allocated]
     cluster.add(c.allocation for c in existing if c.allocation is not None)
     placed = PlacedPods(
@@ -63,6 +65,8 @@ def replay(analysis: Analysis, pods: Sequence[Pod]) -> Simulation:
         reserved_for=analysis.reserved_for,
         placed=placed,
         explain=False,
+        # (the skipper charges the budget as trying each node would: the same pods fit, at a fraction of the cost)
+        skip=cluster.screen([entry.node for entry in analysis.inventory.nodes]).skip,
     )
 
 

@@ -86,10 +86,7 @@ def static_shape(
     what is allocated: each slice's content, driver, the rank of its pool among the view's pools of
     its driver and its own rank in its pool (the orders the allocator sorts by), and how it relates
     to the node. Also each pool's (driver, rank), in the order of ``keys``: what stands for its name."""
-    pool_names: dict[str, list[str]] = {}
-    for driver, pool in keys:
-        pool_names.setdefault(driver, []).append(pool)
-    pool_rank = {(driver, pool): n for driver, names in pool_names.items() for n, pool in enumerate(sorted(names))}
+    pool_rank = pool_ranks(keys)
     in_pool: dict[PoolKey, list[str]] = {}
     for resource_slice in slices:
         in_pool.setdefault((resource_slice.driver, resource_slice.pool.name), []).append(resource_slice.name)
@@ -102,6 +99,15 @@ def static_shape(
         relation = _relation(node, resource_slice)
         parts.append((contents(resource_slice), resource_slice.driver, pool_rank[key], rank, relation))
     return tuple(parts), tuple((key[0], pool_rank[key]) for key in keys)
+
+
+def pool_ranks(keys: Sequence[PoolKey]) -> dict[PoolKey, int]:
+    """Each pool's rank among the pools of its driver, by name: the order the allocator takes pools in,
+    and what stands for a pool's name in a shape."""
+    pool_names: dict[str, list[str]] = {}
+    for driver, pool in keys:
+        pool_names.setdefault(driver, []).append(pool)
+    return {(driver, pool): n for driver, names in pool_names.items() for n, pool in enumerate(sorted(names))}
 
 
 def pool_state(

@@ -25,11 +25,11 @@ from dralint.allocator import (
 )
 from dralint.allocator.prepare import allocated_state
 from dralint.allocator.requests import claim_ref
-from dralint.allocator.selection import SelectorCache
 from dralint.api import model
 from dralint.cel import Environment
 from dralint.dataclass import dataclass
-from dralint.dryrun import screen, shapes
+from dralint.dryrun import carry, screen, shapes
+from dralint.dryrun.learnt import Learnt
 from dralint.dryrun.placement import Attempt, ClaimContents
 from dralint.dryrun.skip import ClaimsShape, Ledger, Skipper
 
@@ -79,17 +79,20 @@ class Cluster:
         budget: int | SearchBudget | None = None,
         contents: shapes.SliceContents | None = None,
         release: Release = NEWEST,
+        learnt: Learnt | None = None,
     ) -> None:
         """``contents`` interns slice contents for the node shapes; clusters over the same slices share it.
-        ``release``: where the target release's allocator differs from the newest."""
+        ``release``: where the target release's allocator differs from the newest. ``learnt``: another
+        cluster's memos, shared when that cluster has the same inputs (see :mod:`dralint.dryrun.learnt`)."""
         self.slices = list(slices)
         self.classes = classes
         self.features = features
         self.release = release
         self.cel_environment = cel_environment
-        # One CEL memo for every attempt and explanation: a selector runs once per device per
-        # run, not once per pod and node (the slices never change, only what is allocated).
-        self._selectors = SelectorCache(cel_environment)
+        if learnt is None or not learnt.serves(self.slices, classes, features, release, cel_environment, contents):
+            learnt = Learnt(self.slices, classes, features, release, cel_environment, contents)
+        self.learnt = learnt
+        self._selectors = learnt.selectors
         if budget is None or isinstance(budget, int):
             budget = SearchBudget(per_attempt=budget if budget is not None else DEFAULT_SEARCH_BUDGET)
         self.budget = budget
@@ -128,20 +131,22 @@ class Cluster:
         self._view: dict[str, tuple[list[PoolKey], list[model.ResourceSlice]]] = {}
         # allocation results per pool, each kept as a claim so prepare.allocated_state can read it
         self._held: dict[PoolKey, list[model.DeviceRequestAllocationResult]] = {}
-        # Node shapes (see dryrun.shapes): per node, its view's shape and its pools' stand-in names;
-        # per pool, what is allocated in it (dropped when an allocation changes it); and the steps
-        # of every search that ended without a result, per node shape and claims shape.
-        self.contents = contents if contents is not None else shapes.SliceContents()
-        self._static: dict[str, tuple[model.Node, int]] = {}
+        # Node shapes (see dryrun.shapes): per pool, what is allocated in it, interned (dropped when an
+        # allocation changes it). Shared with the clusters over the same inputs (see dryrun.learnt): per
+        # node, its view's shape and its pools' stand-in names; and per node shape and claims' contents,
+        # the searches that found nothing (their steps) or devices (dryrun.carry).
+        self.contents = learnt.contents
         self._pool_states: dict[PoolKey, int] = {}
-        self._shape_ids: dict[object, int] = {}  # static shapes, interned
-        self._state_ids: dict[object, int] = {}  # pool states, interned
-        self._unsatisfiable: dict[tuple[object, ...], int] = {}
-        self._states: list[screen.PoolState] = []  # pool states by interned id
-        # What dryrun.screen learns, and the claims shapes whose claims passed the allocator's
-        # validation once (before that, no node is judged without the allocator).
-        self._screening = screen.Screening(features, classes, self._selectors, release)
-        self._validated: set[ClaimsShape] = set()
+        self._static = learnt.static
+        self._shape_ids = learnt.shape_ids
+        self._state_ids = learnt.state_ids
+        self._unsatisfiable = learnt.unsatisfiable
+        self._fitted = learnt.fitted
+        self._specs = learnt.specs
+        self._ranks = learnt.ranks
+        self._states = learnt.states
+        self._screening = learnt.screening
+        self._validated = learnt.validated
         # The searches of this version that ended without a result, also those a Skipper passed over.
         self.ledger = Ledger()
 
@@ -209,13 +214,17 @@ class Cluster:
             return self._give_up(key, Attempt(None))
         # A node of a shape where claims of this shape found no devices: the search would end the
         # same way after as many steps (when the budget left allows as many: else it runs out).
-        # The shape is worked out only once some search has found nothing.
-        shaped = (self._node_shape(node), key[2]) if self._unsatisfiable else None
-        needed = self._unsatisfiable.get(shaped) if shaped is not None else None
+        # Where they found devices, the same devices of this node (dryrun.carry).
+        shaped = (self._node_shape(node), self._specs_of(claims_shape))
+        needed = self._unsatisfiable.get(shaped)
         if needed is not None and needed <= steps:
             budget.used += needed
             attempt = self._gave_up[key] = Attempt(None)
             return attempt
+        fitted = self._fitted.get(shaped)
+        if fitted is not None and fitted.steps <= steps:
+            budget.used += fitted.steps
+            return Attempt(carry.carry(fitted, node.name, claims, self._pools_by_rank(node.name)[1]))
         allocator = self._allocator(node, steps)
         try:
             results = allocator.allocate(node, claims)
@@ -232,15 +241,17 @@ class Cluster:
             budget.used += allocator.last_steps
         self._validated.add(claims_shape)
         if results is None:
-            # Unsatisfiable depends only on the claims' specs, their namespace and what is
-            # allocated: the next pod of the same shape (any workload using the same template)
-            # fails the same way until an allocation changes the cluster.
+            # Unsatisfiable depends only on the claims' specs and what is allocated: the next pod
+            # of the same shape (any workload using the same template) fails the same way until
+            # an allocation changes the cluster, and so do claims alike in other namespaces on
+            # nodes of the same shape.
             attempt = self._give_up(key, Attempt(None))
-            if shaped is None:  # the first search to find nothing
-                shaped = (self._node_shape(node), key[2])
             self._unsatisfiable[shaped] = allocator.last_steps
             return attempt
-        return Attempt(tuple(results))
+        found = tuple(results)
+        ranks = self._pools_by_rank(node.name)[0]
+        self._fitted[shaped] = carry.fitted(node.name, claims, found, ranks, allocator.last_steps)
+        return Attempt(found)
 
     def _give_up(self, key: tuple[str, int, ClaimsShape], attempt: Attempt) -> Attempt:
         """Remember, for this version, a search that ended without a result."""
@@ -339,6 +350,22 @@ class Cluster:
         shape = tuple(states)
         self._shapes[name] = (node, stamp, shape)
         return shape
+
+    def _specs_of(self, claims_shape: ClaimsShape) -> tuple[str, ...]:
+        """The claims' contents without their namespaces: the allocator reads a claim's namespace only to name
+        it (in errors, which are not carried between nodes, and in share IDs, which dryrun.carry rewrites)."""
+        known = self._specs.get(claims_shape)
+        if known is None:
+            known = self._specs[claims_shape] = tuple(content for content, _ in claims_shape)
+        return known
+
+    def _pools_by_rank(self, node_name: str) -> tuple[dict[PoolKey, carry.Rank], dict[carry.Rank, str]]:
+        """The pools of the node's view with what stands for their names in its shape, both ways."""
+        known = self._ranks.get(node_name)
+        if known is None:
+            ranks = {key: (key[0], rank) for key, rank in shapes.pool_ranks(self._view_of(node_name)[0]).items()}
+            known = self._ranks[node_name] = (ranks, {rank: key[1] for key, rank in ranks.items()})
+        return known
 
     def claims_shape(self, claims: Sequence[model.ResourceClaim]) -> ClaimsShape:
         """What an attempt's outcome depends on besides the node and the allocations: the claims'

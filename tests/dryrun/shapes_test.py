@@ -26,10 +26,10 @@ def _cluster_context(tmp_path: Path, fraction: float) -> CheckContext:
     return CheckContext(workspace, make_target("1.37", None))
 
 
-def _outcomes(analysis: Analysis) -> list[tuple[str, str, str | None, str]]:
+def _outcomes(analysis: Analysis) -> list[tuple[str, str, str | None, tuple[model.AllocationResult, ...]]]:
+    """Each pod's fate with its allocations in full (devices with their pools and share IDs, node selectors)."""
     return [
-        (p.pod.name, p.outcome, p.node, ",".join(f"{r.pool}/{r.device}" for _, a in p.allocations for r in a.results))
-        for p in analysis.simulation.placements
+        (p.pod.name, p.outcome, p.node, tuple(a for _, a in p.allocations)) for p in analysis.simulation.placements
     ]
 
 
