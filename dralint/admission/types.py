@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from dralint.admission.validation import Validated, Validator
     from dralint.api.versions import Target
     from dralint.api.workloads import PodTemplate
+    from dralint.findings import Location
     from dralint.validate.apiserver.errors import FieldError
     from dralint.validate.schema import SchemaError
 
@@ -71,6 +72,8 @@ class Inputs(Protocol):
 
     @property
     def pod_spec_errors(self) -> Mapping[KubeObject, Sequence[FieldError]]: ...
+
+    def written_at(self, obj: KubeObject, path: Path) -> Location: ...
 
 
 def source_line(obj: KubeObject, path: Path) -> int:

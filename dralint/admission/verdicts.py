@@ -27,7 +27,8 @@ class Judge:
         """Why the API server rejects ``obj`` on create, or ``None`` when it stores it."""
         ctx = self.ctx
         if obj.is_dra and obj in ctx.normalised and obj not in ctx.validated:
-            return _rejection(obj, [(RuleId.API_VERSION_NOT_SERVED, ("apiVersion",))])  # the release does not serve it
+            # the release does not serve it
+            return _rejection(ctx, obj, [(RuleId.API_VERSION_NOT_SERVED, ("apiVersion",))])
         if not obj.is_dra and obj not in self.workloads:
             return None
         found: list[tuple[str, Path]] = [
@@ -42,7 +43,7 @@ class Judge:
             if any(e.kind != Kind.STATUS for e in validated.caused_by_drop):
                 found += self._rejecting_drops(obj)
         found += [(RULE_OF_KIND[e.kind], e.location) for e in ctx.pod_spec_errors.get(obj, ())]
-        return _rejection(obj, found) if found else None
+        return _rejection(ctx, obj, found) if found else None
 
     def stored(self, obj: KubeObject) -> Normalised | None:
         """The DRA object as the API server stores it (``None`` for other kinds)."""
@@ -65,7 +66,9 @@ class Judge:
         return found or [(rule, ())]
 
 
-def _rejection(obj: KubeObject, found: list[tuple[str, Path]]) -> Rejection:
-    line, rule = min((source_line(obj, path), rule) for rule, path in found)
+def _rejection(ctx: Inputs, obj: KubeObject, found: list[tuple[str, Path]]) -> Rejection:
+    rule, path = min(found, key=lambda item: (source_line(obj, item[1]), item[0]))
     what = f"{obj.kind} {obj.namespace}/{obj.name}" if obj.namespaced else f"{obj.kind} {obj.name}"
-    return Rejection(rule, obj.file, line, what)
+    # the finding's own position (a rendered object's is in the file it was rendered from)
+    at = ctx.written_at(obj, path)
+    return Rejection(rule, at.file, at.line, what)

@@ -17,6 +17,8 @@ from dralint.checks.rule_ids import RuleId
 from dralint.findings import Violation
 from dralint.pipeline.context import CheckContext
 
+_REPORTED = ("metadata", "name")  # where the finding of a later definition is
+
 
 def check(ctx: CheckContext) -> Iterator[Violation]:
     seen: dict[tuple[str, str, str, str], KubeObject] = {}
@@ -34,28 +36,29 @@ def check(ctx: CheckContext) -> Iterator[Violation]:
         return
     admission = ctx.admission
     for obj, first in later:
+        here = ctx.written_at(obj, _REPORTED).file  # where this finding is reported
         identical = _content(obj) == _content(first)
         if identical and not obj.is_dra:
             continue  # applying the same Namespace or Pod twice changes nothing
         what = f"{obj.kind} {obj.namespace}/{obj.name}" if obj.namespaced else f"{obj.kind} {obj.name}"
         same = "identical" if identical else "they differ"
-        message = f"{what} is defined more than once ({same}): first at {_at(first, obj)}"
+        message = f"{what} is defined more than once ({same}): first at {_at(ctx, first, here)}"
         rejection = admission.rejected.get(obj)
         used = admission.replaced.get(obj, obj)
         if rejection is not None:
-            message += f"; this definition is rejected by the API server ({rejection.reference(obj.file)})"
+            message += f"; this definition is rejected by the API server ({rejection.reference(here)})"
             stored = _stored(admission.replaced, first, admission.objects)
             if stored is not None:
-                message += f", so the cluster keeps the one at {_at(stored, obj)} and the dry-run uses it"
+                message += f", so the cluster keeps the one at {_at(ctx, stored, here)} and the dry-run uses it"
         elif used is obj:
             message += "; kubectl apply -f keeps this later definition, and the dry-run uses it"
         else:
-            message += f"; the dry-run uses the one at {_at(used, obj)}"
+            message += f"; the dry-run uses the one at {_at(ctx, used, here)}"
         yield Violation(
             RuleId.DUPLICATE_OBJECT,
             message,
             obj,
-            ("metadata", "name"),
+            _REPORTED,
             "keep one definition (kubectl apply -f applies them in turn: the last one wins)",
         )
 
@@ -65,10 +68,11 @@ def _stored(replaced: dict[KubeObject, KubeObject], obj: KubeObject, objects: li
     return stored if stored in objects else None
 
 
-def _at(obj: KubeObject, reported: KubeObject) -> str:
-    """``line 6`` in the file of the finding, ``other.yaml:6`` elsewhere."""
-    line = obj.position(())[0]
-    return f"line {line}" if obj.file == reported.file else f"{obj.file}:{line}"
+def _at(ctx: CheckContext, obj: KubeObject, here: str) -> str:
+    """``line 6`` in the file ``here`` of the finding, ``other.yaml:6`` elsewhere (a rendered object: where it was
+    written)."""
+    at = ctx.written_at(obj, ())
+    return f"line {at.line}" if at.file == here else f"{at.file}:{at.line}"
 
 
 def _content(obj: KubeObject) -> object:

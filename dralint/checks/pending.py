@@ -221,4 +221,5 @@ def where(ctx: CheckContext, obj: KubeObject, path: Path) -> str:
     """``cluster/classes.yaml:8`` for a canonical ``path`` of ``obj``, as the engine would resolve it."""
     normalised = ctx.normalised.get(obj)
     source = normalised.paths.to_source(path) if normalised is not None else path
-    return f"{obj.file}:{obj.position(source)[0]}"
+    at = ctx.written_at(obj, source)
+    return f"{at.file}:{at.line}"

@@ -7,7 +7,7 @@ only for the pods that did not fit, and once per pod template.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -28,6 +28,7 @@ from dralint.dryrun.placement import RESERVED_FOR_MAX, Placement, Simulation, Sk
 from dralint.dryrun.shapes import SliceContents
 from dralint.dryrun.state import Cluster, SearchBudget
 from dralint.dryrun.utilisation import PoolUtilisation, utilisation
+from dralint.findings import Location
 
 if TYPE_CHECKING:
     from dralint.api.normalise import Normalised
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from dralint.api.producers import Created
     from dralint.api.quota import ResourceQuota
     from dralint.api.workloads import PodTemplate
+    from dralint.apimachinery.fieldpath import Path
     from dralint.limits import Limits as InputLimits
 
 RESERVED_FOR_LIMIT = {"1.31": 32}  # consumers of a claim; 256 from 1.32
@@ -69,6 +71,8 @@ class Analysis:  # not slotted: it caches lazily computed properties
     inter_pod: bool = True
     reserved_for: int = RESERVED_FOR_MAX
     grouping: Grouping | None = None  # what the target makes of pod groups
+    # where the user reads a field of an object (a rendered one's: in the file it was rendered from)
+    written_at: Callable[[KubeObject, Path], Location] | None = None
     _class_devices: dict[str, list[tuple[str, model.Device]]] = field(default_factory=dict)
     # (claims' shape, id of the candidates) -> (the candidates, whether the claims fit one of them when empty)
     _fits_empty: dict[tuple[object, int], tuple[tuple[str, ...], bool]] = field(default_factory=dict)
@@ -135,11 +139,12 @@ class Analysis:  # not slotted: it caches lazily computed properties
         out = [pool.reason for (driver, _), pool in self.inventory.skipped_pools.items() if serves(driver, [pool.node])]
         for (driver, name), (state, defect, current) in self._unusable_pools.items():
             if serves(driver, [e.slice.node_name for e in current]):
-                obj = defect.origin.obj
+                obj, path = defect.origin.obj, defect.origin.path
                 what = defect.message.removeprefix(f"pool {driver}/{name} ")
+                at = self.written_at(obj, path) if self.written_at else Location(obj.file, *obj.position(path))
                 out.append(
                     f"pool {driver}/{name} is skipped: the scheduler allocates nothing from an {state} pool "
-                    f"({what}, at {obj.file}:{obj.position(defect.origin.path)[0]})"
+                    f"({what}, at {at.file}:{at.line})"
                 )
         return out
 
@@ -285,6 +290,7 @@ def analyse(
     produced: Created | None = None,
     quotas: Sequence[ResourceQuota] = (),
     grouping: Grouping | None = None,
+    written_at: Callable[[KubeObject, Path], Location] | None = None,
 ) -> Analysis:
     """The dry-run of every pod of ``pod_templates`` (claims from ``normalised``) against ``inventory``.
 
@@ -293,7 +299,8 @@ def analyse(
     ``pod_templates``) are never created and say why. ``namespaces`` gives the labels of
     namespaces, for the namespaceSelector of pod affinity terms; ``produced`` the claims and
     templates other objects create (not dry-run: their content is unknown); ``quotas`` the
-    ResourceQuotas that admit pods and claims; ``grouping`` the pod groups (gangs, shared claims).
+    ResourceQuotas that admit pods and claims; ``grouping`` the pod groups (gangs, shared claims);
+    ``written_at`` where the user reads a field of an object, for messages that quote it.
     """
     features, release = features_for(target), release_for(target)
     slices = [entry.slice for entry in inventory.slices]
@@ -374,4 +381,5 @@ def analyse(
         inter_pod=inter_pod,
         reserved_for=reserved_for,
         grouping=grouping,
+        written_at=written_at,
     )

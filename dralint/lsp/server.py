@@ -4,7 +4,10 @@ On ``initialize`` the workspace's configuration is read and its manifests and in
 indexed (the files ``dralint check .`` would read there). Opening or editing a document (after
 a debounce) re-checks that document alone and publishes at once; the checks across files (the
 dry-run included) then run in a thread on a snapshot, and every open document's diagnostics are
-published again when they are done. Unsaved buffers replace their files throughout.
+published again when they are done. Unsaved buffers replace their files throughout. A file of a
+Helm chart (a template, ``values.yaml``, ``Chart.yaml``) renders its chart with helm when it is
+opened or saved, and the chart's findings are published on its templates (a chart that does not
+render: on the template helm names, or ``Chart.yaml``); without helm, the user is told once.
 
 Nothing the client sends may stop the server: a request that fails is logged (``window/logMessage``
 with the traceback) and answered with nothing, and the diagnostics already published stay.
@@ -85,6 +88,7 @@ class DralintServer(LanguageServer):
         self.max_files = MAX_FILES
         self.indexed = False  # the workspace's files are all read: the checks across files may run
         self._told_excluded: set[str] = set()
+        self._told: set[str] = set()  # the session's notices already shown
         self._reporting = False
 
     # --- names and texts ---------------------------------------------------------------------
@@ -259,9 +263,17 @@ class DralintServer(LanguageServer):
                 text = document.source if document is not None else None
                 reread = partial(session.set_text, self.name_of(uri), text)
                 changed |= await self.off_loop(f"reading {uri}", reread, False)
+            self.tell(session)
             self.publish_quick()
             if changed:
                 self.run_global()
+
+    def tell(self, session: Session) -> None:
+        """Show the session's notices (helm is not installed) to the user, each once."""
+        for notice in session.take_notices():
+            if notice not in self._told:
+                self._told.add(notice)
+                self.window_show_message(types.ShowMessageParams(types.MessageType.Warning, f"dralint: {notice}"))
 
     async def off_loop(self, what: str, function: Callable[[], _T], default: _T) -> _T:
         """:meth:`guarded` in a thread: decoding a 10 MB paste must not stop the server answering."""
@@ -495,6 +507,13 @@ def did_open(ls: DralintServer, params: types.DidOpenTextDocumentParams) -> None
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: DralintServer, params: types.DidChangeTextDocumentParams) -> None:
     ls.document_changed(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: DralintServer, params: types.DidSaveTextDocumentParams) -> None:
+    """What a renderer reads from the disk (a chart's file, a kustomization's) was saved: render it again."""
+    ls.dirty.add(params.text_document.uri)
+    ls.check_dirty()
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)

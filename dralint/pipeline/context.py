@@ -19,6 +19,7 @@ from dralint.api.producers import Producers
 from dralint.dataclass import dataclass
 from dralint.limits import Limits
 from dralint.profiles.load import Profiles
+from dralint.read.sourcemap import written_at
 from dralint.read.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -31,12 +32,14 @@ if TYPE_CHECKING:
     from dralint.api.producers import Created
     from dralint.api.versions import Target
     from dralint.api.workloads import PodTemplate
+    from dralint.apimachinery.fieldpath import Path
     from dralint.cluster.inventory import DocumentReadings, Inventory, SkippedPool
     from dralint.diagnose.profile_selectors import Readings
     from dralint.diagnose.selector_errors import SelectorErrors
     from dralint.dryrun.analysis import Analysis
     from dralint.dryrun.contention import Contention
     from dralint.dryrun.placement import Strategy
+    from dralint.findings import Location
     from dralint.plan.planner import Plan
     from dralint.profiles.releases import Releases
     from dralint.validate.apiserver.errors import FieldError
@@ -81,6 +84,11 @@ class CheckContext:
     def checked_files(self) -> frozenset[str]:
         """The files findings are reported for (the others are context)."""
         return self.workspace.checked_files
+
+    def written_at(self, obj: KubeObject, path: Path) -> Location:
+        """Where the user reads ``path`` (in the user's shape) of ``obj``: for an object of a rendered stream, in the
+        file it was rendered from, as its findings are (what a message quoting the position names)."""
+        return written_at(self.workspace.source_maps, obj.document, obj.prefix + path)
 
     @cached_property
     def normalised(self) -> dict[KubeObject, Normalised]:
@@ -249,6 +257,7 @@ class CheckContext:
             rejected_workloads=refused,
             quotas=resource_quotas(admission.objects),
             grouping=grouping(admission.objects, self.target),
+            written_at=self.written_at,
         )
 
     @cached_property

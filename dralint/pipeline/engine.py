@@ -185,7 +185,8 @@ def resolve(
         more = f" (and {len(taking_part) - 1} more)" if len(taking_part) > 1 else ""
         name = f"{first.namespace}/{first.name}" if first.namespace else first.name
         # (in parentheses: fingerprints leave them out, so a baseline entry matches in every run)
-        message += f" (reported because {first.kind} {name}{more} of the checked file {first.file} takes part in it)"
+        file = ctx.written_at(first, ()).file  # a rendered object's: the file it was rendered from
+        message += f" (reported because {first.kind} {name}{more} of the checked file {file} takes part in it)"
     hint = violation.hint
     source_map = ctx.workspace.source_maps.get(location.file)
     if source_map is not None:  # a rendered stream: the finding goes where the user wrote the field

@@ -44,6 +44,8 @@ from dralint.rules import Rule
 if TYPE_CHECKING:  # multiprocessing is imported when workers start: a one-file run does not need it
     from multiprocessing.connection import Connection
 
+    from dralint.read.helm_template import RenderFailure
+
 MIN_PARALLEL_BYTES = 1 << 20  # below this much input, one process is faster
 PARTS_PER_JOB = 16  # more parts than workers, so that none is left idle while another finishes a part
 # What the context works out about each object on its own (see CheckContext): the local checks
@@ -65,7 +67,8 @@ class Part:
     stdin_name: str = sources.STDIN
     freeze: bool = False  # freeze the loaded objects out of the garbage collector (see dralint.process)
     each: bool = False  # keep what each file gave apart (see Checked.each)
-    rendered: Mapping[str, str] = field(default_factory=dict)  # inputs rendered before reading (helm): their text
+    # inputs rendered before reading (helm): their text, or why they did not render
+    rendered: Mapping[str, str | RenderFailure] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -109,7 +112,7 @@ def check(
     stdin_name: str = sources.STDIN,
     freeze: bool = False,
     stored: Stored | None = None,
-    rendered: Mapping[str, str] | None = None,
+    rendered: Mapping[str, str | RenderFailure] | None = None,
 ) -> Iterator[tuple[CheckContext, engine.Found]]:
     """Load ``files`` and run the local checks (in ``jobs`` processes when that pays): the context and findings.
 

@@ -39,7 +39,7 @@ from dralint.pipeline.context import CheckContext, Options
 from dralint.profiles.load import Profiles
 from dralint.profiles.load import load as load_profiles
 from dralint.read import sources
-from dralint.read.helm_template import HelmChart
+from dralint.read.helm_template import HelmChart, RenderFailure
 from dralint.read.ignorefiles import repository_root
 from dralint.read.issues import IssueKind
 from dralint.read.load import Input, inputs
@@ -307,7 +307,7 @@ def read_and_check(
     stdin_name: str = sources.STDIN,
     freeze: bool = False,
     stored: Stored | None = None,
-    rendered: Mapping[str, str] | None = None,
+    rendered: Mapping[str, str | RenderFailure] | None = None,
 ) -> Iterator[tuple[CheckContext, engine.Found]]:
     """Read ``files`` and run the checks that look at one object at a time (in ``jobs`` processes when that pays).
 
@@ -518,8 +518,8 @@ class FileEntries:
         self.cache.store_run(self.inputs, report)
 
 
-def _rendered_charts(charts: Sequence[HelmChart], limits: Limits) -> dict[str, str]:
-    """``helm template``'s output for each chart, by the name it has among the inputs."""
+def _rendered_charts(charts: Sequence[HelmChart], limits: Limits) -> dict[str, str | RenderFailure]:
+    """``helm template``'s output for each chart (or why it failed: a finding), by the name it has among the inputs."""
     if not charts:
         return {}
     from dralint.read import helm_template

@@ -16,6 +16,8 @@ across objects, then suppressions), cut at the seam between the two kinds of che
 
 Unsaved buffers replace their files (:meth:`Session.set_text`): a template edited in one
 editor tab changes the findings of the Deployment open in another once the global part ran.
+What dralint renders (a kustomization, a Helm chart, once a file of it is opened) is one part
+named after it, rendered again when one of its files is saved (the renderers read the disk).
 """
 
 from __future__ import annotations
@@ -29,10 +31,13 @@ from dataclasses import field
 from dralint.api.objects import KubeObject
 from dralint.api.ref import ObjectRef
 from dralint.dataclass import dataclass
+from dralint.errors import InputError
 from dralint.findings import Finding, Location
 from dralint.pipeline import engine
 from dralint.pipeline.context import CheckContext, Options
 from dralint.pipeline.run import Checking
+from dralint.read import helm_template, manifests, sources
+from dralint.read.helm_template import HelmChart, RenderFailure, chart_of
 from dralint.read.load import Input, load_files, merge, settled
 from dralint.read.workspace import Workspace
 from dralint.read.yamldoc import Document
@@ -72,6 +77,9 @@ class GlobalResult:
     versions: dict[str, int] = field(default_factory=dict)
 
 
+HELM_MISSING = "Helm charts are not rendered: helm is not on PATH, so their templates get no diagnostics"
+
+
 class Session:
     """The warm state of one workspace: configuration, per-file parts, the overlay of unsaved texts."""
 
@@ -84,9 +92,16 @@ class Session:
         self._overlay: dict[str, str] = {}
         self._version = 0
         self._global: engine.Found = []
+        self.notices: list[str] = []  # what the user should be told once (helm is not installed)
         # Guards the parts, the overlay and the global findings: an edit is decoded in a thread
         # while the event loop answers requests, and the checks across files run in another.
         self._lock = threading.Lock()
+
+    def take_notices(self) -> list[str]:
+        """What the user should be told (once) since last asked: helm is not installed."""
+        with self._lock:
+            notices, self.notices = self.notices, []
+        return notices
 
     # --- the files ---------------------------------------------------------------------------
 
@@ -149,9 +164,10 @@ class Session:
             else:
                 self._overlay[name] = text
             rendered = name not in self._parts and bool(self._renderers({name}))
-        if rendered and text is not None and not _saved_as(name, text):
-            return False  # kustomize reads the disk: an unsaved edit of what it renders is checked once saved
-        return self.reload(name)
+        chart = _chart_input(name)
+        if (rendered or chart is not None) and text is not None and not _saved_as(name, text):
+            return False  # kustomize and helm read the disk: an unsaved edit of what they render is checked once saved
+        return self.reload(chart if chart is not None else name)
 
     def reload(self, name: str) -> bool:
         """Read ``name`` again (saved, created or deleted on disk); see :meth:`set_text` for the result.
@@ -159,14 +175,17 @@ class Session:
         A file that a rendered part (a kustomization) is built from is not a part of its own: that
         part is rendered again instead, from the files as saved (the renderer reads the disk).
         """
+        chart = _chart_input(name)
         with self._lock:
             renderers = [] if name in self._parts else self._renderers({name})
-        if renderers:
+            if chart is not None:  # a chart's file: the chart is rendered again if a file of it was opened
+                renderers = [chart] if chart in self._parts else []
+        if renderers or chart is not None:
             return any([self.reload(renderer) for renderer in renderers])
         with self._lock:
             old = self._parts.get(name)
             text = self._overlay.get(name)
-            if text is None and not os.path.isfile(name):
+            if text is None and not _exists(name):
                 if old is None:
                     return False
                 self._inputs = [pair for pair in self._inputs if pair[0] != name]
@@ -193,7 +212,20 @@ class Session:
         ]
 
     def _load(self, name: str, checked: bool, text: str | None, version: int) -> Part:
-        overlay = {name: text} if text is not None else None
+        overlay: dict[str, str | RenderFailure] | None = {name: text} if text is not None else None
+        chart = chart_of(name)
+        if chart is not None and overlay is None:
+            if not helm_template.installed():  # said (once), and the chart has no findings
+                with self._lock:
+                    self.notices.append(HELM_MISSING)
+                return Part(name, checked, Workspace(), version)
+            try:
+                limit = self.checking.plan.limits.max_file_bytes
+                overlay = {name: helm_template.render(HelmChart(chart), max_bytes=limit)}
+            except InputError as error:  # helm could not be run
+                with self._lock:
+                    self.notices.append(f"{chart}: the chart is not rendered: {error}")
+                return Part(name, checked, Workspace(), version)
         workspace = load_files([(name, checked)], limits=self.checking.plan.limits, overlay=overlay)
         return Part(name, checked, workspace, version)
 
@@ -234,7 +266,8 @@ class Session:
         Only those files are read for suppressions, so the cost does not grow with the workspace.
         """
         with self._lock:
-            wanted = {*names, *self._renderers(names)}
+            charts = {chart for chart in map(_chart_input, names) if chart is not None}
+            wanted = {*names, *self._renderers(names), *charts}
             parts = [self._parts[name] for name, _ in self._inputs if name in wanted and name in self._parts]
             moved = list(self._global)
         workspace = settled(merge([part.workspace for part in parts]))
@@ -249,6 +282,18 @@ class Session:
         checking = self.checking
         suppressor = Suppressor(context, checking.rules, exceptions=checking.exceptions, root=checking.plan.root)
         return engine.finish(context, checking.rules, checking.selection, list(found), suppressor, late_checks=False)
+
+
+def _chart_input(name: str) -> str | None:
+    """The input of the Helm chart whose file (``Chart.yaml``, values, a template) ``name`` is, if it is one."""
+    folder = manifests.chart_folder(name)
+    return HelmChart(sources.display(os.path.relpath(folder))).name if folder is not None else None
+
+
+def _exists(name: str) -> bool:
+    """Whether the input ``name`` is still there: its file, or the chart it renders."""
+    chart = chart_of(name)
+    return os.path.isfile(os.path.join(chart, "Chart.yaml")) if chart is not None else os.path.isfile(name)
 
 
 def _saved_as(name: str, text: str) -> bool:

@@ -4,8 +4,10 @@ kustomize's ``config.kubernetes.io/origin`` annotation names the file an object 
 (or the kustomization whose generator made it); it names no patch
 (``alpha.config.kubernetes.io/transformations`` only says that a PatchTransformer ran, for every
 object alike). So a field is attributed to the last patch of the kustomization and its bases
-that targets the object and sets that field to the rendered value, else to the field (or its
-nearest parent) in the object's source document.
+that targets the object and sets that field to the rendered value, else to the kustomization line
+of a transformer that set it (:mod:`dralint.read.transformers`: namespace, names, labels,
+replicas, images, replacements), else to the field (or its nearest parent) in the object's source
+document; list items merged by a key are found by it (:mod:`dralint.read.mergekeys`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from dralint.dataclass import dataclass
 from dralint.findings import Location
 from dralint.read import kustomize, sources
 from dralint.read.kustomize import Kustomization
+from dralint.read.mergekeys import written_path
 from dralint.read.sourcemap import SourceMap, document_offset, same_value
+from dralint.read.transformers import Transformed, transformed
 from dralint.read.yamldoc import Document, decode
 
 __all__ = ["source_map"]
@@ -48,11 +52,12 @@ class _Patch:
         wanted_name = self.target.get("name")
         return (wanted_kind is None or wanted_kind == kind) and (wanted_name is None or wanted_name in names)
 
-    def sets(self, path: Path) -> Path | None:
-        """The path in the patch document where it sets ``path``, if it does."""
+    def sets(self, rendered: Any, path: Path) -> Path | None:
+        """The path in the patch document where it sets ``path`` of the ``rendered`` object, if it does."""
         data = self.document.data
-        if isinstance(data, dict):  # strategic merge: the object's own shape
-            return path if value_at(data, path) is not None else None
+        if isinstance(data, dict):  # strategic merge: the object's own shape, keyed lists in the patch's order
+            where, complete = written_path(rendered, data, path)
+            return where if complete else None
         for index, op in enumerate(data if isinstance(data, list) else []):
             if not isinstance(op, dict) or op.get("op") not in ("add", "replace"):
                 continue
@@ -71,28 +76,27 @@ class _ObjectOrigin:
     file: str
     document: Document | None
     patches: tuple[_Patch, ...]
-    transformers: tuple[tuple[Path, Location], ...]  # fields kustomize's transformers set, and who asked
+    transformers: tuple[Transformed, ...]  # fields kustomize's transformers set, and who asked
     names: tuple[str, ...]  # its name as rendered and as written in the source
 
     def locate(self, rendered: Document, path: Path, offset: int | None) -> tuple[Location, str | None]:
-        return self._locate(rendered, path, offset), None
-
-    def _locate(self, rendered: Document, path: Path, offset: int | None) -> Location:
         kind = rendered.data.get("kind") if isinstance(rendered.data, dict) else None
         value = value_at(rendered.data, path)
         for patch in reversed(self.patches):
-            where = patch.sets(path) if patch.targets(str(kind), self.names) else None
+            where = patch.sets(rendered.data, path) if patch.targets(str(kind), self.names) else None
             if where is not None and same_value(value, value_at(patch.document.data, where)):
-                return Location(patch.file, *patch.position(where, offset if isinstance(value, str) else None))
+                return Location(patch.file, *patch.position(where, offset if isinstance(value, str) else None)), None
         if self.document is None:
-            return Location(self.file, 1, 1)
-        written = same_value(value, value_at(self.document.data, path))
+            return Location(self.file, 1, 1), None
+        # the base's keyed lists may be in another order (a patch's items come first): its own path of the field
+        source_path, complete = written_path(rendered.data, self.document.data, path)
+        written = complete and same_value(value, value_at(self.document.data, source_path))
         if written and offset is not None:
-            return Location(self.file, *self.document.scalar_position(path, offset))
-        for changed, asked in () if written else reversed(self.transformers):
-            if path[: len(changed)] == changed:
-                return asked
-        return Location(self.file, *self.document.position(path))
+            return Location(self.file, *self.document.scalar_position(source_path, offset)), None
+        for change in () if written else reversed(self.transformers):
+            if change.sets(rendered.data, str(kind), self.names, path):
+                return change.asked, change.note
+        return Location(self.file, *self.document.position(source_path)), None
 
     def start(self) -> Location:
         return Location(self.file, *(self.document.position(()) if self.document is not None else (1, 1)))
@@ -134,7 +138,8 @@ class _GeneratedOrigin:
 def source_map(rendered_name: str, root: Kustomization, documents: list[Document], wrapper: str) -> SourceMap:
     """The origins of the rendered ``documents`` of the kustomization ``root`` (built in ``wrapper``)."""
     chain = _chain(root, set())
-    patches, transformers = _patches(chain), _transformers(chain)
+    patches = _patches(chain)
+    transformers = tuple(change for kustomization in chain for change in transformed(kustomization))
     files: dict[str, list[Document]] = {}
     origins: dict[int, Any] = {}
     for document in documents:
@@ -150,7 +155,7 @@ def _origin(
     document: Document,
     wrapper: str,
     root: Kustomization,
-    changes: tuple[tuple[_Patch, ...], tuple[tuple[Path, Location], ...]],
+    changes: tuple[tuple[_Patch, ...], tuple[Transformed, ...]],
     files: dict[str, list[Document]],
 ) -> Any:
     data = _mapping(document.data)
@@ -226,29 +231,6 @@ def _patches(chain: list[Kustomization]) -> tuple[_Patch, ...]:
         for key in ("patchesStrategicMerge", "patchesJson6902", "patches"):
             for index, entry in kustomization.entries(key):
                 found.extend(_patch(kustomization, (key, index), entry))
-    return tuple(found)
-
-
-# The fields kustomize's own transformers set, by the kustomization field that asks for it.
-_TRANSFORMED: dict[str, Path] = {
-    "namespace": ("metadata", "namespace"),
-    "namePrefix": ("metadata", "name"),
-    "nameSuffix": ("metadata", "name"),
-    "commonLabels": ("metadata", "labels"),
-    "labels": ("metadata", "labels"),
-    "commonAnnotations": ("metadata", "annotations"),
-}
-
-
-def _transformers(chain: list[Kustomization]) -> tuple[tuple[Path, Location], ...]:
-    """(field set, where the kustomization asks for it) for kustomize's built-in transformers of ``chain``."""
-    found: list[tuple[Path, Location]] = []
-    for kustomization in chain:
-        document = kustomization.document
-        data = document.data if document is not None else None
-        for key, path in _TRANSFORMED.items():
-            if document is not None and isinstance(data, dict) and data.get(key) not in (None, "", [], {}):
-                found.append((path, Location(kustomization.file, *document.position((key,)))))
     return tuple(found)
 
 

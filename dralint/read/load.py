@@ -10,7 +10,7 @@ from dralint import progress
 from dralint.api.objects import identify
 from dralint.process import freeze_loaded
 from dralint.read import helm, kustomize, kustomized, manifests, sources
-from dralint.read.helm_template import chart_of
+from dralint.read.helm_template import RenderFailure, chart_of
 from dralint.read.issues import DecodeIssue
 from dralint.read.workspace import Workspace
 from dralint.read.yamldoc import Limits, decode
@@ -58,12 +58,13 @@ def load_files(
     stdin_name: str = sources.STDIN,
     limits: Limits | None = None,
     freeze: bool = False,
-    overlay: Mapping[str, str] | None = None,
+    overlay: Mapping[str, str | RenderFailure] | None = None,
 ) -> Workspace:
     """Read and decode ``files`` ((path, checked) pairs, in order) into a workspace.
 
     ``overlay`` maps paths (as in ``files``) to text that replaces what the file holds: an
-    editor's unsaved buffers, checked as if they were saved (a path need not exist on disk).
+    editor's unsaved buffers, checked as if they were saved (a path need not exist on disk), and
+    rendered Helm charts (or why one did not render: a finding where helm says).
 
     The cyclic garbage collector is paused while loading (and enabled again after, if it was):
     the node trees are many small acyclic objects, and letting the collector rescan them
@@ -79,7 +80,7 @@ def load_each(
     stdin_name: str = sources.STDIN,
     limits: Limits | None = None,
     freeze: bool = False,
-    overlay: Mapping[str, str] | None = None,
+    overlay: Mapping[str, str | RenderFailure] | None = None,
 ) -> list[Workspace]:
     """:func:`load_files`, one workspace per input (what the results cache keeps per file)."""
     manifests.forget_charts()  # charts may have come or gone since the last load (the language server)
@@ -95,14 +96,16 @@ def load_each(
 
 
 def _load(
-    files: Sequence[Input], *, stdin_name: str, limits: Limits | None, overlay: Mapping[str, str]
+    files: Sequence[Input], *, stdin_name: str, limits: Limits | None, overlay: Mapping[str, str | RenderFailure]
 ) -> list[Workspace]:
     max_file_bytes = limits.max_file_bytes if limits is not None else sources.DEFAULT_MAX_FILE_BYTES
     parts = []
     for count, (path, checked) in enumerate(files, 1):
         workspace = Workspace()
         parts.append(workspace)
-        text = overlay.get(path)
+        entry = overlay.get(path)
+        failed = entry if isinstance(entry, RenderFailure) else None  # a chart that did not render
+        text = "" if failed is not None else entry if isinstance(entry, str) else None
         wrapper = None  # where a rendered kustomization was built
         if text is None and kustomize.is_kustomization(path):
             source, wrapper = _rendered(path, workspace, max_file_bytes)
@@ -122,7 +125,12 @@ def _load(
                 reported.add(source.name.removesuffix(RENDERED_SUFFIX))  # where a failed build is reported
             elif chart_of(path) is not None:
                 reported.add(sources.display(os.path.join(str(chart_of(path)), "Chart.yaml")))
+            if failed is not None:
+                reported.add(failed.file)
             workspace.checked_files = frozenset(reported)
+        if failed is not None:
+            issue = DecodeIssue("render", failed.message, failed.line, failed.column, hint=failed.hint)
+            workspace.issues.append((failed.file, issue))
         workspace.files.append(source)
         workspace.issues.extend((source.name, issue) for issue in source.issues)
         if not source.text:

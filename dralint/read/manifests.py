@@ -27,7 +27,7 @@ import re
 from functools import lru_cache
 from typing import Literal
 
-__all__ = ["HELM_ADVICE", "NotManifest", "forget_charts", "not_a_manifest"]
+__all__ = ["HELM_ADVICE", "NotManifest", "chart_folder", "forget_charts", "not_a_manifest"]
 
 NotManifest = Literal["helm-chart", "not-kubernetes"]
 
@@ -53,12 +53,17 @@ def not_a_manifest(path: str, text: str) -> NotManifest | None:
 
 
 def _in_helm_chart(path: str) -> bool:
-    folder = os.path.dirname(path)
-    chart = _chart_of(folder)
+    return chart_folder(path) is not None
+
+
+def chart_folder(path: str) -> str | None:
+    """The folder of the Helm chart whose file (``Chart.yaml``, values, templates) ``path`` is, if it is one of them."""
+    absolute = os.path.abspath(path)
+    chart = _chart_of(os.path.dirname(absolute))
     if chart is None:
-        return False
-    relative = os.path.relpath(path, chart).replace(os.sep, "/")
-    return _CHART_FILES.fullmatch(relative) is not None
+        return None
+    relative = os.path.relpath(absolute, chart).replace(os.sep, "/")
+    return chart if _CHART_FILES.fullmatch(relative) is not None else None
 
 
 @lru_cache(maxsize=1024)

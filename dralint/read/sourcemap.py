@@ -16,7 +16,7 @@ from dralint.dataclass import dataclass
 from dralint.findings import Location
 from dralint.read.yamldoc import Document
 
-__all__ = ["Origin", "SourceMap", "document_offset", "same_value"]
+__all__ = ["Origin", "SourceMap", "document_offset", "same_value", "written_at"]
 
 
 class Origin(Protocol):
@@ -51,6 +51,15 @@ class SourceMap:
         at = bisect.bisect_right(self.starts, (line, 1 << 30)) - 1
         origin = self.origins.get(self.starts[at][1]) if at >= 0 else None
         return self.fallback if origin is None else origin.start()
+
+
+def written_at(source_maps: Mapping[str, SourceMap], document: Document, path: Path) -> Location:
+    """Where the user reads ``path`` of ``document``: in its file, or, in a rendered stream, where its source map
+    leads (what a message quoting another object's position names, so that it agrees with that object's findings)."""
+    source_map = source_maps.get(document.file)
+    if source_map is None:
+        return Location(document.file, *document.position(path))
+    return source_map.locate(document, path, None)[0]
 
 
 def same_value(rendered: Any, source: Any) -> bool:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from dralint.config.resolve import Layer
 from dralint.findings import Location
 from dralint.read import load
 from dralint.read.kustomize import renderer
@@ -155,3 +156,90 @@ def test_changed_base_rechecks_the_overlay_that_renders_it(tmp_path: Path) -> No
         ("overlays/staging/allocation-mode.yaml", 3, "DRA126", "staging"),
         ("overlays/staging/kustomization.yaml", 1, "DRA120", None),
     ]
+
+
+def test_messages_quote_other_objects_where_they_were_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two kustomizations define the same DeviceClass; app b's has a label value the API server refuses.
+    monkeypatch.chdir(ROOT)
+    quoted = "tests/fixtures/quoted-positions"
+    found = [(f.location.file, f.location.line, f.rule, f.message) for f in check([quoted]).report.findings]
+    first = f"{quoted}/a-app/deviceclass.yaml:2"  # the object's first line in app a's file (after a comment)
+    assert found[0] == (
+        f"{quoted}/b-app/deviceclass.yaml",
+        6,
+        "DRA308",
+        f"DeviceClass gpu.example.com is defined more than once (they differ): first at {first}; "
+        "this definition is rejected by the API server (see DRA120 at line 8), "
+        f"so the cluster keeps the one at {first} and the dry-run uses it",
+    )
+    assert found[1][:3] == (f"{quoted}/b-app/deviceclass.yaml", 8, "DRA120")  # the label, where line 8 leads
+
+
+def test_strategic_merge_patches_are_matched_by_the_list_merge_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The base's containers are proxy, model; the patch model.yaml names only model (its first item), proxy.yaml
+    # only proxy: kubectl kustomize renders proxy, model. Each claim name is blamed where it was written.
+    monkeypatch.chdir(ROOT)
+    fixtures = "tests/fixtures/kustomize-merge-keys"
+    found = [(f.location.file, f.location.line, f.location.column, f.path, f.message.split(": ")[2])
+             for f in check([fixtures]).report.findings if f.rule == "DRA304"]  # fmt: skip
+    claim = ("spec", "template", "spec", "containers", 0, "resources", "claims", 0)
+    assert found == [
+        # proxy's claim, as the base wrote it (not model's claim, second in the base)
+        (f"{fixtures}/base/deployment.yaml", 25, 13, claim, '"nics"'),
+        # model's claim, set by the patch whose first container model is
+        (f"{fixtures}/overlay/model.yaml", 16, 13, (*claim[:4], 1, *claim[5:]), '"gpus"'),
+    ]
+
+
+TRANSFORMERS = "tests/fixtures/kustomize-transformers"
+
+
+def test_replicas_and_images_are_attributed_to_the_kustomization_entries(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    workspace = load.load([f"{TRANSFORMERS}/scaled"])
+    (source_map,) = workspace.source_maps.values()
+    deployment = next(d for d in workspace.documents if d.data.get("kind") == "Deployment")
+    assert deployment.data["spec"]["replicas"] == 3  # kubectl kustomize applied the overlay's replicas
+    kustomization = f"{TRANSFORMERS}/scaled/kustomization.yaml"
+    container = ("spec", "template", "spec", "containers", 0)
+    assert source_map.locate(deployment, ("spec", "replicas"), None) == (Location(kustomization, 5, 3), None)
+    assert source_map.locate(deployment, (*container, "image"), None) == (Location(kustomization, 7, 3), None)
+    # what no transformer set stays in the base
+    assert source_map.locate(deployment, (*container, "name"), None) == (
+        Location(f"{TRANSFORMERS}/base/deployment.yaml", 19, 9),
+        None,
+    )
+    # the dry-run places the 3 replicas the overlay asks for on the inventory's 2 GPUs
+    outcome = check([f"{TRANSFORMERS}/scaled"], flags=Layer(inventory=(f"{TRANSFORMERS}/cluster",)))
+    assert [(f.rule, f.message.split(" get ")[0]) for f in outcome.report.findings] == [
+        ("DRA501", "1 of 3 pods of Deployment default/inference")
+    ]
+
+
+def test_a_field_a_replacement_writes_is_attributed_to_its_target(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    done = cli(
+        "check", "--no-config", "--format", "json", "-i", f"{TRANSFORMERS}/cluster", f"{TRANSFORMERS}/renamed-class",
+        cwd=ROOT,
+    )  # fmt: skip
+    (found,) = json.loads(done.stdout)["findings"]
+    # the replacement's fieldPaths entry, not the base's deviceClassName it overwrote
+    assert (found["file"], found["line"], found["column"], found["rule"]) == (
+        f"{TRANSFORMERS}/renamed-class/kustomization.yaml",
+        15,
+        7,
+        "DRA300",
+    )
+    assert found["hint"] == (
+        "did you mean `gpu.example.com`? (the value is copied there by a replacement from ConfigMap gpu-settings "
+        "data.className)"
+    )
+
+
+def test_the_dry_run_quotes_a_rendered_slice_where_it_was_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    folder = "tests/fixtures/kustomize-incomplete-pool"
+    found = {f.rule: f for f in check([folder]).report.findings}
+    # resourceSliceCount, on line 12 of slices.yaml (after a comment), is where DRA701 is and what DRA500 quotes
+    assert (found["DRA701"].location.file, found["DRA701"].location.line) == (f"{folder}/slices.yaml", 12)
+    assert "is 2, at tests/fixtures/kustomize-incomplete-pool/slices.yaml:12)" in found["DRA500"].message
